@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# vkmd's front door (see README.md):
+#   ./build.sh run    install what is missing, build, and run the default job
+#   ./build.sh test   install what is missing, build, and run the whole test suite
+# Options (after the verb): --sanitize (ASan+UBSan build in build-asan/),
+# --werror (warnings are errors; CI sets it), --no-install (skip apt-get).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+verb=${1:-run}
+shift || true
+sanitize=0 werror=0 install=1
+for a in "$@"; do
+  case "$a" in
+    --sanitize) sanitize=1 ;;
+    --werror) werror=1 ;;
+    --no-install) install=0 ;;
+    *) echo "build.sh: unknown option '$a'" >&2; exit 2 ;;
+  esac
+done
+
+# Debian packages the build, the tests and the tools need. Nothing else is downloaded.
+packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools glslang-dev
+  mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libvkfft-dev libfftw3-dev
+  libglfw3-dev libcglm-dev xvfb python3 python3-simtk libopenmm-plugins python3-parmed
+  python3-mdtraj python3-rdkit clang-format)
+
+if [ "$install" = 1 ]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "build.sh: installing Debian packages: ${missing[*]}" >&2
+    sudo_cmd=()
+    [ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -q
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
+  fi
+fi
+
+build=build
+cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if [ "$sanitize" = 1 ]; then
+  build=build-asan
+  cmake_args+=(-DVKMD_SANITIZE=ON)
+fi
+[ "$werror" = 1 ] && cmake_args+=(-DVKMD_WERROR=ON)
+
+cmake -S . -B "$build" "${cmake_args[@]}" >/dev/null
+cmake --build "$build" -j "$(nproc)"
+
+case "$verb" in
+  run)
+    exec "./$build/vkmd" energy water:216
+    ;;
+  test)
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+    ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+    ;;
+  build) ;;
+  *) echo "build.sh: unknown verb '$verb' (run | test | build)" >&2; exit 2 ;;
+esac

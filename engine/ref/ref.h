@@ -1,0 +1,32 @@
+/* CPU double-precision reference force field: the oracle for every GPU pass.
+ * No Vulkan here. Functional forms are in ref_forms.h (mirrored by
+ * shaders/common/forms.glsl with the same names).
+ *
+ * Per-term functions ADD forces (kcal/mol/A) into `f` ([3 * atom_count],
+ * may be NULL) and return the energy in kcal/mol. Bonded terms use the
+ * minimum-image convention when the box is periodic (identical to plain
+ * differences for whole molecules). */
+#ifndef VKMD_REF_REF_H
+#define VKMD_REF_REF_H
+
+#include "system/ff_settings.h"
+#include "system/system.h"
+
+/* Every term; `s` must be resolved (vkmd_ff_settings_resolve). Fills
+ * `out_energy` and, if out_forces is non-NULL, overwrites it with the total
+ * force on each atom ([3 * atom_count]). */
+vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
+                             vkmd_energy *out_energy, double *out_forces);
+
+double ref_bonds(const vkmd_system *sys, double *f);
+double ref_angles(const vkmd_system *sys, double *f);
+/* Propers + impropers; the improper part alone in *out_improper if non-NULL. */
+double ref_dihedrals(const vkmd_system *sys, double *f, double *out_improper);
+/* Scaled 1-4 LJ and Coulomb (plain 1/r, no cutoff, minimum image). */
+void ref_pairs14(const vkmd_system *sys, double coulomb_k, double *f, double *out_lj14,
+                 double *out_coulomb14);
+
+/* Displacement b - a under the box's minimum-image convention. */
+void ref_delta(const vkmd_box *box, const double *a, const double *b, double out_d[3]);
+
+#endif
