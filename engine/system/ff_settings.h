@@ -11,7 +11,8 @@
 #include "system/system.h"
 
 /* Coulomb constants in kcal/mol A e^-2. */
-#define VKMD_COULOMB_K_OPENMM 332.06371329919216 /* CODATA 2018: 138.935457644 kJ/mol nm e^-2 */
+/* CODATA 2018, as OpenMM: 138.935457644382 kJ/mol nm e^-2 in kcal/mol A e^-2. */
+#define VKMD_COULOMB_K_OPENMM (138.935457644382 * 10.0 / 4.184)
 #define VKMD_COULOMB_K_AMBER  332.0522173        /* pmemd: 18.2223^2 */
 #define VKMD_AMBER_CHARGE_SCALE 18.2223          /* prmtop charge units per e */
 
