@@ -29,4 +29,37 @@ void ref_pairs14(const vkmd_system *sys, double coulomb_k, double *f, double *ou
 /* Displacement b - a under the box's minimum-image convention. */
 void ref_delta(const vkmd_box *box, const double *a, const double *b, double out_d[3]);
 
+/* Dihedral angle i-j-k-l in rad, (-pi, pi], IUPAC sign as OpenMM (minimum image). */
+double ref_dihedral_angle(const vkmd_box *box, const double *xi, const double *xj, const double *xk,
+                          const double *xl);
+
+/* Non-excluded pairs. Periodic: LJ (plain truncation) and Ewald real-space
+ * k q_i q_j erfc(alpha r)/r for r < cutoff_a, minimum image, O(N) cell list.
+ * Non-periodic: LJ and plain k q_i q_j / r over all pairs (no cutoff).
+ * Energies in *out_lj and *out_coulomb. Errors: VKMD_ERROR_OUT_OF_MEMORY. */
+vkmd_result ref_nonbonded_pairs(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k,
+                                double *f, double *out_lj, double *out_coulomb);
+/* Same sums by an O(N^2) search: the cross-check of the cell list in tests. */
+vkmd_result ref_nonbonded_pairs_n2(const vkmd_system *sys, const vkmd_ff_settings *s,
+                                   double coulomb_k, double *f, double *out_lj,
+                                   double *out_coulomb);
+/* Ewald excluded-pair correction: -k q_i q_j erf(alpha r)/r summed over every
+ * exclusion (1-4 pairs included) at any distance, minimum image. */
+double ref_nonbonded_excluded(const vkmd_system *sys, double alpha, double coulomb_k, double *f);
+/* Ewald self energy -k alpha/sqrt(pi) sum q^2 (no force). */
+double ref_nonbonded_self(const vkmd_system *sys, double alpha, double coulomb_k);
+/* Long-range LJ correction of a periodic system (no force), as OpenMM's
+ * NonbondedForceImpl::calcDispersionCorrection: pair counts per LJ type pair
+ * averaged over N(N+1)/2 interactions, times 8 pi N^2 (A/(36 rc^9) - B/(12 rc^3)) / V. */
+double ref_nonbonded_dispersion(const vkmd_system *sys, double cutoff_a);
+/* Neutralising-plasma energy -k pi Q^2 / (2 V alpha^2) (no force). */
+double ref_nonbonded_net_charge(const vkmd_system *sys, double alpha, double coulomb_k);
+
+/* Smooth PME reciprocal energy (*out_energy) and forces, double precision,
+ * grid s->pme_grid (any size), B-spline order s->pme_order, alpha
+ * s->ewald_alpha. Periodic systems only. Errors: VKMD_ERROR_OUT_OF_MEMORY,
+ * VKMD_ERROR_INVALID_ARGUMENT (no box, grid < order). */
+vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k, double *f,
+                    double *out_energy);
+
 #endif
