@@ -1,0 +1,218 @@
+/* Reference smooth PME reciprocal space (Essmann et al., J. Chem. Phys. 103,
+ * 8577 (1995)) in double precision with FFTW3, written to reproduce OpenMM's
+ * Reference platform to rounding.
+ *
+ * Conventions that matter for bit-level agreement with OpenMM:
+ * - Grid index and fraction: t = frac(x / L) * K, i0 = (int)t, w = t - i0;
+ *   charges spread FORWARD onto i0 .. i0 + order - 1 (mod K) with weights
+ *   M_n(w + n - 1 - j). That is Essmann's grid translated by n - 1 points, which
+ *   changes neither energy nor forces.
+ * - B-spline moduli |b(m)|^2 are the squared DFT of M_n(1 .. n-1). For odd
+ *   orders (the default 5) and even K the modulus at m = K/2 is exactly zero;
+ *   OpenMM replaces every modulus below 1e-7 by the mean of its two neighbours,
+ *   in index order (a replaced value feeds the next one), and so do we.
+ * - The m = 0 term is left out (no neutralising background here; see
+ *   ref_nonbonded_net_charge for the plasma term).
+ * - FFTW's r2c keeps kz = 0 .. K2/2 only; every other kz stands for itself and
+ *   its conjugate, so its energy counts twice. The backward c2r is unnormalised
+ *   like OpenMM's backward FFT, which the force formula expects.
+ * - Any grid size works (FFTW handles primes such as 17, slowly). The plan is
+ *   made with FFTW_ESTIMATE on every call: the reference favours simplicity. */
+#include "ref/ref.h"
+
+#include <fftw3.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* B-spline weights w[j] = M_n(frac + n - 1 - j) and their derivatives with
+ * respect to frac, j = 0 .. n-1 (Essmann's recursion). */
+static void ref_pme_spline(double frac, int order, double *w, double *dw)
+{
+    w[0] = 1.0 - frac;
+    w[1] = frac;
+    for (int j = 2; j < order; ++j)
+        w[j] = 0;
+    for (int m = 3; m <= order; ++m) {
+        if (m == order) /* derivative from order n-1: dM_n(x) = M_{n-1}(x) - M_{n-1}(x-1) */
+            for (int j = 0; j < order; ++j)
+                dw[j] = (j > 0 ? w[j - 1] : 0.0) - (j < order - 1 ? w[j] : 0.0);
+        double div = 1.0 / (m - 1);
+        for (int j = m - 1; j >= 0; --j) {
+            double left = j > 0 ? w[j - 1] : 0.0;
+            double right = j < m - 1 ? w[j] : 0.0;
+            w[j] = div * ((frac + m - 1 - j) * left + (j + 1 - frac) * right);
+        }
+    }
+    if (order == 2) {
+        dw[0] = -1.0;
+        dw[1] = 1.0;
+    }
+}
+
+/* |b(m)|^2 for m = 0 .. k-1 with OpenMM's treatment of (near-)zero values. */
+static void ref_pme_moduli(int k, int order, double *out)
+{
+    double w[16], dw[16];
+    ref_pme_spline(0.0, order, w, dw); /* w[j] = M_n(n - 1 - j): M_n at the integers */
+    for (int m = 0; m < k; ++m) {
+        double sc = 0, ss = 0;
+        for (int j = 1; j < order; ++j) {
+            double v = w[order - 1 - j]; /* M_n(j) */
+            double arg = 2.0 * M_PI * (double)m * (double)j / (double)k;
+            sc += v * cos(arg);
+            ss += v * sin(arg);
+        }
+        out[m] = sc * sc + ss * ss;
+    }
+    for (int m = 0; m < k; ++m)
+        if (out[m] < 1e-7)
+            out[m] = 0.5 * (out[(m - 1 + k) % k] + out[(m + 1) % k]);
+}
+
+vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k, double *f,
+                    double *out_energy)
+{
+    *out_energy = 0;
+    if (!sys->box.periodic)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "PME needs a periodic box");
+    const int order = s->pme_order;
+    const int k0 = s->pme_grid[0], k1 = s->pme_grid[1], k2 = s->pme_grid[2];
+    if (order < 2 || order > 16 || k0 < order || k1 < order || k2 < order)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "PME grid %dx%dx%d with order %d: need 2 <= order <= 16 <= grid", k0, k1,
+                         k2, order);
+    if (!(s->ewald_alpha > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "PME needs alpha > 0 (got %g)",
+                         s->ewald_alpha);
+    const int32_t n = sys->atom_count;
+    const int k2c = k2 / 2 + 1;
+    const size_t real_size = (size_t)k0 * k1 * k2, cplx_size = (size_t)k0 * k1 * k2c;
+    const int kdim[3] = {k0, k1, k2};
+    const double *len = sys->box.len;
+
+    vkmd_result res = VKMD_OK;
+    double *grid = fftw_malloc(sizeof(double) * real_size);
+    fftw_complex *kgrid = fftw_malloc(sizeof(fftw_complex) * cplx_size);
+    double *moduli = malloc(sizeof(double) * (size_t)(k0 + k1 + k2));
+    double *theta = malloc(sizeof(double) * 3 * (size_t)order * (size_t)n);
+    double *dtheta = malloc(sizeof(double) * 3 * (size_t)order * (size_t)n);
+    int *index0 = malloc(sizeof(int) * 3 * (size_t)n);
+    fftw_plan fwd = NULL, bwd = NULL;
+    if (!grid || !kgrid || !moduli || !theta || !dtheta || !index0) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "PME grid %dx%dx%d for %d atoms", k0, k1, k2, n);
+        goto cleanup;
+    }
+    fwd = fftw_plan_dft_r2c_3d(k0, k1, k2, grid, kgrid, FFTW_ESTIMATE);
+    bwd = fftw_plan_dft_c2r_3d(k0, k1, k2, kgrid, grid, FFTW_ESTIMATE);
+    if (!fwd || !bwd) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "FFTW plan for PME grid %dx%dx%d", k0, k1, k2);
+        goto cleanup;
+    }
+    double *mod[3] = {moduli, moduli + k0, moduli + k0 + k1};
+    for (int d = 0; d < 3; ++d)
+        ref_pme_moduli(kdim[d], order, mod[d]);
+
+    /* Spread charges. */
+    memset(grid, 0, sizeof(double) * real_size);
+    for (int32_t a = 0; a < n; ++a) {
+        for (int d = 0; d < 3; ++d) {
+            double t = sys->positions[3 * a + d] / len[d];
+            t = (t - floor(t)) * kdim[d];
+            int ti = (int)t;
+            double *th = &theta[((size_t)a * 3 + d) * order];
+            double *dth = &dtheta[((size_t)a * 3 + d) * order];
+            ref_pme_spline(t - ti, order, th, dth);
+            index0[3 * a + d] = ti % kdim[d];
+        }
+        const double q = sys->atoms[a].charge;
+        const double *tx = &theta[((size_t)a * 3 + 0) * order];
+        const double *ty = &theta[((size_t)a * 3 + 1) * order];
+        const double *tz = &theta[((size_t)a * 3 + 2) * order];
+        for (int ix = 0; ix < order; ++ix) {
+            int gx = (index0[3 * a] + ix) % k0;
+            for (int iy = 0; iy < order; ++iy) {
+                int gy = (index0[3 * a + 1] + iy) % k1;
+                double qxy = q * tx[ix] * ty[iy];
+                double *row = &grid[((size_t)gx * k1 + gy) * k2];
+                for (int iz = 0; iz < order; ++iz)
+                    row[(index0[3 * a + 2] + iz) % k2] += qxy * tz[iz];
+            }
+        }
+    }
+
+    fftw_execute(fwd);
+
+    /* Convolution with the Ewald kernel: E = 1/2 sum_m eterm(m) |S(m)|^2,
+     * eterm = k exp(-pi^2 m^2 / alpha^2) / (pi V m^2 B(m)). */
+    const double volume = len[0] * len[1] * len[2];
+    const double kfac = M_PI * M_PI / (s->ewald_alpha * s->ewald_alpha);
+    const double pre = coulomb_k / (M_PI * volume);
+    double esum = 0;
+    for (int x = 0; x < k0; ++x) {
+        double mx = (x < (k0 + 1) / 2 ? x : x - k0) / len[0];
+        for (int y = 0; y < k1; ++y) {
+            double my = (y < (k1 + 1) / 2 ? y : y - k1) / len[1];
+            for (int z = 0; z < k2c; ++z) {
+                fftw_complex *c = &kgrid[((size_t)x * k1 + y) * k2c + z];
+                if (x == 0 && y == 0 && z == 0) {
+                    (*c)[0] = (*c)[1] = 0;
+                    continue;
+                }
+                double mz = (z < (k2 + 1) / 2 ? z : z - k2) / len[2];
+                double m2 = mx * mx + my * my + mz * mz;
+                double eterm = pre * exp(-kfac * m2) / (m2 * mod[0][x] * mod[1][y] * mod[2][z]);
+                double s2 = (*c)[0] * (*c)[0] + (*c)[1] * (*c)[1];
+                int twice = z != 0 && !(k2 % 2 == 0 && z == k2 / 2);
+                esum += (twice ? 2.0 : 1.0) * eterm * s2;
+                (*c)[0] *= eterm;
+                (*c)[1] *= eterm;
+            }
+        }
+    }
+    *out_energy = 0.5 * esum;
+    if (!f)
+        goto cleanup;
+
+    fftw_execute(bwd); /* grid now holds the potential convolved with the charges */
+
+    for (int32_t a = 0; a < n; ++a) {
+        const double *tx = &theta[((size_t)a * 3 + 0) * order];
+        const double *ty = &theta[((size_t)a * 3 + 1) * order];
+        const double *tz = &theta[((size_t)a * 3 + 2) * order];
+        const double *dx = &dtheta[((size_t)a * 3 + 0) * order];
+        const double *dy = &dtheta[((size_t)a * 3 + 1) * order];
+        const double *dz = &dtheta[((size_t)a * 3 + 2) * order];
+        double fx = 0, fy = 0, fz = 0;
+        for (int ix = 0; ix < order; ++ix) {
+            int gx = (index0[3 * a] + ix) % k0;
+            for (int iy = 0; iy < order; ++iy) {
+                int gy = (index0[3 * a + 1] + iy) % k1;
+                const double *row = &grid[((size_t)gx * k1 + gy) * k2];
+                for (int iz = 0; iz < order; ++iz) {
+                    double g = row[(index0[3 * a + 2] + iz) % k2];
+                    fx += dx[ix] * ty[iy] * tz[iz] * g;
+                    fy += tx[ix] * dy[iy] * tz[iz] * g;
+                    fz += tx[ix] * ty[iy] * dz[iz] * g;
+                }
+            }
+        }
+        const double q = sys->atoms[a].charge;
+        f[3 * a + 0] -= q * fx * k0 / len[0];
+        f[3 * a + 1] -= q * fy * k1 / len[1];
+        f[3 * a + 2] -= q * fz * k2 / len[2];
+    }
+
+cleanup:
+    if (fwd)
+        fftw_destroy_plan(fwd);
+    if (bwd)
+        fftw_destroy_plan(bwd);
+    fftw_free(grid);
+    fftw_free(kgrid);
+    free(moduli);
+    free(theta);
+    free(dtheta);
+    free(index0);
+    return res;
+}
