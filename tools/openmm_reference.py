@@ -195,7 +195,8 @@ GENERATED = [('villin_solv', build_villin_solv)]
 # ----------------------------------------------------------- file writing
 
 def write_amber(ff, topology, positions, periodic, prmtop_path, inpcrd_path):
-    """Parameterizes with the force field and writes prmtop + inpcrd."""
+    """Parameterizes with the force field, writes prmtop + inpcrd and
+    returns the force-field System (for the round-trip check)."""
     method = app.PME if periodic else app.NoCutoff
     system = ff.createSystem(topology, nonbondedMethod=method,
                              nonbondedCutoff=CUTOFF_NM * unit.nanometer, constraints=None,
@@ -218,7 +219,7 @@ def write_amber(ff, topology, positions, periodic, prmtop_path, inpcrd_path):
     with open(prmtop_path, 'w') as f:
         f.writelines(lines)
     structure.save(inpcrd_path, format='rst7', overwrite=True)
-    return system, positions
+    return system
 
 
 # ------------------------------------------------------------- evaluation
@@ -408,15 +409,14 @@ def build_and_evaluate(ff, name, builder, out_dir):
     topology, positions, periodic = builder(ff)
     prmtop_path = os.path.join(out_dir, name + '.prmtop')
     inpcrd_path = os.path.join(out_dir, name + '.inpcrd')
-    system, positions = write_amber(ff, topology, positions, periodic, prmtop_path, inpcrd_path)
+    system = write_amber(ff, topology, positions, periodic, prmtop_path, inpcrd_path)
 
     # Sanity check of the ParmEd round trip: the force-field system and the
-    # reloaded file must agree (up to the rounding of the written numbers).
+    # reloaded file must agree up to the rounding of the written numbers
+    # (coordinates to 1e-7 A, parameters to 9 digits): observed 1e-6..1e-5.
     r = evaluate(prmtop_path, inpcrd_path)
-    for i in reversed(range(system.getNumForces())):
-        if isinstance(system.getForce(i), openmm.NonbondedForce) and periodic:
-            system.getForce(i).setUseDispersionCorrection(True)
-            system.getForce(i).setEwaldErrorTolerance(EWALD_TOLERANCE)
+    if periodic:
+        nonbonded_of(system).setUseDispersionCorrection(True)
     box = topology.getPeriodicBoxVectors() if periodic else None
     ctx = make_context(system, positions, box)
     e_ff = energy_kcal(ctx, -1)
@@ -424,7 +424,7 @@ def build_and_evaluate(ff, name, builder, out_dir):
     diff = abs(e_ff - r['energy']['total'])
     print('  round trip: force-field system %.6f, reloaded file %.6f kcal/mol (|diff| %.2e)'
           % (e_ff, r['energy']['total'], diff))
-    if diff > 1e-3 * max(1.0, abs(e_ff)):
+    if diff > max(1e-4, 1e-7 * abs(e_ff)):
         raise SystemExit('%s: the prmtop/inpcrd round trip changed the energy' % name)
     write_report(out_dir, name, r)
 
