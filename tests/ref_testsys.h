@@ -24,7 +24,7 @@
 
 static uint64_t testsys_rng = 0x9e3779b97f4a7c15ull;
 
-static double testsys_uniform(void) /* [0, 1) */
+static inline double testsys_uniform(void) /* [0, 1) */
 {
     testsys_rng ^= testsys_rng << 13;
     testsys_rng ^= testsys_rng >> 7;
@@ -32,7 +32,7 @@ static double testsys_uniform(void) /* [0, 1) */
     return (double)(testsys_rng >> 11) / 9007199254740992.0;
 }
 
-static void testsys_unit(double *v)
+static inline void testsys_unit(double *v)
 {
     double n;
     do {
@@ -45,7 +45,7 @@ static void testsys_unit(double *v)
 }
 
 /* Allocates an empty system with `n` atoms and the three LJ types. */
-static void testsys_alloc(vkmd_system *sys, int32_t n)
+static inline void testsys_alloc(vkmd_system *sys, int32_t n)
 {
     memset(sys, 0, sizeof *sys);
     sys->atom_count = n;
@@ -63,7 +63,7 @@ static void testsys_alloc(vkmd_system *sys, int32_t n)
         }
 }
 
-static double testsys_min_dist2(const vkmd_system *sys, int32_t a, int32_t b)
+static inline double testsys_min_dist2(const vkmd_system *sys, int32_t a, int32_t b)
 {
     double d[3];
     ref_delta(&sys->box, &sys->positions[3 * a], &sys->positions[3 * b], d);
@@ -72,7 +72,7 @@ static double testsys_min_dist2(const vkmd_system *sys, int32_t a, int32_t b)
 
 /* `nmol` chains in a cubic box of edge `box_a`; pairs of different molecules
  * stay >= 2.6 A apart and >= 0.02 A away from `cutoff_a`. */
-static void testsys_random(vkmd_system *sys, int nmol, double box_a, double cutoff_a)
+static inline void testsys_random(vkmd_system *sys, int nmol, double box_a, double cutoff_a)
 {
     const int32_t n = 4 * nmol;
     testsys_alloc(sys, n);
@@ -154,7 +154,7 @@ static void testsys_random(vkmd_system *sys, int nmol, double box_a, double cuto
 }
 
 /* Sets resolved settings for a test: cutoff, alpha, grid and order given. */
-static vkmd_ff_settings testsys_settings(double cutoff_a, double alpha, int grid, int order)
+static inline vkmd_ff_settings testsys_settings(double cutoff_a, double alpha, int grid, int order)
 {
     vkmd_ff_settings s;
     memset(&s, 0, sizeof s);
@@ -171,8 +171,8 @@ typedef double (*testsys_term)(const vkmd_system *sys, const vkmd_ff_settings *s
 
 /* Compares analytic forces with central differences -dE/dx (step h A) over
  * every coordinate. Returns RMS(F - F_fd) / RMS(F_fd) and the max |diff|. */
-static double testsys_fd(vkmd_system *sys, const vkmd_ff_settings *s, testsys_term term, double h,
-                         double *out_max_abs, double *out_rms_force)
+static inline double testsys_fd(vkmd_system *sys, const vkmd_ff_settings *s, testsys_term term,
+                                double h, double *out_max_abs, double *out_rms_force)
 {
     const int32_t n3 = 3 * sys->atom_count;
     double *f = calloc((size_t)n3, sizeof *f), *fd = calloc((size_t)n3, sizeof *fd);
@@ -202,8 +202,8 @@ static double testsys_fd(vkmd_system *sys, const vkmd_ff_settings *s, testsys_te
 }
 
 /* |sum of forces| (vector norm) of a term, and the largest single force. */
-static double testsys_force_sum(const vkmd_system *sys, const vkmd_ff_settings *s,
-                                testsys_term term, double *out_max_force)
+static inline double testsys_force_sum(const vkmd_system *sys, const vkmd_ff_settings *s,
+                                       testsys_term term, double *out_max_force)
 {
     const int32_t n = sys->atom_count;
     double *f = calloc(3 * (size_t)n, sizeof *f);
@@ -221,18 +221,18 @@ static double testsys_force_sum(const vkmd_system *sys, const vkmd_ff_settings *
 }
 
 /* The terms as closures. */
-static double term_bonds(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_bonds(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     (void)s;
     return ref_bonds(sys, f);
 }
-static double term_angles(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_angles(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     (void)s;
     return ref_angles(sys, f);
 }
 /* Propers only / impropers only: a view of the system with one kind kept. */
-static double term_dihedral_kind(const vkmd_system *sys, double *f, int improper)
+static inline double term_dihedral_kind(const vkmd_system *sys, double *f, int improper)
 {
     vkmd_system view = *sys;
     vkmd_dihedral *kept = calloc((size_t)sys->dihedral_count + 1, sizeof *kept);
@@ -246,41 +246,41 @@ static double term_dihedral_kind(const vkmd_system *sys, double *f, int improper
     free(kept);
     return e;
 }
-static double term_propers(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_propers(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     (void)s;
     return term_dihedral_kind(sys, f, 0);
 }
-static double term_impropers(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_impropers(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     (void)s;
     return term_dihedral_kind(sys, f, 1);
 }
-static double term_pairs14(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_pairs14(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     double lj, coul;
     ref_pairs14(sys, vkmd_ff_coulomb_k(s), f, &lj, &coul);
     return lj + coul;
 }
-static double term_pairs(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_pairs(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     double lj = 0, coul = 0;
     if (ref_nonbonded_pairs(sys, s, vkmd_ff_coulomb_k(s), f, &lj, &coul) != VKMD_OK)
         return NAN;
     return lj + coul;
 }
-static double term_excluded(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_excluded(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     return ref_nonbonded_excluded(sys, s->ewald_alpha, vkmd_ff_coulomb_k(s), f);
 }
-static double term_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     double e = 0;
     if (ref_pme(sys, s, vkmd_ff_coulomb_k(s), f, &e) != VKMD_OK)
         return NAN;
     return e;
 }
-static double term_total(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
+static inline double term_total(const vkmd_system *sys, const vkmd_ff_settings *s, double *f)
 {
     vkmd_energy e;
     double *tmp = f ? calloc(3 * (size_t)sys->atom_count, sizeof *tmp) : NULL;
