@@ -1,0 +1,106 @@
+/* System loading by specification string (see load.h). */
+#include "io/load.h"
+
+#include "core/log.h"
+#include "io/coords.h"
+#include "io/pdb.h"
+#include "io/prmtop.h"
+#include "system/water_box.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot : "";
+}
+
+vkmd_result vkmd_system_load_coords(const char *path, vkmd_system *sys)
+{
+    if (strcasecmp(extension(path), ".pdb") == 0 || strcasecmp(extension(path), ".ent") == 0)
+        return vkmd_pdb_read_coords(path, sys);
+    return vkmd_coords_read_amber(path, sys);
+}
+
+/* Parses the N of "water:N" strictly: digits only, 1..max. */
+static vkmd_result parse_water_count(const char *spec, int32_t *out_n)
+{
+    const char *num = spec + 6;
+    int ok = *num != '\0';
+    for (const char *c = num; *c && ok; ++c)
+        ok = *c >= '0' && *c <= '9';
+    long long v = 0;
+    if (ok) {
+        errno = 0;
+        v = strtoll(num, NULL, 10);
+        ok = errno == 0 && v >= 1 && v <= VKMD_WATER_BOX_MAX_WATERS;
+    }
+    if (!ok)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: expected water:N with N a whole number of waters in 1..%d, found "
+                         "'%s'",
+                         spec, VKMD_WATER_BOX_MAX_WATERS, *num ? num : "(nothing)");
+    *out_n = (int32_t)v;
+    return VKMD_OK;
+}
+
+static int file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    fclose(f);
+    return 1;
+}
+
+vkmd_result vkmd_system_load(const char *spec, const char *coords_path, vkmd_system *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!spec || !*spec)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "no system given (expected a prmtop path or water:N)");
+    vkmd_system s = {0};
+    vkmd_result res = VKMD_OK;
+    char *guess = NULL;
+    if (strncmp(spec, "water:", 6) == 0) {
+        int32_t n = 0;
+        VKMD_TRY(parse_water_count(spec, &n));
+        VKMD_TRY(vkmd_water_box_build(n, VKMD_WATER_BOX_DEFAULT_SEED, &s));
+    } else {
+        VKMD_TRY(vkmd_prmtop_read(spec, &s));
+        if (!coords_path) {
+            size_t stem = strlen(spec) - strlen(extension(spec));
+            guess = malloc(stem + 8);
+            if (!guess) {
+                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "out of memory");
+                goto cleanup;
+            }
+            static const char *const exts[] = {".inpcrd", ".rst7"};
+            for (int k = 0; k < 2 && !coords_path; ++k) {
+                memcpy(guess, spec, stem);
+                strcpy(guess + stem, exts[k]);
+                if (file_exists(guess)) {
+                    coords_path = guess;
+                    vkmd_log_info("%s: coordinates from %s", spec, guess);
+                }
+            }
+            if (!coords_path)
+                vkmd_log_info("%s: no coordinates given and no %.*s.inpcrd or .rst7 beside it",
+                              spec, (int)stem, spec);
+        }
+    }
+    if (coords_path)
+        VKMD_TRY(vkmd_system_load_coords(coords_path, &s));
+    *out = s;
+    memset(&s, 0, sizeof s);
+
+cleanup:
+    free(guess);
+    vkmd_system_destroy(&s);
+    return res;
+}
