@@ -1,0 +1,198 @@
+/* Compute pipelines, descriptor sets and dispatch (see pipeline.h). */
+#include "vk/pipeline.h"
+#include "vk/check.h"
+#include "vk/spirv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+uint32_t vkmd_vk_spec_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline_desc *desc,
+                                    vkmd_vk_pipeline *out_pipeline)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_vk_pipeline p = {0};
+    VkShaderModule module = VK_NULL_HANDLE;
+    *out_pipeline = p;
+
+    const vkmd_spirv *spv = desc->shader ? vkmd_spirv_find(desc->shader) : NULL;
+    if (!spv)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no embedded shader named '%s'",
+                         desc->shader ? desc->shader : "(null)");
+    if (desc->buffer_count > VKMD_VK_MAX_BUFFERS || desc->spec_count > VKMD_VK_MAX_SPECS ||
+        desc->push_size % 4 != 0 || desc->push_size > 128)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: %u buffers (max %d), %u spec constants (max %d), push %u bytes "
+                         "(multiple of 4, max 128)",
+                         desc->shader, desc->buffer_count, VKMD_VK_MAX_BUFFERS, desc->spec_count,
+                         VKMD_VK_MAX_SPECS, desc->push_size);
+    snprintf(p.name, sizeof p.name, "%s", desc->shader);
+    p.buffer_count = desc->buffer_count;
+    p.push_size = desc->push_size;
+
+    VkDescriptorSetLayoutBinding bindings[VKMD_VK_MAX_BUFFERS];
+    for (uint32_t i = 0; i < desc->buffer_count; ++i)
+        bindings[i] = (VkDescriptorSetLayoutBinding){
+            .binding = i,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .descriptorCount = 1,
+            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        };
+    const VkDescriptorSetLayoutCreateInfo sli = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = desc->buffer_count,
+        .pBindings = bindings,
+    };
+    VKMD_VK_CHECK(vkCreateDescriptorSetLayout(ctx->device, &sli, NULL, &p.set_layout));
+
+    const VkPushConstantRange range = {
+        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = desc->push_size};
+    const VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &p.set_layout,
+        .pushConstantRangeCount = desc->push_size ? 1 : 0,
+        .pPushConstantRanges = &range,
+    };
+    VKMD_VK_CHECK(vkCreatePipelineLayout(ctx->device, &pli, NULL, &p.layout));
+
+    const VkShaderModuleCreateInfo mi = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = spv->size,
+        .pCode = spv->code,
+    };
+    VKMD_VK_CHECK(vkCreateShaderModule(ctx->device, &mi, NULL, &module));
+
+    VkSpecializationMapEntry entries[VKMD_VK_MAX_SPECS];
+    uint32_t values[VKMD_VK_MAX_SPECS];
+    for (uint32_t i = 0; i < desc->spec_count; ++i) {
+        entries[i] = (VkSpecializationMapEntry){
+            .constantID = desc->specs[i].id,
+            .offset = i * (uint32_t)sizeof(uint32_t),
+            .size = sizeof(uint32_t),
+        };
+        values[i] = desc->specs[i].value;
+    }
+    const VkSpecializationInfo si = {
+        .mapEntryCount = desc->spec_count,
+        .pMapEntries = entries,
+        .dataSize = desc->spec_count * sizeof(uint32_t),
+        .pData = values,
+    };
+    const VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage =
+            {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = module,
+                .pName = "main",
+                .pSpecializationInfo = desc->spec_count ? &si : NULL,
+            },
+        .layout = p.layout,
+    };
+    VKMD_VK_CHECK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, &p.pipeline));
+    *out_pipeline = p;
+    p = (vkmd_vk_pipeline){0};
+cleanup:
+    if (res != VKMD_OK)
+        res = vkmd_fail(res, "%s: %s", desc->shader, vkmd_last_error());
+    if (module)
+        vkDestroyShaderModule(ctx->device, module, NULL);
+    vkmd_vk_pipeline_destroy(ctx, &p);
+    return res;
+}
+
+void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline)
+{
+    if (!pipeline)
+        return;
+    if (pipeline->pipeline)
+        vkDestroyPipeline(ctx->device, pipeline->pipeline, NULL);
+    if (pipeline->layout)
+        vkDestroyPipelineLayout(ctx->device, pipeline->layout, NULL);
+    if (pipeline->set_layout)
+        vkDestroyDescriptorSetLayout(ctx->device, pipeline->set_layout, NULL);
+    *pipeline = (vkmd_vk_pipeline){0};
+}
+
+vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline *pipeline,
+                                   const vkmd_vk_buffer *const *buffers, vkmd_vk_descset *out_set)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_vk_descset s = {0};
+    *out_set = s;
+    uint32_t n = pipeline->buffer_count;
+    for (uint32_t i = 0; i < n; ++i)
+        if (!buffers[i] || !buffers[i]->buffer)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: binding %u has no buffer",
+                             pipeline->name, i);
+    /* A pool may not be created with zero pool sizes' descriptors. */
+    const VkDescriptorPoolSize size = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .descriptorCount = n ? n : 1};
+    const VkDescriptorPoolCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = 1,
+        .pPoolSizes = &size,
+    };
+    VKMD_VK_CHECK(vkCreateDescriptorPool(ctx->device, &pi, NULL, &s.pool));
+    const VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = s.pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = &pipeline->set_layout,
+    };
+    VKMD_VK_CHECK(vkAllocateDescriptorSets(ctx->device, &ai, &s.set));
+    VkDescriptorBufferInfo infos[VKMD_VK_MAX_BUFFERS];
+    VkWriteDescriptorSet writes[VKMD_VK_MAX_BUFFERS];
+    for (uint32_t i = 0; i < n; ++i) {
+        infos[i] = (VkDescriptorBufferInfo){
+            .buffer = buffers[i]->buffer, .offset = 0, .range = VK_WHOLE_SIZE};
+        writes[i] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = s.set,
+            .dstBinding = i,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .pBufferInfo = &infos[i],
+        };
+    }
+    if (n)
+        vkUpdateDescriptorSets(ctx->device, n, writes, 0, NULL);
+    *out_set = s;
+    s = (vkmd_vk_descset){0};
+cleanup:
+    vkmd_vk_descset_destroy(ctx, &s);
+    return res;
+}
+
+void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set)
+{
+    if (!set)
+        return;
+    if (set->pool) /* frees the set with it */
+        vkDestroyDescriptorPool(ctx->device, set->pool, NULL);
+    *set = (vkmd_vk_descset){0};
+}
+
+void vkmd_vk_dispatch(VkCommandBuffer cb, const vkmd_vk_pipeline *pipeline,
+                      const vkmd_vk_descset *set, const void *push, uint32_t groups_x,
+                      uint32_t groups_y, uint32_t groups_z)
+{
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
+    if (set && set->set)
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1,
+                                &set->set, 0, NULL);
+    if (pipeline->push_size && push)
+        vkCmdPushConstants(cb, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           pipeline->push_size, push);
+    if (groups_x && groups_y && groups_z)
+        vkCmdDispatch(cb, groups_x, groups_y, groups_z);
+}

@@ -1,0 +1,81 @@
+/* Compute pipelines from the embedded SPIR-V (vk/spirv.h), their descriptor
+ * sets, and the one generic dispatch helper.
+ *
+ * Every vkmd compute shader has the same interface shape: set 0 holds
+ * `buffer_count` storage buffers at bindings 0..buffer_count-1, plus optional
+ * push constants (at most 128 bytes, the guaranteed minimum). Variants are
+ * made with specialization constants (ids in shaders/common/vkmd_layout.h),
+ * never by copying shaders. Pipelines are created once at setup (drivers
+ * compile there; lavapipe JITs on first dispatch). */
+#ifndef VKMD_VK_PIPELINE_H
+#define VKMD_VK_PIPELINE_H
+
+#include "vk/buffer.h"
+#include "vk/context.h"
+
+#define VKMD_VK_MAX_BUFFERS 16 /* storage buffers per pipeline */
+#define VKMD_VK_MAX_SPECS   16 /* specialization constants per pipeline */
+
+/* One 32-bit specialization constant (uint, int, bool or float bits). */
+typedef struct vkmd_vk_spec {
+    uint32_t id;    /* constant_id in the shader */
+    uint32_t value; /* raw bits; see vkmd_vk_spec_float */
+} vkmd_vk_spec;
+
+/* A float specialization constant value as raw bits. */
+uint32_t vkmd_vk_spec_float(float f);
+
+typedef struct vkmd_vk_pipeline_desc {
+    const char *shader;        /* embedded file name, e.g. "bonded.comp"; required */
+    uint32_t buffer_count;     /* storage buffers at bindings 0..n-1 of set 0; 0 */
+    uint32_t push_size;        /* push-constant bytes, multiple of 4, <= 128; 0: none */
+    const vkmd_vk_spec *specs; /* NULL */
+    uint32_t spec_count;       /* 0; at most VKMD_VK_MAX_SPECS */
+} vkmd_vk_pipeline_desc;
+
+typedef struct vkmd_vk_pipeline {
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    uint32_t buffer_count;
+    uint32_t push_size;
+    char name[64];
+} vkmd_vk_pipeline;
+
+/* Errors: VKMD_ERROR_INVALID_ARGUMENT (unknown shader, bad counts or sizes),
+ * Vulkan errors. On failure *out_pipeline is zeroed. */
+vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline_desc *desc,
+                                    vkmd_vk_pipeline *out_pipeline);
+
+/* Zeroed struct: no-op. */
+void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline);
+
+/* A descriptor set (and its own small pool) binding buffers to a pipeline's
+ * layout. The buffers are borrowed: they must outlive the set. */
+typedef struct vkmd_vk_descset {
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+} vkmd_vk_descset;
+
+/* buffers[i] goes to binding i, whole buffer; exactly pipeline->buffer_count
+ * entries. Errors: VKMD_ERROR_INVALID_ARGUMENT (NULL buffer), Vulkan errors. */
+vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline *pipeline,
+                                   const vkmd_vk_buffer *const *buffers, vkmd_vk_descset *out_set);
+
+/* Zeroed struct: no-op. */
+void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set);
+
+/* Binds the pipeline and set, pushes `push` (pipeline->push_size bytes; may
+ * be NULL when push_size is 0) and dispatches groups_x * groups_y * groups_z
+ * workgroups. Records only; synchronisation is the caller's (vk/barrier.h). */
+void vkmd_vk_dispatch(VkCommandBuffer cb, const vkmd_vk_pipeline *pipeline,
+                      const vkmd_vk_descset *set, const void *push, uint32_t groups_x,
+                      uint32_t groups_y, uint32_t groups_z);
+
+/* ceil(n / d), for workgroup counts. */
+static inline uint32_t vkmd_vk_div_up(uint32_t n, uint32_t d)
+{
+    return (n + d - 1) / d;
+}
+
+#endif

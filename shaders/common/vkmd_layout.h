@@ -1,0 +1,128 @@
+/* Layouts shared by C (engine/) and GLSL (shaders/): storage-buffer records,
+ * push-constant blocks, workgroup sizes, specialization-constant ids, binding
+ * numbers, energy slots and the fixed-point scale. Valid as both languages:
+ * the C side (under __STDC__, which glslang does not define) maps the field
+ * types to layout-compatible structs and _Static_asserts every size and
+ * offset; the GLSL side maps them to the built-in types.
+ *
+ * Surprises:
+ * - Field types are VKMD_VEC4 / VKMD_UINT / ..., not vec4 / uint, so that C
+ *   code that also includes cglm (whose vec4 is float[4]) does not clash.
+ * - Records use vec4 / uvec4 only: std430 pads a vec3 array element to 16
+ *   bytes, which a hand-written C struct easily gets wrong.
+ * - Push-constant blocks are written once as a field-list macro expanded in
+ *   both languages; push constants use std430 offsets.
+ * - Forces and energies are accumulated as 64-bit fixed point (see
+ *   VKMD_FIXED_SCALE): integer addition is associative, so the result does not
+ *   depend on the order in which threads add (bitwise reproducible runs). */
+#ifndef VKMD_LAYOUT_H
+#define VKMD_LAYOUT_H
+
+#ifdef __STDC__
+#include <stddef.h>
+#include <stdint.h>
+typedef struct vkmd_gpu_vec4 {
+    _Alignas(16) float x;
+    float y, z, w;
+} vkmd_gpu_vec4;
+typedef struct vkmd_gpu_uvec4 {
+    _Alignas(16) uint32_t x;
+    uint32_t y, z, w;
+} vkmd_gpu_uvec4;
+#define VKMD_VEC4  vkmd_gpu_vec4
+#define VKMD_UVEC4 vkmd_gpu_uvec4
+#define VKMD_UINT  uint32_t
+#define VKMD_INT   int32_t
+#define VKMD_FLOAT float
+#else
+#define VKMD_VEC4  vec4
+#define VKMD_UVEC4 uvec4
+#define VKMD_UINT  uint
+#define VKMD_INT   int
+#define VKMD_FLOAT float
+#endif
+
+/* ---- Fixed point ---------------------------------------------------------
+ * Forces: int64 per component, value = round_toward_zero(F * 2^32) with F in
+ * kcal/mol/A (OpenMM's scale): resolution 2.3e-10, range +-2.1e9 kcal/mol/A.
+ * Energies: int64 per slot, same scale in kcal/mol. */
+#define VKMD_FIXED_SCALE     4294967296.0           /* 2^32 */
+#define VKMD_FIXED_INV_SCALE 2.3283064365386963e-10 /* 2^-32 */
+
+/* Force buffer: int64 [3 * atom_count] in planes x | y | z. */
+#define VKMD_FORCE_INDEX(axis, atom, atom_count) ((axis) * (atom_count) + (atom))
+
+/* Energy buffer: int64 [VKMD_ENERGY_SLOT_COUNT]; each pass adds into its slots. */
+#define VKMD_ENERGY_BOND       0
+#define VKMD_ENERGY_ANGLE      1
+#define VKMD_ENERGY_PROPER     2 /* proper dihedrals */
+#define VKMD_ENERGY_IMPROPER   3 /* improper dihedrals */
+#define VKMD_ENERGY_SLOT_COUNT 16
+
+/* ---- Specialization-constant ids (one namespace for every shader) ------- */
+#define VKMD_SPEC_WORKGROUP_SIZE 0 /* local_size_x of every 1-D pass */
+#define VKMD_SPEC_SELFTEST_SCALE 1 /* vk_selftest.comp: float factor */
+
+/* ---- vk_selftest.comp: data[i] *= SCALE for i < count ------------------- */
+#define VKMD_SELFTEST_WORKGROUP_SIZE 64
+#define VKMD_SELFTEST_PUSH_FIELDS    VKMD_UINT count;
+
+/* ---- bonded.comp ---------------------------------------------------------
+ * One dispatch for every bonded term: global ids [0, bonds) are bonds, then
+ * angles, then dihedrals (propers and impropers), over one term array. */
+#define VKMD_BONDED_WORKGROUP_SIZE    64 /* default; any power of two the device allows */
+#define VKMD_BONDED_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A */
+#define VKMD_BONDED_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
+#define VKMD_BONDED_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
+#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + angles + dihedrals] */
+#define VKMD_BONDED_BINDING_COUNT     4
+
+/* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l).
+ * params: bond (k kcal/mol/A^2, r0 A, -, -); angle (k kcal/mol/rad^2,
+ * theta0 rad, -, -); dihedral (k kcal/mol, phase rad, n, 1 if improper). */
+#define VKMD_BONDED_TERM_FIELDS                                                                    \
+    VKMD_UVEC4 atoms;                                                                              \
+    VKMD_VEC4 params;
+
+/* box: xyz edge lengths in A, w = 1 when periodic (minimum image), else 0. */
+#define VKMD_BONDED_PUSH_FIELDS                                                                    \
+    VKMD_VEC4 box;                                                                                 \
+    VKMD_UINT bond_count;                                                                          \
+    VKMD_UINT angle_count;                                                                         \
+    VKMD_UINT dihedral_count;                                                                      \
+    VKMD_UINT atom_count;
+
+struct vkmd_bonded_term {
+    VKMD_BONDED_TERM_FIELDS
+};
+
+#ifdef __STDC__
+typedef struct vkmd_bonded_term vkmd_bonded_term;
+typedef struct vkmd_bonded_push {
+    VKMD_BONDED_PUSH_FIELDS
+} vkmd_bonded_push;
+typedef struct vkmd_selftest_push {
+    VKMD_SELFTEST_PUSH_FIELDS
+} vkmd_selftest_push;
+
+_Static_assert(sizeof(vkmd_gpu_vec4) == 16, "vec4 is 16 bytes");
+_Static_assert(sizeof(vkmd_gpu_uvec4) == 16, "uvec4 is 16 bytes");
+_Static_assert(sizeof(vkmd_bonded_term) == 32, "std430 vkmd_bonded_term is 32 bytes");
+_Static_assert(offsetof(vkmd_bonded_term, atoms) == 0, "term.atoms at 0");
+_Static_assert(offsetof(vkmd_bonded_term, params) == 16, "term.params at 16");
+_Static_assert(offsetof(vkmd_bonded_push, box) == 0, "push.box at 0");
+_Static_assert(offsetof(vkmd_bonded_push, bond_count) == 16, "push.bond_count at 16");
+_Static_assert(offsetof(vkmd_bonded_push, angle_count) == 20, "push.angle_count at 20");
+_Static_assert(offsetof(vkmd_bonded_push, dihedral_count) == 24, "push.dihedral_count at 24");
+_Static_assert(offsetof(vkmd_bonded_push, atom_count) == 28, "push.atom_count at 28");
+_Static_assert(sizeof(vkmd_bonded_push) == 32, "bonded push constants are 32 bytes");
+_Static_assert(sizeof(vkmd_bonded_push) <= 128, "push constants fit the guaranteed 128 bytes");
+_Static_assert(sizeof(vkmd_selftest_push) == 4, "selftest push constants are 4 bytes");
+_Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
+                   VKMD_ENERGY_PROPER == VKMD_ENERGY_BOND + 2 &&
+                   VKMD_ENERGY_IMPROPER == VKMD_ENERGY_BOND + 3,
+               "bonded.comp writes its four slots consecutively from VKMD_ENERGY_BOND");
+_Static_assert(VKMD_ENERGY_IMPROPER < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
+#endif
+
+#endif
