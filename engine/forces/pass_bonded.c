@@ -1,0 +1,201 @@
+/* Bonded GPU pass (see pass_bonded.h and shaders/bonded.comp).
+ *
+ * Parameters are packed into one array of vkmd_bonded_term (32 bytes each),
+ * bonds then angles then dihedrals, so one dispatch covers all of them; a
+ * thread therefore branches on its term kind, which costs little because
+ * the kinds are contiguous and warps/waves straddle at most two boundaries. */
+#include "forces/pass_bonded.h"
+#include "core/log.h"
+#include "vk/pipeline.h"
+
+#include <stdlib.h>
+
+struct vkmd_pass_bonded {
+    vkmd_vk_pipeline pipeline;
+    vkmd_vk_descset set;
+    vkmd_vk_buffer terms;
+    const vkmd_accum *accum;
+    vkmd_bonded_push push;
+    uint32_t workgroup_size;
+    uint32_t groups;
+};
+
+static uint32_t term_total(const vkmd_system *sys)
+{
+    return (uint32_t)sys->bond_count + (uint32_t)sys->angle_count + (uint32_t)sys->dihedral_count;
+}
+
+static vkmd_result bad_index(const char *kind, int32_t n, int32_t atom_count)
+{
+    return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "bonded pass: %s %d names an atom outside 0..%d",
+                     kind, n, atom_count - 1);
+}
+
+/* Packs the system's terms in dispatch order into `out` [term_total]. */
+static vkmd_result pack_terms(const vkmd_system *sys, vkmd_bonded_term *out)
+{
+    const int32_t na = sys->atom_count;
+#define IN_RANGE(x) ((x) >= 0 && (x) < na)
+    vkmd_bonded_term *t = out;
+    for (int32_t n = 0; n < sys->bond_count; ++n, ++t) {
+        const vkmd_bond *b = &sys->bonds[n];
+        if (!IN_RANGE(b->i) || !IN_RANGE(b->j))
+            return bad_index("bond", n, na);
+        *t = (vkmd_bonded_term){.atoms = {(uint32_t)b->i, (uint32_t)b->j, 0, 0},
+                                .params = {(float)b->k, (float)b->r0, 0, 0}};
+    }
+    for (int32_t n = 0; n < sys->angle_count; ++n, ++t) {
+        const vkmd_angle *a = &sys->angles[n];
+        if (!IN_RANGE(a->i) || !IN_RANGE(a->j) || !IN_RANGE(a->k))
+            return bad_index("angle", n, na);
+        *t = (vkmd_bonded_term){.atoms = {(uint32_t)a->i, (uint32_t)a->j, (uint32_t)a->k, 0},
+                                .params = {(float)a->k_theta, (float)a->theta0, 0, 0}};
+    }
+    for (int32_t n = 0; n < sys->dihedral_count; ++n, ++t) {
+        const vkmd_dihedral *d = &sys->dihedrals[n];
+        if (!IN_RANGE(d->i) || !IN_RANGE(d->j) || !IN_RANGE(d->k) || !IN_RANGE(d->l))
+            return bad_index("dihedral", n, na);
+        *t = (vkmd_bonded_term){
+            .atoms = {(uint32_t)d->i, (uint32_t)d->j, (uint32_t)d->k, (uint32_t)d->l},
+            .params = {(float)d->k_phi, (float)d->phase, (float)d->periodicity,
+                       d->improper ? 1.0f : 0.0f}};
+    }
+#undef IN_RANGE
+    return VKMD_OK;
+}
+
+void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box)
+{
+    pass->push.box = (vkmd_gpu_vec4){(float)box->len[0], (float)box->len[1], (float)box->len[2],
+                                     box->periodic ? 1.0f : 0.0f};
+}
+
+vkmd_result vkmd_pass_bonded_upload(vkmd_vk_context *ctx, vkmd_pass_bonded *pass,
+                                    const vkmd_system *sys)
+{
+    vkmd_result res = VKMD_OK;
+    if (sys->bond_count != (int32_t)pass->push.bond_count ||
+        sys->angle_count != (int32_t)pass->push.angle_count ||
+        sys->dihedral_count != (int32_t)pass->push.dihedral_count ||
+        sys->atom_count != (int32_t)pass->push.atom_count)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "bonded pass: upload of a system with other term counts than at create");
+    uint32_t total = term_total(sys);
+    vkmd_bonded_term *terms = NULL;
+    if (total > 0) {
+        terms = calloc(total, sizeof *terms);
+        if (!terms)
+            return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass: %u terms", total);
+        VKMD_TRY(pack_terms(sys, terms));
+        VKMD_TRY(vkmd_vk_buffer_upload(ctx, &pass->terms, 0, terms, total * sizeof *terms));
+    }
+    vkmd_pass_bonded_set_box(pass, &sys->box);
+cleanup:
+    free(terms);
+    return res;
+}
+
+vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys,
+                                    const vkmd_pass_bonded_desc *desc, vkmd_pass_bonded **out_pass)
+{
+    vkmd_result res = VKMD_OK;
+    *out_pass = NULL;
+    const vkmd_vk_features *f = &ctx->info.features;
+    if (!f->shader_int64 || !f->buffer_int64_atomics)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "bonded pass: %s lacks shaderInt64/shaderBufferInt64Atomics, needed for "
+                         "fixed-point force sums (a fallback without int64 atomics is planned)",
+                         ctx->info.name);
+    if (!desc || !desc->positions || !desc->accum)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "bonded pass: positions and accumulators "
+                                                      "are required");
+    if (desc->accum->atom_count != sys->atom_count ||
+        desc->positions->size < (VkDeviceSize)sys->atom_count * 16)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "bonded pass: buffers sized for %d atoms, system has %d",
+                         desc->accum->atom_count, sys->atom_count);
+    uint32_t wg = desc->workgroup_size ? desc->workgroup_size : VKMD_BONDED_WORKGROUP_SIZE;
+    if ((wg & (wg - 1)) != 0 || wg > ctx->info.max_workgroup_invocations)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "bonded pass: workgroup size %u is not a power of two <= %u", wg,
+                         ctx->info.max_workgroup_invocations);
+
+    vkmd_pass_bonded *p = calloc(1, sizeof *p);
+    if (!p)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass");
+    p->accum = desc->accum;
+    p->workgroup_size = wg;
+    p->push.bond_count = (uint32_t)sys->bond_count;
+    p->push.angle_count = (uint32_t)sys->angle_count;
+    p->push.dihedral_count = (uint32_t)sys->dihedral_count;
+    p->push.atom_count = (uint32_t)sys->atom_count;
+
+    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}};
+    const vkmd_vk_pipeline_desc pd = {
+        .shader = "bonded.comp",
+        .buffer_count = VKMD_BONDED_BINDING_COUNT,
+        .push_size = sizeof(vkmd_bonded_push),
+        .specs = specs,
+        .spec_count = 1,
+    };
+    VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline));
+
+    uint32_t total = term_total(sys);
+    const vkmd_vk_buffer_desc bd = {
+        .size = (total ? total : 1) * sizeof(vkmd_bonded_term),
+        .force_staging = desc->force_staging,
+        .name = "bonded terms",
+    };
+    VKMD_TRY(vkmd_vk_buffer_create(ctx, &bd, &p->terms));
+    VKMD_TRY(vkmd_pass_bonded_upload(ctx, p, sys));
+
+    const vkmd_vk_buffer *bufs[VKMD_BONDED_BINDING_COUNT];
+    bufs[VKMD_BONDED_BINDING_POSITIONS] = desc->positions;
+    bufs[VKMD_BONDED_BINDING_FORCES] = &desc->accum->forces;
+    bufs[VKMD_BONDED_BINDING_ENERGIES] = &desc->accum->energies;
+    bufs[VKMD_BONDED_BINDING_TERMS] = &p->terms;
+    VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipeline, bufs, &p->set));
+
+    /* Enough groups to give every term a thread, capped by the device limit;
+     * the shader's grid-stride loop covers the rest. */
+    uint32_t groups = vkmd_vk_div_up(total, wg);
+    uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    p->groups = groups < max_groups ? groups : max_groups;
+    vkmd_log_debug("bonded pass: %u terms, %u groups of %u", total, p->groups, wg);
+    *out_pass = p;
+    return VKMD_OK;
+cleanup:
+    vkmd_pass_bonded_destroy(ctx, p);
+    return res;
+}
+
+void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb)
+{
+    if (pass->groups == 0)
+        return;
+    vkmd_vk_dispatch(cb, &pass->pipeline, &pass->set, &pass->push, pass->groups, 1, 1);
+}
+
+vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bonded *pass,
+                                      double *out_forces, vkmd_energy *out_energy)
+{
+    double slots[VKMD_ENERGY_SLOT_COUNT];
+    vkmd_result res = vkmd_accum_readback(ctx, pass->accum, out_forces, out_energy ? slots : NULL);
+    if (res == VKMD_OK && out_energy) {
+        out_energy->bond = slots[VKMD_ENERGY_BOND];
+        out_energy->angle = slots[VKMD_ENERGY_ANGLE];
+        out_energy->improper = slots[VKMD_ENERGY_IMPROPER];
+        out_energy->dihedral = slots[VKMD_ENERGY_PROPER] + slots[VKMD_ENERGY_IMPROPER];
+    }
+    return res;
+}
+
+void vkmd_pass_bonded_destroy(vkmd_vk_context *ctx, vkmd_pass_bonded *pass)
+{
+    if (!pass)
+        return;
+    vkmd_vk_descset_destroy(ctx, &pass->set);
+    vkmd_vk_buffer_destroy(ctx, &pass->terms);
+    vkmd_vk_pipeline_destroy(ctx, &pass->pipeline);
+    free(pass);
+}

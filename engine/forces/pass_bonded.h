@@ -1,0 +1,63 @@
+/* GPU pass for every bonded term (bonds, angles, proper and improper
+ * dihedrals) in one dispatch of shaders/bonded.comp; the CPU oracle is
+ * ref_bonds / ref_angles / ref_dihedrals (engine/ref/ref.h).
+ *
+ * The pattern for every pass: create (pipeline, descriptor set, parameter
+ * buffer, uploaded from the system) -> record into the caller's command buffer
+ * (adds into the caller's accumulators; no clear, no barrier) -> readback
+ * (convenience: the accumulators as forces and energies) -> destroy.
+ *
+ * Needs shaderInt64 and shaderBufferInt64Atomics (forces are int64 fixed point
+ * summed with atomics, for bitwise-reproducible results). Without them create
+ * fails with VKMD_ERROR_UNSUPPORTED; a gather fallback (per-term forces
+ * written out, then summed per atom in a fixed order) is planned. */
+#ifndef VKMD_FORCES_PASS_BONDED_H
+#define VKMD_FORCES_PASS_BONDED_H
+
+#include "forces/accum.h"
+#include "system/ff_settings.h"
+#include "system/system.h"
+#include "vk/context.h"
+
+typedef struct vkmd_pass_bonded_desc {
+    const vkmd_vk_buffer *positions; /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
+    const vkmd_accum *accum;         /* required: forces and energy slots BOND..IMPROPER */
+    uint32_t workgroup_size;         /* 64 (VKMD_BONDED_WORKGROUP_SIZE); power of two */
+    int force_staging;               /* 0; 1: stage the parameter buffer (tests) */
+} vkmd_pass_bonded_desc;
+
+typedef struct vkmd_pass_bonded vkmd_pass_bonded;
+
+/* Builds the pass for `sys` (its bonded terms and box) and uploads the
+ * parameters. The positions buffer and accumulators are borrowed and must
+ * outlive the pass. Errors: VKMD_ERROR_UNSUPPORTED (no int64 atomics),
+ * VKMD_ERROR_INVALID_ARGUMENT (missing buffers, atom count mismatch, bad
+ * workgroup size, atom index out of range), Vulkan and memory errors. */
+vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys,
+                                    const vkmd_pass_bonded_desc *desc, vkmd_pass_bonded **out_pass);
+
+/* Re-uploads the parameters and box of `sys`, which must have the same term
+ * counts as at create. Synchronous; the pass must not be executing. */
+vkmd_result vkmd_pass_bonded_upload(vkmd_vk_context *ctx, vkmd_pass_bonded *pass,
+                                    const vkmd_system *sys);
+
+/* Changes the box used by later records (push constants are captured at
+ * record time). */
+void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box);
+
+/* Records the dispatch. The caller orders it: positions written and
+ * accumulators cleared before (barriers), readers after. Records nothing for
+ * a system with no bonded terms. */
+void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb);
+
+/* Reads the accumulators back (waiting for earlier queue work): total forces
+ * [3 * atom_count] kcal/mol/A (may be NULL) and the bond, angle, dihedral
+ * (propers + impropers) and improper fields of `out_energy` (may be NULL;
+ * other fields untouched). */
+vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bonded *pass,
+                                      double *out_forces, vkmd_energy *out_energy);
+
+/* NULL: no-op. */
+void vkmd_pass_bonded_destroy(vkmd_vk_context *ctx, vkmd_pass_bonded *pass);
+
+#endif
