@@ -9,6 +9,7 @@
 #include "vk/check.h"
 #include "vk/command.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int find_memory_type(const vkmd_vk_context *ctx, uint32_t type_bits,
@@ -72,9 +73,11 @@ static vkmd_result create_raw(vkmd_vk_context *ctx, VkDeviceSize size, VkBufferU
     *out = b;
     return VKMD_OK;
 cleanup:
-    if (res == VKMD_ERROR_DEVICE_MEMORY || res == VKMD_ERROR_OUT_OF_MEMORY)
-        res = vkmd_fail(res, "%s (%llu bytes): %s", name, (unsigned long long)size,
-                        vkmd_last_error());
+    if (res == VKMD_ERROR_DEVICE_MEMORY || res == VKMD_ERROR_OUT_OF_MEMORY) {
+        char prefix[160];
+        snprintf(prefix, sizeof prefix, "%s (%llu bytes)", name, (unsigned long long)size);
+        res = vkmd_vk_fail_prefix(res, prefix);
+    }
     vkmd_vk_buffer_destroy(ctx, &b);
     return res;
 }

@@ -79,3 +79,10 @@ vkmd_result vkmd_vk_fail(VkResult r, const char *file, int line, const char *cal
     return vkmd_fail(vkmd_vk_map_result(r), "%s:%d: %.*s -> %s", rel, line, len, call,
                      vkmd_vk_result_name(r));
 }
+
+vkmd_result vkmd_vk_fail_prefix(vkmd_result code, const char *prefix)
+{
+    char detail[512];
+    snprintf(detail, sizeof detail, "%s", vkmd_last_error());
+    return vkmd_fail(code, "%s: %s", prefix, detail);
+}

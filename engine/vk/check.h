@@ -26,6 +26,10 @@ vkmd_result vkmd_vk_map_result(VkResult r);
  * and returns the mapped code. Used by VKMD_VK_CHECK. */
 vkmd_result vkmd_vk_fail(VkResult r, const char *file, int line, const char *call);
 
+/* Prefixes the current error detail: vkmd_fail(code, "<prefix>: <detail>").
+ * (vkmd_fail cannot take vkmd_last_error() as an argument: same buffer.) */
+vkmd_result vkmd_vk_fail_prefix(vkmd_result code, const char *prefix);
+
 /* Requires `vkmd_result res` and a `cleanup` label in scope. */
 #define VKMD_VK_CHECK(call)                                                                        \
     do {                                                                                           \

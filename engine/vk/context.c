@@ -268,8 +268,9 @@ static vkmd_result create_instance(vkmd_vk_context *ctx, int validation, VkInsta
     }
 cleanup:
     if (res == VKMD_ERROR_VULKAN || res == VKMD_ERROR_NO_DEVICE)
-        res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "no Vulkan driver could be loaded (%s)",
-                        vkmd_last_error());
+        res = vkmd_vk_fail_prefix(VKMD_ERROR_NO_DEVICE,
+                                  "no Vulkan driver could be loaded (is one installed? without a "
+                                  "GPU: Mesa's lavapipe, mesa-vulkan-drivers)");
     return res;
 }
 

@@ -102,7 +102,7 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     p = (vkmd_vk_pipeline){0};
 cleanup:
     if (res != VKMD_OK)
-        res = vkmd_fail(res, "%s: %s", desc->shader, vkmd_last_error());
+        res = vkmd_vk_fail_prefix(res, desc->shader);
     if (module)
         vkDestroyShaderModule(ctx->device, module, NULL);
     vkmd_vk_pipeline_destroy(ctx, &p);
