@@ -1,9 +1,12 @@
 /* Built-in TIP3P water box (see water_box.h).
  *
- * Placement is sequential: each molecule keeps its lattice site and draws
- * random orientations until it clashes with none of the molecules already
- * placed. A cell grid over the box (cells at least 1.9 + 2 r(OH) wide) keeps
- * the check local, so building is linear in N. */
+ * Each molecule's H-H midpoint (the centre of the smallest sphere holding
+ * it, radius 0.757 A) sits on a lattice site. Orientations are drawn at
+ * random (with a shift of up to 0.25 A per axis), then "min-conflicts" sweeps
+ * re-draw the orientation and shift of every molecule that still clashes, keeping the draw with the
+ * fewest clashes; a purely sequential placement gets stuck when the last molecules of a dense
+ * region find their neighbours fixed. A cell grid over the sites keeps each
+ * check local, so building is linear in N. */
 #include "system/water_box.h"
 
 #include <math.h>
@@ -23,7 +26,9 @@
 #define TIP3P_BOND_R0       0.9572
 #define TIP3P_ANGLE_K       100.0
 #define TIP3P_ANGLE_DEG     104.52
-#define MAX_TRIES           5000
+#define MAX_SWEEPS          2000
+#define TRIES_PER_SWEEP     20
+#define JITTER_A            0.25 /* A, per axis: room to step away from crowded sites */
 
 static const double pi = 3.14159265358979323846;
 
@@ -79,6 +84,53 @@ static int molecules_clash(const double *x, int32_t m, int32_t o, double len)
             if (min_image_dist2(&x[9 * m + 3 * i], &x[9 * o + 3 * j], len) < lim2)
                 return 1;
     return 0;
+}
+
+typedef struct grid {
+    const int32_t *head, *next;
+    const int64_t *cellof;
+    int32_t nc;
+} grid;
+
+/* Writes molecule atoms = site + shift + R * local for a fresh random rotation
+ * R and a random shift of at most JITTER_A per axis. */
+static void orient(uint64_t *rng, const double local[3][3], const double *site, double *x)
+{
+    double r[9], c[3];
+    random_rotation(rng, r);
+    for (int k = 0; k < 3; ++k)
+        c[k] = site[k] + JITTER_A * (2 * uniform01(rng) - 1);
+    for (int a = 0; a < 3; ++a)
+        for (int k = 0; k < 3; ++k)
+            x[3 * a + k] = c[k] + r[3 * k] * local[a][0] + r[3 * k + 1] * local[a][1] +
+                           r[3 * k + 2] * local[a][2];
+}
+
+/* Molecules that clash with molecule i; stops counting at `stop`. */
+static int32_t count_clashes(const grid *g, const double *x, int32_t i, double len, int32_t stop)
+{
+    int32_t count = 0;
+    const int32_t nc = g->nc;
+    if (nc == 1) {
+        for (int32_t j = g->head[0]; j >= 0 && count < stop; j = g->next[j])
+            count += j != i && molecules_clash(x, i, j, len);
+        return count;
+    }
+    const int64_t c = g->cellof[i];
+    const int32_t cx = (int32_t)(c % nc), cy = (int32_t)((c / nc) % nc),
+                  cz = (int32_t)(c / nc / nc);
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                int64_t cc = (((int64_t)(cz + dz + nc) % nc) * nc + (cy + dy + nc) % nc) * nc +
+                             (cx + dx + nc) % nc;
+                for (int32_t j = g->head[cc]; j >= 0; j = g->next[j]) {
+                    count += j != i && molecules_clash(x, i, j, len);
+                    if (count >= stop)
+                        return count;
+                }
+            }
+    return count;
 }
 
 typedef struct lattice {
@@ -150,6 +202,8 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
     const int32_t n = n_waters;
     vkmd_system s = {0};
     int32_t *head = NULL, *next = NULL;
+    int64_t *cellof = NULL;
+    double *centre = NULL;
     vkmd_result res = fill_topology(&s, n);
     if (res != VKMD_OK)
         goto cleanup;
@@ -162,7 +216,7 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
     s.box.len[0] = s.box.len[1] = s.box.len[2] = len;
 
     /* The lattice with the largest nearest-neighbour distance. */
-    int best = 0;
+    int best_lat = 0;
     int64_t best_m = 1;
     double best_nn = -1;
     for (int k = 0; k < 3; ++k) {
@@ -172,37 +226,40 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
         double nn = len / (double)m * lattices[k].nn_factor;
         if (nn > best_nn + 1e-9) {
             best_nn = nn;
-            best = k;
+            best_lat = k;
             best_m = m;
         }
     }
-    const lattice *lat = &lattices[best];
+    const lattice *lat = &lattices[best_lat];
     const int64_t m = best_m;
     const int64_t sites = (int64_t)lat->basis * m * m * m;
     const double a = len / (double)m;
 
-    /* Local geometry: O at the origin, the H-O-H plane is xz. */
+    /* Local geometry: the H-H midpoint (centre of the smallest sphere around
+     * the molecule, radius r0 sin(theta0/2)) at the origin, H-O-H in xz. */
     const double half = 0.5 * TIP3P_ANGLE_DEG * pi / 180;
-    const double local[2][3] = {{TIP3P_BOND_R0 * sin(half), 0, TIP3P_BOND_R0 * cos(half)},
-                                {-TIP3P_BOND_R0 * sin(half), 0, TIP3P_BOND_R0 * cos(half)}};
+    const double local[3][3] = {{0, 0, -TIP3P_BOND_R0 * cos(half)},
+                                {TIP3P_BOND_R0 * sin(half), 0, 0},
+                                {-TIP3P_BOND_R0 * sin(half), 0, 0}};
 
-    /* Cell grid over oxygens: any clash needs O-O < 1.9 + 2 r0. */
-    const double reach = VKMD_WATER_BOX_MIN_CONTACT_A + 2 * TIP3P_BOND_R0 + 1e-6;
+    /* Cell grid over the sites: a clash needs sites closer than 1.9 A plus
+     * twice the molecule's radius and the largest shift. */
+    const double reach = VKMD_WATER_BOX_MIN_CONTACT_A + 2 * TIP3P_BOND_R0 * sin(half) +
+                         2 * sqrt(3.0) * JITTER_A + 1e-6;
     int32_t nc = (int32_t)floor(len / reach);
     if (nc < 3)
-        nc = 1; /* small box: check every placed molecule */
+        nc = 1; /* small box: every molecule is a neighbour */
     const int64_t ncell = (int64_t)nc * nc * nc;
     head = malloc((size_t)ncell * sizeof *head);
     next = malloc((size_t)n * sizeof *next);
-    if (!head || !next) {
+    cellof = malloc((size_t)n * sizeof *cellof);
+    centre = malloc((size_t)n * 3 * sizeof *centre);
+    if (!head || !next || !cellof || !centre) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "water:%d: out of memory", n);
         goto cleanup;
     }
     for (int64_t c = 0; c < ncell; ++c)
         head[c] = -1;
-
-    uint64_t rng = seed ^ 0x5DEECE66Dull;
-    double *x = s.positions;
     for (int32_t i = 0; i < n; ++i) {
         /* Spread vacancies evenly: site floor(i * sites / n). */
         int64_t site = (int64_t)((double)i * (double)sites / (double)n);
@@ -210,53 +267,53 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
             site = sites - 1;
         int64_t b = site % lat->basis, cell = site / lat->basis;
         int64_t cx = cell % m, cy = (cell / m) % m, cz = cell / (m * m);
-        double *o = &x[9 * i];
-        o[0] = (cx + lat->frac[b][0] + 0.25) * a;
-        o[1] = (cy + lat->frac[b][1] + 0.25) * a;
-        o[2] = (cz + lat->frac[b][2] + 0.25) * a;
+        double *c = &centre[3 * i];
+        c[0] = (cx + lat->frac[b][0] + 0.25) * a;
+        c[1] = (cy + lat->frac[b][1] + 0.25) * a;
+        c[2] = (cz + lat->frac[b][2] + 0.25) * a;
         int32_t ci[3];
         for (int k = 0; k < 3; ++k) {
-            ci[k] = (int32_t)floor(o[k] / len * nc);
+            ci[k] = (int32_t)floor(c[k] / len * nc);
             ci[k] = ci[k] < 0 ? 0 : ci[k] >= nc ? nc - 1 : ci[k];
         }
-        int placed = 0;
-        for (int attempt = 0; attempt < MAX_TRIES && !placed; ++attempt) {
-            double r[9];
-            random_rotation(&rng, r);
-            for (int h = 0; h < 2; ++h)
-                for (int k = 0; k < 3; ++k)
-                    o[3 + 3 * h + k] = o[k] + r[3 * k] * local[h][0] + r[3 * k + 1] * local[h][1] +
-                                       r[3 * k + 2] * local[h][2];
-            int clash = 0;
-            if (nc == 1) {
-                for (int32_t j = 0; j < i && !clash; ++j)
-                    clash = molecules_clash(x, i, j, len);
-            } else {
-                for (int dz = -1; dz <= 1 && !clash; ++dz)
-                    for (int dy = -1; dy <= 1 && !clash; ++dy)
-                        for (int dx = -1; dx <= 1 && !clash; ++dx) {
-                            int64_t c =
-                                (((int64_t)(ci[2] + dz + nc) % nc) * nc + (ci[1] + dy + nc) % nc) *
-                                    nc +
-                                (ci[0] + dx + nc) % nc;
-                            for (int32_t j = head[c]; j >= 0 && !clash; j = next[j])
-                                clash = molecules_clash(x, i, j, len);
-                        }
+        cellof[i] = nc == 1 ? 0 : ((int64_t)ci[2] * nc + ci[1]) * nc + ci[0];
+        next[i] = head[cellof[i]];
+        head[cellof[i]] = i;
+    }
+
+    /* Random orientations, then min-conflicts sweeps: a molecule that clashes
+     * re-draws its orientation, keeping the draw with the fewest clashes. */
+    uint64_t rng = seed ^ 0x5DEECE66Dull;
+    const grid g = {head, next, cellof, nc};
+    for (int32_t i = 0; i < n; ++i)
+        orient(&rng, local, &centre[3 * i], &s.positions[9 * i]);
+    int clean = 0;
+    for (int sweep = 0; sweep < MAX_SWEEPS && !clean; ++sweep) {
+        clean = 1;
+        for (int32_t i = 0; i < n; ++i) {
+            int32_t best = count_clashes(&g, s.positions, i, len, INT32_MAX);
+            if (best == 0)
+                continue;
+            clean = 0;
+            double keep[9];
+            memcpy(keep, &s.positions[9 * i], sizeof keep);
+            for (int t = 0; t < TRIES_PER_SWEEP && best > 0; ++t) {
+                orient(&rng, local, &centre[3 * i], &s.positions[9 * i]);
+                int32_t c = count_clashes(&g, s.positions, i, len, best);
+                if (c < best) {
+                    best = c;
+                    memcpy(keep, &s.positions[9 * i], sizeof keep);
+                }
             }
-            placed = !clash;
+            memcpy(&s.positions[9 * i], keep, sizeof keep);
         }
-        if (!placed) {
-            res = vkmd_fail(VKMD_ERROR_NUMERIC,
-                            "water:%d: no orientation of molecule %d keeps every atom %.1f A "
-                            "from its neighbours after %d tries",
-                            n, i + 1, VKMD_WATER_BOX_MIN_CONTACT_A, MAX_TRIES);
-            goto cleanup;
-        }
-        int64_t c = ((int64_t)ci[2] * nc + ci[1]) * nc + ci[0];
-        if (nc == 1)
-            c = 0;
-        next[i] = head[c];
-        head[c] = i;
+    }
+    if (!clean) {
+        res = vkmd_fail(VKMD_ERROR_NUMERIC,
+                        "water:%d: no set of orientations keeps every atom %.1f A from the other "
+                        "molecules after %d sweeps",
+                        n, VKMD_WATER_BOX_MIN_CONTACT_A, MAX_SWEEPS);
+        goto cleanup;
     }
 
     VKMD_TRY(vkmd_system_finalize(&s, "water box"));
@@ -266,6 +323,8 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
 cleanup:
     free(head);
     free(next);
+    free(cellof);
+    free(centre);
     vkmd_system_destroy(&s);
     return res;
 }
