@@ -1,0 +1,71 @@
+/* Strict parsing of option values (see args.h). */
+#include "args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *args_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "option %s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+vkmd_result args_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not a number", opt, s);
+    if (v < lo || v > hi)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %g is outside [%g, %g]", opt, v, lo, hi);
+    *out = v;
+    return VKMD_OK;
+}
+
+vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not an integer", opt, s);
+    if (v < lo || v > hi)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %ld is outside [%ld, %ld]", opt, v, lo,
+                         hi);
+    *out = (int)v;
+    return VKMD_OK;
+}
+
+vkmd_result args_grid(const char *opt, const char *s, int out[3])
+{
+    char buf[64];
+    if (strlen(s) >= sizeof buf)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is too long", opt, s);
+    strcpy(buf, s);
+    char *parts[3] = {buf, NULL, NULL};
+    int count = 1;
+    for (char *p = buf; *p; ++p) {
+        if (*p == 'x' || *p == 'X') {
+            if (count == 3)
+                return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                 "%s: '%s' should be NXxNYxNZ, e.g. 32x32x32", opt, s);
+            *p = '\0';
+            parts[count++] = p + 1;
+        }
+    }
+    if (count != 1 && count != 3)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' should be NXxNYxNZ, e.g. 32x32x32",
+                         opt, s);
+    for (int d = 0; d < 3; ++d) {
+        vkmd_result r = args_int(opt, parts[count == 1 ? 0 : d], 3, 4096, &out[d]);
+        if (r != VKMD_OK)
+            return r;
+    }
+    return VKMD_OK;
+}

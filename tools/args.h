@@ -1,0 +1,16 @@
+/* Strict command-line value parsing shared by the subcommands: a value that
+ * is not entirely a number, or out of range, is an error naming the option. */
+#ifndef VKMD_TOOLS_ARGS_H
+#define VKMD_TOOLS_ARGS_H
+
+#include "core/result.h"
+
+/* Returns the option's value argv[*i + 1] and advances *i, or NULL (after
+ * recording an error) when it is missing. */
+const char *args_value(int argc, char **argv, int *i);
+vkmd_result args_double(const char *opt, const char *s, double lo, double hi, double *out);
+vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out);
+/* "NXxNYxNZ" or a single "N" for all three. */
+vkmd_result args_grid(const char *opt, const char *s, int out[3]);
+
+#endif

@@ -1,0 +1,148 @@
+/* Printing of `vkmd energy` results (see energy_report.h). JSON keys carry
+ * their units in the "units" object; every energy is kcal/mol. */
+#include "energy_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct term_row {
+    const char *key;
+    const char *label;
+    double value;
+    int bonded; /* computed by the GPU bonded pass */
+} term_row;
+
+static int fill_rows(const vkmd_energy *e, term_row rows[16])
+{
+    term_row r[] = {
+        {"bond", "bond", e->bond, 1},
+        {"angle", "angle", e->angle, 1},
+        {"dihedral", "dihedral (proper + improper)", e->dihedral, 1},
+        {"improper", "  of which improper", e->improper, 1},
+        {"lj", "Lennard-Jones (all)", e->lj, 0},
+        {"lj_pair", "  pairs within cutoff", e->lj_pair, 0},
+        {"lj14", "  1-4 scaled", e->lj14, 0},
+        {"lj_dispersion", "  dispersion correction", e->lj_dispersion, 0},
+        {"coulomb", "Coulomb (all)", e->coulomb, 0},
+        {"coulomb_real", "  real space", e->coulomb_real, 0},
+        {"coulomb_recip", "  reciprocal (PME)", e->coulomb_recip, 0},
+        {"coulomb_self", "  self", e->coulomb_self, 0},
+        {"coulomb_excl", "  excluded-pair correction", e->coulomb_excl, 0},
+        {"coulomb_net_charge", "  net-charge correction", e->coulomb_net_charge, 0},
+        {"coulomb14", "  1-4 scaled", e->coulomb14, 0},
+        {"total", "total", e->total, 0},
+    };
+    memcpy(rows, r, sizeof r);
+    return (int)(sizeof r / sizeof *r);
+}
+
+static const char *coulomb_name(const vkmd_ff_settings *s)
+{
+    return s->coulomb == VKMD_COULOMB_AMBER ? "amber" : "openmm";
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(out, "\\u%04x", *s);
+        else
+            fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sys,
+                                const vkmd_energy *e, FILE *out)
+{
+    term_row rows[16];
+    int n = fill_rows(e, rows);
+    const vkmd_ff_settings *s = &req->ff;
+    if (req->json) {
+        fprintf(out, "{\n  \"units\": {\"energy\": \"kcal/mol\", \"length\": \"angstrom\", "
+                     "\"ewald_alpha\": \"1/angstrom\", \"force\": \"kcal/mol/angstrom\"},\n");
+        fprintf(out, "  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n", VKMD_VERSION,
+                VKMD_GIT_COMMIT);
+        fprintf(out, "  \"system\": ");
+        json_string(out, req->system);
+        fprintf(out, ",\n  \"device\": ");
+        json_string(out, req->device_name ? req->device_name : req->device);
+        if (req->terms_note) {
+            fprintf(out, ",\n  \"note\": ");
+            json_string(out, req->terms_note);
+        }
+        fprintf(out, ",\n  \"n_atoms\": %d,\n  \"periodic\": %s,\n", sys->atom_count,
+                sys->box.periodic ? "true" : "false");
+        if (sys->box.periodic)
+            fprintf(out, "  \"box_a\": [%.6f, %.6f, %.6f],\n", sys->box.len[0], sys->box.len[1],
+                    sys->box.len[2]);
+        for (int i = 0; i < n; ++i) {
+            if (req->gpu_terms_only && !rows[i].bonded)
+                fprintf(out, "  \"%s\": null,\n", rows[i].key);
+            else
+                fprintf(out, "  \"%s\": %.10f,\n", rows[i].key, rows[i].value);
+        }
+        if (sys->box.periodic) {
+            fprintf(out,
+                    "  \"cutoff_a\": %.6f,\n  \"ewald_tolerance\": %g,\n"
+                    "  \"ewald_alpha_per_a\": %.10f,\n  \"pme_grid\": [%d, %d, %d],\n"
+                    "  \"pme_order\": %d,\n  \"dispersion_correction\": %s,\n",
+                    s->cutoff_a, s->ewald_tolerance, s->ewald_alpha, s->pme_grid[0], s->pme_grid[1],
+                    s->pme_grid[2], s->pme_order, s->no_dispersion_correction ? "false" : "true");
+        } else {
+            fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
+        }
+        fprintf(out,
+                "  \"coulomb_constant\": \"%s\",\n  \"coulomb_k_kcal_a_per_mol_e2\": %.10f\n}\n",
+                coulomb_name(s), vkmd_ff_coulomb_k(s));
+    } else {
+        fprintf(out, "vkmd energy: %s, %d atoms, device %s\n", req->system, sys->atom_count,
+                req->device_name ? req->device_name : req->device);
+        if (sys->box.periodic)
+            fprintf(out,
+                    "box %.4f x %.4f x %.4f A; cutoff %.4f A; Ewald alpha %.6f 1/A "
+                    "(tolerance %g); PME grid %dx%dx%d, order %d; dispersion correction %s\n",
+                    sys->box.len[0], sys->box.len[1], sys->box.len[2], s->cutoff_a, s->ewald_alpha,
+                    s->ewald_tolerance, s->pme_grid[0], s->pme_grid[1], s->pme_grid[2],
+                    s->pme_order, s->no_dispersion_correction ? "off" : "on");
+        else
+            fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
+        fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),
+                s->coulomb == VKMD_COULOMB_AMBER ? "AMBER pmemd" : "OpenMM, CODATA 2018");
+        if (req->terms_note)
+            fprintf(out, "note: %s\n", req->terms_note);
+        fprintf(out, "%-32s %18s\n", "term", "kcal/mol");
+        for (int i = 0; i < n; ++i) {
+            if (req->gpu_terms_only && !rows[i].bonded)
+                fprintf(out, "%-32s %18s\n", rows[i].label, "-");
+            else
+                fprintf(out, "%-32s %18.6f\n", rows[i].label, rows[i].value);
+        }
+    }
+    if (ferror(out))
+        return vkmd_fail(VKMD_ERROR_IO, "writing the energy report failed");
+    return VKMD_OK;
+}
+
+vkmd_result energy_report_write_forces(const energy_request *req, const vkmd_system *sys,
+                                       const double *forces)
+{
+    const char *path = req->forces_path;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+    fprintf(f, "# vkmd forces, %d atoms, units kcal/mol/A, device %s%s\n# atom fx fy fz\n",
+            sys->atom_count, req->device_name ? req->device_name : req->device,
+            req->gpu_terms_only ? " (bonded terms only)" : "");
+    for (int32_t a = 0; a < sys->atom_count; ++a)
+        fprintf(f, "%d %.10e %.10e %.10e\n", a + 1, forces[3 * a], forces[3 * a + 1],
+                forces[3 * a + 2]);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: writing forces failed: %s", path, strerror(errno));
+    return VKMD_OK;
+}
