@@ -25,8 +25,9 @@ int tool_error(const char *what, int result)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "vkmd %s (%s): molecular dynamics on any GPU through Vulkan compute\n\n"
-                 "usage: vkmd <command> [options]   (vkmd <command> --help for details)\n\n",
+    fprintf(out,
+            "vkmd %s (%s): molecular dynamics on any GPU through Vulkan compute\n\n"
+            "usage: vkmd <command> [options]   (vkmd <command> --help for details)\n\n",
             VKMD_VERSION, VKMD_GIT_COMMIT);
     for (size_t i = 0; i < sizeof commands / sizeof *commands; ++i)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
