@@ -184,6 +184,7 @@ static void test_load_choices(void)
     CHECK(s.atom_count == 5 && s.positions == NULL);
     CHECK(vkmd_system_check_coordinates(&s, 9.0, GEN "/lonely.prmtop") ==
           VKMD_ERROR_INVALID_ARGUMENT);
+    vkmd_system_destroy(&s);
     /* A .rst7 beside it is found when there is no .inpcrd. */
     CHECK_OK(vkmd_system_load(VKMD_TEST_DATA_DIR "/tiny.prmtop", NULL, &s));
     s.positions[0] = 7.25;

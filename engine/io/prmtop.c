@@ -236,9 +236,12 @@ static vkmd_result read_section(const prm *p, const char *name, char kind, int r
     const section *s = find_section(p, name);
     if (!s) {
         if (required && want != 0)
-            return vkmd_fail(VKMD_ERROR_PARSE,
-                             "%s: %%FLAG %s: required section is missing (expected %lld values)",
-                             p->path, name, (long long)(want < 0 ? 1 : want));
+            return want < 0 ? vkmd_fail(VKMD_ERROR_PARSE,
+                                        "%s: %%FLAG %s: required section is missing", p->path, name)
+                            : vkmd_fail(VKMD_ERROR_PARSE,
+                                        "%s: %%FLAG %s: required section is missing (expected "
+                                        "%lld values)",
+                                        p->path, name, (long long)want);
         return VKMD_OK;
     }
     v->present = 1;
@@ -505,29 +508,18 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
         }
     }
 
-    /* Per-atom sections. */
+    /* Sections in the order tleap writes them, so a truncated file reports
+     * the section it ends in rather than a later one as missing. Topology
+     * counts may include constraint/perturbed extras (NBONA vs MBONA). */
     VKMD_TRY(read_section(&p, "ATOM_NAME", 'A', 1, natom, -1, &names));
     VKMD_TRY(read_section(&p, "CHARGE", 'E', 1, natom, -1, &charge));
     VKMD_TRY(read_section(&p, "ATOMIC_NUMBER", 'I', 0, natom, -1, &znum));
     VKMD_TRY(read_section(&p, "MASS", 'E', 1, natom, -1, &mass));
     VKMD_TRY(read_section(&p, "ATOM_TYPE_INDEX", 'I', 1, natom, -1, &tidx));
     VKMD_TRY(read_section(&p, "NUMBER_EXCLUDED_ATOMS", 'I', 1, natom, -1, &nexcl));
-    VKMD_TRY(read_section(&p, "EXCLUDED_ATOMS_LIST", 'I', 1, nnb, -1, &excl));
-    VKMD_TRY(read_section(&p, "AMBER_ATOM_TYPE", 'A', 0, natom, -1, &atype));
-    /* Residues */
+    VKMD_TRY(read_section(&p, "NONBONDED_PARM_INDEX", 'I', 1, ntypes * ntypes, -1, &nbidx));
     VKMD_TRY(read_section(&p, "RESIDUE_LABEL", 'A', 1, nres, -1, &rlab));
     VKMD_TRY(read_section(&p, "RESIDUE_POINTER", 'I', 1, nres, -1, &rptr));
-    /* Non-bonded parameters */
-    VKMD_TRY(read_section(&p, "NONBONDED_PARM_INDEX", 'I', 1, ntypes * ntypes, -1, &nbidx));
-    VKMD_TRY(
-        read_section(&p, "LENNARD_JONES_ACOEF", 'E', 1, ntypes * (ntypes + 1) / 2, -1, &acoef));
-    VKMD_TRY(
-        read_section(&p, "LENNARD_JONES_BCOEF", 'E', 1, ntypes * (ntypes + 1) / 2, -1, &bcoef));
-    VKMD_TRY(
-        read_section(&p, "LENNARD_JONES_CCOEF", 'E', 0, ntypes * (ntypes + 1) / 2, -1, &ccoef));
-    VKMD_TRY(read_section(&p, "HBOND_ACOEF", 'E', 0, nphb, -1, &hba));
-    VKMD_TRY(read_section(&p, "HBOND_BCOEF", 'E', 0, nphb, -1, &hbb));
-    /* Bonded parameters */
     VKMD_TRY(read_section(&p, "BOND_FORCE_CONSTANT", 'E', 1, numbnd, -1, &bk));
     VKMD_TRY(read_section(&p, "BOND_EQUIL_VALUE", 'E', 1, numbnd, -1, &br));
     VKMD_TRY(read_section(&p, "ANGLE_FORCE_CONSTANT", 'E', 1, numang, -1, &ak));
@@ -537,7 +529,12 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     VKMD_TRY(read_section(&p, "DIHEDRAL_PHASE", 'E', 1, nptra, -1, &dp));
     VKMD_TRY(read_section(&p, "SCEE_SCALE_FACTOR", 'E', 0, nptra, -1, &scee));
     VKMD_TRY(read_section(&p, "SCNB_SCALE_FACTOR", 'E', 0, nptra, -1, &scnb));
-    /* Topology: counts with and without constraint/perturbed extras. */
+    VKMD_TRY(
+        read_section(&p, "LENNARD_JONES_ACOEF", 'E', 1, ntypes * (ntypes + 1) / 2, -1, &acoef));
+    VKMD_TRY(
+        read_section(&p, "LENNARD_JONES_BCOEF", 'E', 1, ntypes * (ntypes + 1) / 2, -1, &bcoef));
+    VKMD_TRY(
+        read_section(&p, "LENNARD_JONES_CCOEF", 'E', 0, ntypes * (ntypes + 1) / 2, -1, &ccoef));
     VKMD_TRY(read_section(&p, "BONDS_INC_HYDROGEN", 'I', 1, 3 * ptr.i[P_NBONH], -1, &bh));
     VKMD_TRY(read_section(&p, "BONDS_WITHOUT_HYDROGEN", 'I', 1, 3 * ptr.i[P_MBONA],
                           3 * ptr.i[P_NBONA], &ba));
@@ -547,6 +544,10 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     VKMD_TRY(read_section(&p, "DIHEDRALS_INC_HYDROGEN", 'I', 1, 5 * ptr.i[P_NPHIH], -1, &dh));
     VKMD_TRY(read_section(&p, "DIHEDRALS_WITHOUT_HYDROGEN", 'I', 1, 5 * ptr.i[P_MPHIA],
                           5 * ptr.i[P_NPHIA], &da));
+    VKMD_TRY(read_section(&p, "EXCLUDED_ATOMS_LIST", 'I', 1, nnb, -1, &excl));
+    VKMD_TRY(read_section(&p, "HBOND_ACOEF", 'E', 0, nphb, -1, &hba));
+    VKMD_TRY(read_section(&p, "HBOND_BCOEF", 'E', 0, nphb, -1, &hbb));
+    VKMD_TRY(read_section(&p, "AMBER_ATOM_TYPE", 'A', 0, natom, -1, &atype));
 
     /* Title */
     {
