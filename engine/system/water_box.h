@@ -8,10 +8,11 @@
  *   angle H-O-H k = 100.0 kcal/mol/rad^2, theta0 = 104.52 degrees.
  * Atom names O/H1/H2, types OW/HW, residue WAT, exclusions O-H1, O-H2, H1-H2.
  *
- * Molecule centres (H-H midpoints) sit on whichever simple-cubic, body-centred or face-centred cubic
- * lattice keeps neighbours farthest apart, with vacancies spread evenly when
- * N does not fill it; orientations are pseudo-random from the seed and
- * re-drawn until no two atoms of different molecules are closer than
+ * Molecule centres (H-H midpoints) sit on whichever simple-cubic,
+ * body-centred or face-centred cubic lattice keeps neighbours farthest apart,
+ * with vacancies spread evenly when N does not fill it; orientations (and a
+ * shift of up to 0.25 A) are pseudo-random from the seed and re-drawn until no
+ * two atoms of different molecules are closer than
  * VKMD_WATER_BOX_MIN_CONTACT_A under the minimum image. Molecules are whole
  * (not wrapped into the box). */
 #ifndef VKMD_SYSTEM_WATER_BOX_H
