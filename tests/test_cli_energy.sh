@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# `vkmd energy` end to end: the default job, JSON with units, the forces file,
+# the GPU bonded path against the CPU reference, and every malformed input of
+# tests/broken/MANIFEST through the command line (message names the file,
+# exit code 1, no crash; under the sanitizer build also no leaks).
+# Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
+set -u
+vkmd=$1 src=$2 scratch=$3/cli_energy
+rm -rf "$scratch" && mkdir -p "$scratch"
+py=/usr/bin/python3
+fail=0 checks=0
+ok() { checks=$((checks + 1)); echo "  ok   $*"; }
+bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+
+# 1. The README's default job.
+if "$vkmd" energy water:216 >"$scratch/default.txt" 2>"$scratch/default.err" &&
+  grep -q '^total ' "$scratch/default.txt"; then
+  ok "vkmd energy water:216 prints a total"
+else
+  bad "vkmd energy water:216: $(cat "$scratch/default.err")"
+fi
+
+# 2. JSON: parseable, units named, every key present and consistent.
+"$vkmd" energy "$src/data/water_box.prmtop" --json --forces "$scratch/f.txt" >"$scratch/e.json" 2>"$scratch/e.err"
+rc=$?
+if [ $rc = 0 ] && $py - "$scratch/e.json" "$scratch/f.txt" <<'PY'; then ok "--json keys and --forces file"; else bad "--json/--forces (rc $rc): $(cat "$scratch/e.err")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["units"]["energy"] == "kcal/mol" and d["units"]["length"] == "angstrom", d["units"]
+for k in ("n_atoms", "bond", "angle", "dihedral", "lj", "coulomb", "total", "cutoff_a",
+          "ewald_alpha_per_a", "pme_grid", "pme_order", "coulomb_constant"):
+    assert k in d, k
+parts = d["bond"] + d["angle"] + d["dihedral"] + d["lj"] + d["coulomb"]
+assert abs(parts - d["total"]) < 1e-6 * abs(d["total"]), (parts, d["total"])
+rows = [l for l in open(sys.argv[2]) if not l.startswith("#")]
+assert len(rows) == d["n_atoms"], (len(rows), d["n_atoms"])
+assert "kcal/mol/A" in open(sys.argv[2]).readline()
+PY
+
+# 3. The Vulkan bonded pass against the CPU reference, through the CLI.
+"$vkmd" energy "$src/data/villin_vac.prmtop" --json >"$scratch/cpu.json" 2>/dev/null
+if "$vkmd" energy "$src/data/villin_vac.prmtop" --device 0 --json >"$scratch/gpu.json" 2>"$scratch/gpu.err"; then
+  if $py - "$scratch/cpu.json" "$scratch/gpu.json" <<'PY'; then ok "--device 0 bonded terms match --device cpu"; else bad "--device 0 vs cpu"; fi
+import json, sys
+c, g = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for k in ("bond", "angle", "dihedral", "improper"):
+    rel = abs(g[k] - c[k]) / max(abs(c[k]), 1e-12)
+    print(f"    {k:9s} cpu {c[k]:.6f} gpu {g[k]:.6f} rel {rel:.2e}")
+    assert rel < 1e-5, k
+assert g["total"] is None and g["lj"] is None and "note" in g
+PY
+else
+  rc=$?
+  if [ "${VKMD_REQUIRE_DEVICE:-0}" != 0 ]; then bad "--device 0 failed (rc $rc): $(cat "$scratch/gpu.err")"; else echo "  skip --device 0: no Vulkan device"; fi
+fi
+
+# 4. Errors: message, file name, exit code.
+expect_error() { # want_rc substring file-substring -- command...
+  local want=$1 sub=$2 file=$3
+  shift 4
+  "$@" >"$scratch/out.txt" 2>"$scratch/err.txt"
+  local rc=$?
+  if [ $rc = "$want" ] && grep -qF -- "$sub" "$scratch/err.txt" && grep -qF -- "$file" "$scratch/err.txt" &&
+    ! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error' "$scratch/err.txt"; then
+    ok "rc $rc: $(head -c 150 "$scratch/err.txt" | tr '\n' ' ')"
+  else
+    bad "$* -> rc $rc (want $want, '$sub', '$file'): $(head -c 400 "$scratch/err.txt")"
+  fi
+}
+while read -r sysf coords result msg; do
+  case "$sysf" in '' | '#'*) continue ;; esac
+  s=$sysf
+  [[ $s == water:* ]] || s=$src/broken/$sysf
+  named=$(basename "$sysf")
+  args=("$vkmd" energy "$s")
+  if [ "$coords" != - ]; then
+    args+=(--coords "$src/broken/$coords")
+    named=$coords
+  fi
+  [[ $sysf == water:* && $coords == - ]] && named=water:
+  expect_error 1 "$msg" "$named" -- "${args[@]}"
+done <"$src/broken/MANIFEST"
+
+expect_error 1 "smaller than twice the cutoff" "water:100" -- "$vkmd" energy water:100
+expect_error 1 "smaller than twice the cutoff" "water_box.inpcrd" -- "$vkmd" energy "$src/data/water_box.prmtop" --coords "$src/data/water_box.inpcrd" --cutoff 12
+cp "$src/data/water_box.prmtop" "$scratch/nocoords.prmtop"
+expect_error 1 "has no coordinates" "nocoords.prmtop" -- "$vkmd" energy "$scratch/nocoords.prmtop"
+expect_error 2 "is not a number" "--cutoff" -- "$vkmd" energy water:216 --cutoff abc
+expect_error 2 "NXxNYxNZ" "--pme-grid" -- "$vkmd" energy water:216 --pme-grid 3x
+expect_error 2 "unknown option" "--bogus" -- "$vkmd" energy water:216 --bogus
+expect_error 1 "PME grid" "order" -- "$vkmd" energy water:216 --pme-grid 4 --pme-order 6
+expect_error 1 "cannot open" "nowhere/forces.txt" -- "$vkmd" energy water:216 --forces "$scratch/nowhere/forces.txt"
+
+echo "$((checks - fail)) passed, $fail failed"
+[ $fail = 0 ]
