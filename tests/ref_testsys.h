@@ -71,7 +71,7 @@ static inline double testsys_min_dist2(const vkmd_system *sys, int32_t a, int32_
 }
 
 /* `nmol` chains in a cubic box of edge `box_a`; pairs of different molecules
- * stay >= 2.6 A apart and >= 0.02 A away from `cutoff_a`. */
+ * stay >= 2.6 A apart and, if cutoff_a > 0, >= 0.02 A away from it. */
 static inline void testsys_random(vkmd_system *sys, int nmol, double box_a, double cutoff_a)
 {
     const int32_t n = 4 * nmol;
@@ -142,7 +142,7 @@ static inline void testsys_random(vkmd_system *sys, int nmol, double box_a, doub
                 for (int32_t a = 4 * m; a < 4 * m + 4 && placed; ++a)
                     for (int32_t b = 0; b < 4 * m && placed; ++b) {
                         double r = sqrt(testsys_min_dist2(sys, a, b));
-                        if (r < 2.6 || fabs(r - cutoff_a) < 0.02)
+                        if (r < 2.6 || (cutoff_a > 0 && fabs(r - cutoff_a) < 0.02))
                             placed = 0;
                     }
             }
