@@ -80,8 +80,9 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
     const int k0 = s->pme_grid[0], k1 = s->pme_grid[1], k2 = s->pme_grid[2];
     if (order < 2 || order > 16 || k0 < order || k1 < order || k2 < order)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "PME grid %dx%dx%d with order %d: need 2 <= order <= 16 <= grid", k0, k1,
-                         k2, order);
+                         "PME grid %dx%dx%d with order %d: need 2 <= order <= 16 and every grid "
+                         "dimension >= order",
+                         k0, k1, k2, order);
     if (!(s->ewald_alpha > 0))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "PME needs alpha > 0 (got %g)",
                          s->ewald_alpha);
