@@ -54,6 +54,22 @@ else
   if [ "${VKMD_REQUIRE_DEVICE:-0}" != 0 ]; then bad "--device 0 failed (rc $rc): $(cat "$scratch/gpu.err")"; else echo "  skip --device 0: no Vulkan device"; fi
 fi
 
+# 3b. Net-charge correction: off by default (as OpenMM); on, it adds exactly
+# -k pi Q^2 / (2 V alpha^2) to the Coulomb energy of the charged box.
+"$vkmd" energy "$src/data/water_na_charged.prmtop" --json >"$scratch/q0.json" 2>/dev/null
+"$vkmd" energy "$src/data/water_na_charged.prmtop" --json --net-charge-correction >"$scratch/q1.json" 2>/dev/null
+if $py - "$scratch/q0.json" "$scratch/q1.json" <<'PY'; then ok "--net-charge-correction adds the plasma term"; else bad "--net-charge-correction"; fi
+import json, math, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["coulomb_net_charge"] == 0 and not a["net_charge_correction"]
+q, alpha, k = b["net_charge_e"], b["ewald_alpha_per_a"], b["coulomb_k_kcal_a_per_mol_e2"]
+vol = b["box_a"][0] * b["box_a"][1] * b["box_a"][2]
+want = -k * math.pi * q * q / (2 * vol * alpha * alpha)
+print(f"    Q {q:.4f} e, correction {b['coulomb_net_charge']:.6f} kcal/mol, formula {want:.6f}")
+assert abs(q - 1) < 1e-4 and abs(b["coulomb_net_charge"] - want) < 1e-9 * abs(want)
+assert abs((b["total"] - a["total"]) - want) < 1e-6
+PY
+
 # 4. Errors: message, file name, exit code.
 expect_error() { # want_rc substring file-substring -- command...
   local want=$1 sub=$2 file=$3

@@ -24,6 +24,8 @@ static void usage(FILE *out)
             "  --pme-grid NXxNYxNZ    PME grid (default from tolerance, as OpenMM)\n"
             "  --pme-order N          PME B-spline order (default 5)\n"
             "  --no-dispersion-correction   no long-range LJ correction\n"
+            "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
+            "                         system (off by default, as OpenMM; pmemd adds it)\n"
             "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol A/e^2\n"
             "  --device cpu|N|NAME    cpu = double-precision reference (default); a Vulkan\n"
             "                         device by index or name substring (see vkmd devices)\n"
@@ -70,6 +72,8 @@ int cmd_energy(int argc, char **argv)
             VALUE();
             if (v)
                 r = args_int(a, v, 3, 12, &req.ff.pme_order);
+        } else if (!strcmp(a, "--net-charge-correction")) {
+            req.ff.net_charge_correction = 1;
         } else if (!strcmp(a, "--no-dispersion-correction")) {
             req.ff.no_dispersion_correction = 1;
         } else if (!strcmp(a, "--coulomb-constant")) {

@@ -90,9 +90,11 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
             fprintf(out,
                     "  \"cutoff_a\": %.6f,\n  \"ewald_tolerance\": %g,\n"
                     "  \"ewald_alpha_per_a\": %.10f,\n  \"pme_grid\": [%d, %d, %d],\n"
-                    "  \"pme_order\": %d,\n  \"dispersion_correction\": %s,\n",
+                    "  \"pme_order\": %d,\n  \"dispersion_correction\": %s,\n"
+                    "  \"net_charge_e\": %.6f,\n  \"net_charge_correction\": %s,\n",
                     s->cutoff_a, s->ewald_tolerance, s->ewald_alpha, s->pme_grid[0], s->pme_grid[1],
-                    s->pme_grid[2], s->pme_order, s->no_dispersion_correction ? "false" : "true");
+                    s->pme_grid[2], s->pme_order, s->no_dispersion_correction ? "false" : "true",
+                    vkmd_system_net_charge(sys), s->net_charge_correction ? "true" : "false");
         } else {
             fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
         }
@@ -105,10 +107,12 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
         if (sys->box.periodic)
             fprintf(out,
                     "box %.4f x %.4f x %.4f A; cutoff %.4f A; Ewald alpha %.6f 1/A "
-                    "(tolerance %g); PME grid %dx%dx%d, order %d; dispersion correction %s\n",
+                    "(tolerance %g); PME grid %dx%dx%d, order %d; dispersion correction %s; "
+                    "net charge %.4f e, net-charge correction %s\n",
                     sys->box.len[0], sys->box.len[1], sys->box.len[2], s->cutoff_a, s->ewald_alpha,
                     s->ewald_tolerance, s->pme_grid[0], s->pme_grid[1], s->pme_grid[2],
-                    s->pme_order, s->no_dispersion_correction ? "off" : "on");
+                    s->pme_order, s->no_dispersion_correction ? "off" : "on",
+                    vkmd_system_net_charge(sys), s->net_charge_correction ? "on" : "off");
         else
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
         fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),

@@ -2,12 +2,12 @@
  * the OpenMM comparison are checked against.
  *
  * Surprises:
- * - coulomb_net_charge stays 0. OpenMM 7.7's Reference platform omits the
+ * - coulomb_net_charge is 0 unless settings ask for it. OpenMM 7.7's Reference platform omits the
  *   neutralising-plasma term: for one +1 e ion alone in a 30 A box its PME
  *   energy moves with alpha (-64.407, -65.040, -65.300 kJ/mol at alpha = 2.5,
  *   3.5, 4.5 /nm) and adding -k pi Q^2 / (2 V alpha^2) gives the alpha-free
- *   Madelung value (-65.700 kJ/mol) every time. To match OpenMM we leave it
- *   out; ref_nonbonded_net_charge computes it for whoever wants it.
+ *   Madelung value (-65.700 kJ/mol) every time. The default matches OpenMM;
+ *   net_charge_correction = 1 adds it (AMBER pmemd and GROMACS do).
  * - Non-periodic systems follow OpenMM's NoCutoff: plain Coulomb over all
  *   non-excluded pairs, no cutoff, no Ewald terms, no dispersion correction.
  * - The settings must already be resolved; nothing is defaulted here, so the
@@ -38,12 +38,14 @@ vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
                              "reference force field: settings are not resolved (cutoff %g A, "
                              "alpha %g /A, order %d, grid %d); call vkmd_ff_settings_resolve",
                              s->cutoff_a, s->ewald_alpha, s->pme_order, s->pme_grid[0]);
-        for (int d = 0; d < 3; ++d)
-            if (!(sys->box.len[d] >= 2 * s->cutoff_a))
+        for (int d = 0; d < 3; ++d) {
+            const double edge = sys->box.len[d];
+            if (!(edge >= 2 * s->cutoff_a))
                 return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                                  "reference force field: box edge %c = %g A is below twice the "
                                  "cutoff %g A",
-                                 "xyz"[d], sys -> box.len[d], s->cutoff_a);
+                                 "xyz"[d], edge, s -> cutoff_a);
+        }
     }
     const double k = vkmd_ff_coulomb_k(s);
     double *f = out_forces;
@@ -64,6 +66,8 @@ vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
         e->coulomb_self = ref_nonbonded_self(sys, s->ewald_alpha, k);
         if (!s->no_dispersion_correction)
             e->lj_dispersion = ref_nonbonded_dispersion(sys, s->cutoff_a);
+        if (s->net_charge_correction)
+            e->coulomb_net_charge = ref_nonbonded_net_charge(sys, s->ewald_alpha, k);
         res = ref_pme(sys, s, k, f, &e->coulomb_recip);
         if (res != VKMD_OK)
             return res;

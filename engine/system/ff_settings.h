@@ -12,9 +12,9 @@
 
 /* Coulomb constants in kcal/mol A e^-2. */
 /* CODATA 2018, as OpenMM: 138.935457644382 kJ/mol nm e^-2 in kcal/mol A e^-2. */
-#define VKMD_COULOMB_K_OPENMM (138.935457644382 * 10.0 / 4.184)
-#define VKMD_COULOMB_K_AMBER  332.0522173        /* pmemd: 18.2223^2 */
-#define VKMD_AMBER_CHARGE_SCALE 18.2223          /* prmtop charge units per e */
+#define VKMD_COULOMB_K_OPENMM   (138.935457644382 * 10.0 / 4.184)
+#define VKMD_COULOMB_K_AMBER    332.0522173 /* pmemd: 18.2223^2 */
+#define VKMD_AMBER_CHARGE_SCALE 18.2223     /* prmtop charge units per e */
 
 typedef enum vkmd_coulomb_constant {
     VKMD_COULOMB_OPENMM = 0, /* default */
@@ -22,14 +22,16 @@ typedef enum vkmd_coulomb_constant {
 } vkmd_coulomb_constant;
 
 typedef struct vkmd_ff_settings {
-    double cutoff_a;             /* 9.0 A; ignored for non-periodic systems (no cutoff) */
-    double ewald_tolerance;      /* 5e-4 */
-    double ewald_alpha;          /* sqrt(-ln(2 tol)) / cutoff, 1/A */
-    int pme_grid[3];             /* OpenMM's formula: ceil(2 alpha L / (3 tol^(1/5))), min 6 */
-    int pme_order;               /* 5 (B-spline order, 3..12) */
-    int no_dispersion_correction; /* 0: long-range LJ correction on (like OpenMM) */
+    double cutoff_a;               /* 9.0 A; ignored for non-periodic systems (no cutoff) */
+    double ewald_tolerance;        /* 5e-4 */
+    double ewald_alpha;            /* sqrt(-ln(2 tol)) / cutoff, 1/A */
+    int pme_grid[3];               /* OpenMM's formula: ceil(2 alpha L / (3 tol^(1/5))), min 6 */
+    int pme_order;                 /* 5 (B-spline order, 3..12) */
+    int no_dispersion_correction;  /* 0: long-range LJ correction on (like OpenMM) */
     vkmd_coulomb_constant coulomb; /* OpenMM (CODATA 2018) */
-    int round_grid_to_fft_sizes; /* 0: keep OpenMM's grid; 1: round up to 2^a 3^b 5^c 7^d */
+    int round_grid_to_fft_sizes;   /* 0: keep OpenMM's grid; 1: round up to 2^a 3^b 5^c 7^d */
+    int net_charge_correction;     /* 0: off, as OpenMM 7.7; 1: add -k pi Q^2 / (2 V alpha^2) for
+                                      a non-neutral periodic system (as AMBER pmemd, GROMACS) */
 } vkmd_ff_settings;
 
 /* Fills defaults into `s` for `sys` and validates what was given (cutoff > 0,
@@ -47,19 +49,19 @@ int vkmd_ff_fft_size(int n);
 typedef struct vkmd_energy {
     double bond;
     double angle;
-    double dihedral;       /* propers + impropers */
-    double improper;       /* the improper part alone (informational) */
-    double lj;             /* lj_pair + lj14 + lj_dispersion */
-    double lj_pair;        /* LJ within the cutoff, exclusions removed */
-    double lj14;           /* scaled 1-4 LJ */
-    double lj_dispersion;  /* long-range correction */
-    double coulomb;        /* sum of the coulomb_* parts below */
-    double coulomb_real;   /* erfc(alpha r)/r within the cutoff (plain 1/r without a box) */
-    double coulomb_recip;  /* PME reciprocal space */
-    double coulomb_self;   /* -k alpha/sqrt(pi) sum q^2 */
-    double coulomb_excl;   /* -k q_i q_j erf(alpha r)/r over excluded pairs */
+    double dihedral;           /* propers + impropers */
+    double improper;           /* the improper part alone (informational) */
+    double lj;                 /* lj_pair + lj14 + lj_dispersion */
+    double lj_pair;            /* LJ within the cutoff, exclusions removed */
+    double lj14;               /* scaled 1-4 LJ */
+    double lj_dispersion;      /* long-range correction */
+    double coulomb;            /* sum of the coulomb_* parts below */
+    double coulomb_real;       /* erfc(alpha r)/r within the cutoff (plain 1/r without a box) */
+    double coulomb_recip;      /* PME reciprocal space */
+    double coulomb_self;       /* -k alpha/sqrt(pi) sum q^2 */
+    double coulomb_excl;       /* -k q_i q_j erf(alpha r)/r over excluded pairs */
     double coulomb_net_charge; /* -k pi Q^2 / (2 V alpha^2) */
-    double coulomb14;      /* scaled 1-4 Coulomb */
+    double coulomb14;          /* scaled 1-4 Coulomb */
     double total;
 } vkmd_energy;
 
