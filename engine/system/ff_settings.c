@@ -34,8 +34,8 @@ vkmd_result vkmd_ff_settings_resolve(vkmd_ff_settings *s, const vkmd_system *sys
     if (!(s->cutoff_a > 0) || !isfinite(s->cutoff_a))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "cutoff must be > 0 A (got %g)", s->cutoff_a);
     if (!(s->ewald_tolerance > 0 && s->ewald_tolerance < 0.5))
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "Ewald tolerance must be in (0, 0.5) (got %g)",
-                         s->ewald_tolerance);
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "Ewald tolerance must be in (0, 0.5) (got %g)", s->ewald_tolerance);
     if (s->pme_order < 3 || s->pme_order > 12)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "PME order must be 3..12 (got %d)",
                          s->pme_order);

@@ -137,18 +137,18 @@ vkmd_result vkmd_system_check_coordinates(const vkmd_system *sys, double cutoff_
                          source);
     for (int32_t a = 0; a < 3 * sys->atom_count; ++a)
         if (!isfinite(sys->positions[a]))
-            return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: atom %d has a non-finite coordinate",
-                             source, a / 3 + 1);
+            return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: atom %d has a non-finite coordinate", source,
+                             a / 3 + 1);
     if (sys->box.periodic) {
         for (int d = 0; d < 3; ++d) {
             if (!(sys->box.len[d] > 0))
                 return vkmd_fail(VKMD_ERROR_PARSE, "%s: box edge %c is %g A, must be > 0", source,
-                                 "xyz"[d], sys->box.len[d]);
+                                 "xyz"[d], sys -> box.len[d]);
             if (sys->box.len[d] < 2 * cutoff_a)
                 return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                                  "%s: box edge %c = %.4f A is smaller than twice the cutoff "
                                  "(2 x %.4f A); use a larger box or a shorter --cutoff",
-                                 source, "xyz"[d], sys->box.len[d], cutoff_a);
+                                 source, "xyz"[d], sys -> box.len[d], cutoff_a);
         }
     }
     return VKMD_OK;

@@ -21,14 +21,14 @@
 #include <stdint.h>
 
 typedef struct vkmd_atom {
-    char name[8];       /* atom name, e.g. "CA" (NUL-terminated) */
-    char type_name[8];  /* AMBER atom type, e.g. "CT" */
-    char res_name[8];   /* residue name, e.g. "ALA", "WAT" */
-    int32_t res_index;  /* 0-based residue index */
-    int32_t element;    /* atomic number, 0 if unknown */
-    double charge;      /* e */
-    double mass;        /* amu */
-    int32_t lj_type;    /* 0-based index into the LJ type tables */
+    char name[8];      /* atom name, e.g. "CA" (NUL-terminated) */
+    char type_name[8]; /* AMBER atom type, e.g. "CT" */
+    char res_name[8];  /* residue name, e.g. "ALA", "WAT" */
+    int32_t res_index; /* 0-based residue index */
+    int32_t element;   /* atomic number, 0 if unknown */
+    double charge;     /* e */
+    double mass;       /* amu */
+    int32_t lj_type;   /* 0-based index into the LJ type tables */
 } vkmd_atom;
 
 typedef struct vkmd_bond {
