@@ -261,17 +261,7 @@ vkmd_result vkmd_coords_write_rst7(const char *path, const vkmd_system *sys, dou
         double b[6] = {sys->box.len[0], sys->box.len[1], sys->box.len[2], 90, 90, 90};
         ok = write_values(f, b, 6, 1.0);
     }
-    int io_err = ferror(f);
-    if (fclose(f) != 0)
-        io_err = 1;
-    if (!ok) {
-        remove(path);
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s: a coordinate, velocity or box value does not fit a 12-character "
-                         "rst7 field (|x| >= 1e11 or not finite)",
-                         path);
-    }
-    if (io_err)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
-    return VKMD_OK;
+    return vkmd_text_close_written(f, path, ok,
+                                   "a coordinate, velocity or box value does not fit a "
+                                   "12-character rst7 field (|x| >= 1e11 or not finite)");
 }

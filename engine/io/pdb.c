@@ -163,17 +163,6 @@ vkmd_result vkmd_pdb_write(const char *path, const vkmd_system *sys)
     if (ok)
         fprintf(f, "TER   %5d      %-4.4sA%4d\nEND\n", (last + 2) % 100000,
                 sys->atoms[last].res_name, (sys->atoms[last].res_index + 1) % 10000);
-    int io_err = ferror(f);
-    if (fclose(f) != 0)
-        io_err = 1;
-    if (!ok) {
-        remove(path);
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s: a coordinate does not fit the PDB 8-column field (|x| >= 1e7 or "
-                         "not finite)",
-                         path);
-    }
-    if (io_err)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
-    return VKMD_OK;
+    return vkmd_text_close_written(
+        f, path, ok, "a coordinate does not fit the PDB 8-column field (|x| >= 1e7 or not finite)");
 }

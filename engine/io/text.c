@@ -193,3 +193,18 @@ const char *vkmd_text_basename(const char *path)
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
 }
+
+vkmd_result vkmd_text_close_written(FILE *f, const char *path, int values_fit,
+                                    const char *why_not_fit)
+{
+    int io_err = ferror(f);
+    if (fclose(f) != 0)
+        io_err = 1;
+    if (!values_fit) {
+        remove(path);
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %s", path, why_not_fit);
+    }
+    if (io_err)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
+    return VKMD_OK;
+}

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct vkmd_text {
     char *buf;          /* the file's bytes, '\n' replaced by NUL; owned */
@@ -48,6 +49,12 @@ void vkmd_text_field_str(const char *field, int len, char *dst, size_t dst_size)
  * writes nothing useful) if it cannot fit even without decimals. `dst` must
  * hold width + 1 bytes. */
 int vkmd_text_format_fixed(char *dst, int width, int max_decimals, double v);
+
+/* Closes a file the writers wrote to `path` and reports the outcome: when
+ * `values_fit` is 0 the partial file is removed and VKMD_ERROR_INVALID_ARGUMENT
+ * carries "path: <why_not_fit>"; a write or close failure is VKMD_ERROR_IO. */
+vkmd_result vkmd_text_close_written(FILE *f, const char *path, int values_fit,
+                                    const char *why_not_fit);
 
 /* Returns "path" shortened to its last component, for compact messages. */
 const char *vkmd_text_basename(const char *path);
