@@ -20,10 +20,12 @@ for a in "$@"; do
 done
 
 # Debian packages the build, the tests and the tools need. Nothing else is downloaded.
-packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools glslang-dev
-  mesa-vulkan-drivers vulkan-validationlayers vulkan-tools libvkfft-dev libfftw3-dev
-  libglfw3-dev libcglm-dev xvfb python3 python3-simtk libopenmm-plugins python3-parmed
-  python3-mdtraj python3-rdkit clang-format)
+# Vulkan: loader + headers, glslangValidator, lavapipe (a CPU device, so the GPU tests
+# run anywhere), validation layers. FFTW: the reference PME. OpenMM + ParmEd: the
+# external check of the reference. clang-format: the format test.
+packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
+  vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
+  clang-format)
 
 if [ "$install" = 1 ]; then
   missing=()
