@@ -5,6 +5,7 @@
 #include "ref/ref.h"
 #include "system/ff_settings.h"
 #include "testlib.h"
+#include "tolerance.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,8 +13,8 @@
 
 /* Central tolerance of the external check: relative, or absolute for terms
  * near zero (kcal/mol). Both sides are double precision on the same file. */
-#define OPENMM_REL_TOL 1e-6
-#define OPENMM_ABS_TOL 1e-4
+#define OPENMM_REL_TOL TOL_OPENMM_ENERGY_REL
+#define OPENMM_ABS_TOL TOL_OPENMM_ENERGY_ABS
 
 /* Splits `line` into at most `max` whitespace-separated words (in place). */
 static int split_words(char *line, char **words, int max)
@@ -324,8 +325,8 @@ void openmm_check_system(const char *dir, const char *name)
     double rel = rms_rel_error(f, d.forces, n3);
     printf("  forces: RMS(F_vkmd - F_openmm)/RMS(F_openmm) %.3e (limit %.0e), max |diff| %.3e "
            "kcal/mol/A, RMS(F_openmm) %.6f kcal/mol/A\n",
-           rel, OPENMM_REL_TOL, max_abs_error(f, d.forces, n3), rms(d.forces, n3));
-    CHECK_MSG(rel <= OPENMM_REL_TOL, "%s: relative RMS force error %.3e", name, rel);
+           rel, TOL_OPENMM_FORCE_RMS, max_abs_error(f, d.forces, n3), rms(d.forces, n3));
+    CHECK_MSG(rel <= TOL_OPENMM_FORCE_RMS, "%s: relative RMS force error %.3e", name, rel);
     if (d.periodic)
         compare_defaults(&d, &sys);
 cleanup:

@@ -12,6 +12,7 @@
  * Positions are rounded to float before the reference sees them, so the
  * comparison measures the pass's arithmetic, not the fp32 input rounding. */
 #include "testlib.h"
+#include "tolerance.h"
 #include "forces/pass_bonded.h"
 #include "io/load.h"
 #include "ref/ref.h"
@@ -22,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_ENERGY_REL 1e-5
-#define TOL_FORCE_RMS  1e-5
+#define TOL_ENERGY_REL TOL_FP32_ENERGY_REL
+#define TOL_FORCE_RMS  TOL_FP32_FORCE_RMS
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 

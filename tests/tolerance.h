@@ -1,0 +1,17 @@
+/* The test suite's one tolerance table, by comparison and precision. A test
+ * that compares two implementations takes its limit from here, so tightening
+ * or loosening a precision class is one edit and every figure stays
+ * comparable. */
+#ifndef VKMD_TESTS_TOLERANCE_H
+#define VKMD_TESTS_TOLERANCE_H
+
+/* CPU double reference vs OpenMM's Reference platform (both double). */
+#define TOL_OPENMM_ENERGY_REL 1e-6 /* per term and total, relative */
+#define TOL_OPENMM_ENERGY_ABS 1e-4 /* kcal/mol, for terms near zero */
+#define TOL_OPENMM_FORCE_RMS  1e-6 /* RMS(F - F_openmm) / RMS(F_openmm) */
+
+/* A GPU pass in fp32 arithmetic vs the CPU double reference. */
+#define TOL_FP32_ENERGY_REL 1e-5 /* per term, relative */
+#define TOL_FP32_FORCE_RMS  1e-5 /* RMS(F_gpu - F_ref) / RMS(F_ref) */
+
+#endif
