@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char device_label[300];
-
 vkmd_result energy_gpu(energy_request *req, const vkmd_system *sys, vkmd_energy *e, double *forces)
 {
     vkmd_result res = VKMD_OK;
@@ -32,9 +30,9 @@ vkmd_result energy_gpu(energy_request *req, const vkmd_system *sys, vkmd_energy 
 
     const vkmd_vk_context_desc cdesc = {.device = req->device};
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
-    snprintf(device_label, sizeof device_label, "%s (Vulkan device %u)", ctx->info.name,
+    snprintf(req->device_label, sizeof req->device_label, "%s (Vulkan device %u)", ctx->info.name,
              ctx->info.index);
-    req->device_name = device_label;
+    req->device_name = req->device_label;
     const vkmd_vk_buffer_desc pdesc = {.size = 16 * (VkDeviceSize)n, .name = "positions"};
     VKMD_TRY(vkmd_vk_buffer_create(ctx, &pdesc, &pos));
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &pos, 0, pos4, pdesc.size));

@@ -13,6 +13,7 @@ typedef struct energy_request {
     const char *forces_path; /* --forces FILE or NULL */
     const char *device;      /* "cpu" or a Vulkan device index / name substring */
     const char *device_name; /* filled by the path that ran */
+    char device_label[320];  /* storage for device_name on the GPU path */
     const char *terms_note;  /* filled when only some terms ran on the device */
     int gpu_terms_only;      /* 1: only the bonded terms are meaningful */
     int json;
