@@ -282,15 +282,9 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, i
 int main(void)
 {
     vkmd_vk_context *ctx = NULL;
-    vkmd_result res = vkmd_vk_context_create(NULL, &ctx);
-    if (res == VKMD_ERROR_NO_DEVICE)
-        return test_no_device("test_gpu_bonded");
-    CHECK_OK(res);
-    if (!ctx)
-        return test_finish("test_gpu_bonded");
-    char line[512];
-    vkmd_vk_device_describe(&ctx->info, line, sizeof line);
-    printf("device: %s; validation %s\n", line, ctx->validation_enabled ? "on" : "off");
+    int early = test_vk_open("test_gpu_bonded", &ctx);
+    if (early >= 0)
+        return early;
 
     vkmd_system sys;
     build_chains(40, 60, 40.0, 0, &sys);

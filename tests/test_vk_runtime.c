@@ -160,16 +160,10 @@ int main(void)
     CHECK(vkmd_vk_map_result(VK_ERROR_FEATURE_NOT_PRESENT) == VKMD_ERROR_UNSUPPORTED);
 
     vkmd_vk_context *ctx = NULL;
-    vkmd_result res = vkmd_vk_context_create(NULL, &ctx);
-    if (res == VKMD_ERROR_NO_DEVICE)
-        return test_no_device("test_vk_runtime");
-    CHECK_OK(res);
-    if (!ctx)
-        return test_finish("test_vk_runtime");
-    char line_buf[512];
-    vkmd_vk_device_describe(&ctx->info, line_buf, sizeof line_buf);
-    printf("device: %s; validation %s; unified memory %s; subgroup %u\n", line_buf,
-           ctx->validation_enabled ? "on" : "off", ctx->info.unified_memory ? "yes" : "no",
+    int early = test_vk_open("test_vk_runtime", &ctx);
+    if (early >= 0)
+        return early;
+    printf("unified memory %s; subgroup %u\n", ctx->info.unified_memory ? "yes" : "no",
            ctx->info.features.subgroup_size);
 
     /* Device choice errors name what exists. */

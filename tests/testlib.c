@@ -1,5 +1,6 @@
 /* Shared test harness (see testlib.h). */
 #include "testlib.h"
+#include "vk/context.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,4 +93,19 @@ char *test_read_file(const char *path, size_t *out_len)
             *out_len = (size_t)n;
     }
     return buf;
+}
+
+int test_vk_open(const char *name, vkmd_vk_context **out_ctx)
+{
+    *out_ctx = NULL;
+    vkmd_result res = vkmd_vk_context_create(NULL, out_ctx);
+    if (res == VKMD_ERROR_NO_DEVICE)
+        return test_no_device(name);
+    CHECK_OK(res);
+    if (!*out_ctx)
+        return test_finish(name);
+    char line[512];
+    vkmd_vk_device_describe(&(*out_ctx)->info, line, sizeof line);
+    printf("device: %s; validation %s\n", line, (*out_ctx)->validation_enabled ? "on" : "off");
+    return -1;
 }

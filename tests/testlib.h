@@ -59,6 +59,13 @@ int test_finish(const char *name);
 int test_device_required(void);
 int test_no_device(const char *name);
 
+/* Opens the default Vulkan context for a GPU test and prints the device line.
+ * Returns -1 with *out_ctx set when the test should go on; otherwise the exit
+ * code to return at once (no device: test_no_device; other failure: counted
+ * and test_finish). */
+struct vkmd_vk_context;
+int test_vk_open(const char *name, struct vkmd_vk_context **out_ctx);
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer (NULL on error). */
 char *test_read_file(const char *path, size_t *out_len);
 
