@@ -22,11 +22,6 @@ static vkmd_log_level level_from_env(void)
     return VKMD_LOG_WARN;
 }
 
-void vkmd_log_set_level(vkmd_log_level level)
-{
-    current_level = (int)level;
-}
-
 vkmd_log_level vkmd_log_get_level(void)
 {
     if (current_level < 0)

@@ -1,5 +1,5 @@
-/* Minimal leveled logging to stderr. The level is process-wide; tools set it
- * from --verbose/--quiet and VKMD_LOG (error|warn|info|debug). */
+/* Minimal leveled logging to stderr. The level is process-wide, read once from
+ * VKMD_LOG (error|warn|info|debug; default warn). */
 #ifndef VKMD_CORE_LOG_H
 #define VKMD_CORE_LOG_H
 
@@ -10,7 +10,6 @@ typedef enum vkmd_log_level {
     VKMD_LOG_DEBUG
 } vkmd_log_level;
 
-void vkmd_log_set_level(vkmd_log_level level);
 vkmd_log_level vkmd_log_get_level(void);
 void vkmd_log(vkmd_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)

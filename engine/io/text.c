@@ -188,12 +188,6 @@ int vkmd_text_format_fixed(char *dst, int width, int max_decimals, double v)
     return 0;
 }
 
-const char *vkmd_text_basename(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 vkmd_result vkmd_text_close_written(FILE *f, const char *path, int values_fit,
                                     const char *why_not_fit)
 {

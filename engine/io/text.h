@@ -56,7 +56,4 @@ int vkmd_text_format_fixed(char *dst, int width, int max_decimals, double v);
 vkmd_result vkmd_text_close_written(FILE *f, const char *path, int values_fit,
                                     const char *why_not_fit);
 
-/* Returns "path" shortened to its last component, for compact messages. */
-const char *vkmd_text_basename(const char *path);
-
 #endif

@@ -33,13 +33,6 @@ void vkmd_vk_barrier_compute_to_transfer(VkCommandBuffer cb)
                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
-void vkmd_vk_barrier_transfer(VkCommandBuffer cb)
-{
-    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-}
-
 void vkmd_vk_barrier_device_to_host(VkCommandBuffer cb)
 {
     vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,

@@ -15,9 +15,6 @@ void vkmd_vk_barrier_transfer_to_compute(VkCommandBuffer cb);
 /* Compute shader writes -> transfer reads and writes (copy out, refill). */
 void vkmd_vk_barrier_compute_to_transfer(VkCommandBuffer cb);
 
-/* Transfer writes -> transfer reads and writes (e.g. fill then copy). */
-void vkmd_vk_barrier_transfer(VkCommandBuffer cb);
-
 /* Any device write -> host reads of mapped memory after the fence wait. */
 void vkmd_vk_barrier_device_to_host(VkCommandBuffer cb);
 

@@ -77,12 +77,6 @@ cleanup:
     return res;
 }
 
-void vkmd_vk_oneshot_abort(vkmd_vk_context *ctx, VkCommandBuffer cb)
-{
-    if (cb)
-        vkFreeCommandBuffers(ctx->device, ctx->pool, 1, &cb);
-}
-
 vkmd_result vkmd_vk_cmd_create(vkmd_vk_context *ctx, vkmd_vk_cmd *out_cmd)
 {
     vkmd_result res = VKMD_OK;

@@ -13,14 +13,11 @@
 
 /* Allocates a primary command buffer and begins it (ONE_TIME_SUBMIT). On
  * success the caller must finish it with vkmd_vk_oneshot_submit (which also
- * frees it) or vkmd_vk_oneshot_abort. */
+ * frees it). */
 vkmd_result vkmd_vk_oneshot_begin(vkmd_vk_context *ctx, VkCommandBuffer *out_cb);
 
 /* Ends `cb`, submits it, waits for completion and frees it (also on error). */
 vkmd_result vkmd_vk_oneshot_submit(vkmd_vk_context *ctx, VkCommandBuffer cb);
-
-/* Frees a one-shot command buffer without submitting it. */
-void vkmd_vk_oneshot_abort(vkmd_vk_context *ctx, VkCommandBuffer cb);
 
 /* A reusable command buffer and the fence of its last submission. */
 typedef struct vkmd_vk_cmd {
