@@ -13,5 +13,7 @@
 /* A GPU pass in fp32 arithmetic vs the CPU double reference. */
 #define TOL_FP32_ENERGY_REL 1e-5 /* per term, relative */
 #define TOL_FP32_FORCE_RMS  1e-5 /* RMS(F_gpu - F_ref) / RMS(F_ref) */
+#define TOL_FP32_TOTAL_REL  1e-6 /* total potential energy, relative */
+#define TOL_FP32_FORCE_MAX  1e-3 /* max |F_gpu - F_ref| / RMS(F_ref), any atom and axis */
 
 #endif

@@ -57,11 +57,19 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_ENERGY_ANGLE      1
 #define VKMD_ENERGY_PROPER     2 /* proper dihedrals */
 #define VKMD_ENERGY_IMPROPER   3 /* improper dihedrals */
+#define VKMD_ENERGY_LJ14       4 /* scaled 1-4 LJ (bonded.comp) */
+#define VKMD_ENERGY_COULOMB14  5 /* scaled 1-4 Coulomb (bonded.comp) */
+#define VKMD_ENERGY_COUL_EXCL  6 /* Ewald excluded-pair correction (bonded.comp) */
+#define VKMD_ENERGY_LJ         7 /* LJ within the cutoff (nonbonded.comp) */
+#define VKMD_ENERGY_COUL_REAL  8 /* Ewald real space within the cutoff (nonbonded.comp) */
+#define VKMD_ENERGY_COUL_RECIP 9 /* PME reciprocal space (pme_*.comp) */
 #define VKMD_ENERGY_SLOT_COUNT 16
 
 /* ---- Specialization-constant ids (one namespace for every shader) ------- */
 #define VKMD_SPEC_WORKGROUP_SIZE 0 /* local_size_x of every 1-D pass */
 #define VKMD_SPEC_SELFTEST_SCALE 1 /* vk_selftest.comp: float factor */
+/* Ranges reserved per module (ids are defined in the module's layout header):
+ * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME. */
 
 /* ---- vk_selftest.comp: data[i] *= SCALE for i < count ------------------- */
 #define VKMD_SELFTEST_WORKGROUP_SIZE 64
@@ -122,7 +130,12 @@ _Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
                    VKMD_ENERGY_PROPER == VKMD_ENERGY_BOND + 2 &&
                    VKMD_ENERGY_IMPROPER == VKMD_ENERGY_BOND + 3,
                "bonded.comp writes its four slots consecutively from VKMD_ENERGY_BOND");
-_Static_assert(VKMD_ENERGY_IMPROPER < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
+_Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
 #endif
+
+/* Per-module layouts, each written in the same two-language style. */
+#include "common/layout_neighbor.h"
+#include "common/layout_nonbonded.h"
+#include "common/layout_pme.h"
 
 #endif
