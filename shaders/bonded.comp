@@ -1,9 +1,12 @@
-// Every bonded term (bonds, angles, proper and improper dihedrals) in one
+// Every bonded term (bonds, angles, proper and improper dihedrals) and every
+// fixed pair (scaled 1-4 LJ + Coulomb, Ewald excluded-pair corrections) in one
 // dispatch: the global id ranges over one term array, bonds first, then
-// angles, then dihedrals (layout in common/vkmd_layout.h). Grid-stride loop,
-// so any number of terms fits the device's workgroup-count limit.
+// angles, dihedrals, 1-4 pairs and excluded pairs (layout in
+// common/vkmd_layout.h). Grid-stride loop, so any number of terms fits the
+// device's workgroup-count limit.
 //
-// Mirrors engine/ref/ref_bonded.c line by line in float: minimum image with
+// Mirrors engine/ref/ref_bonded.c, ref_pairs14.c and ref_nonbonded_excluded
+// line by line in float: minimum image with
 // floor(d / L + 0.5); angles from atan2(|a x b|, a . b) and forces from cross
 // products (no 1/sin); dihedrals with the IUPAC sign and the Bekker force
 // split. Functional forms come from common/forms.glsl; atan2 from
@@ -32,8 +35,8 @@ layout(std430, binding = VKMD_BONDED_BINDING_ENERGIES) buffer Energies { int64_t
 layout(std430, binding = VKMD_BONDED_BINDING_TERMS) readonly buffer Terms { vkmd_bonded_term terms[]; };
 layout(push_constant) uniform Push { VKMD_BONDED_PUSH_FIELDS } pc;
 
-// The four slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_IMPROPER.
-const uint SLOTS = 4;
+// The seven slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL.
+const uint SLOTS = 7;
 shared int64_t red[SLOTS][WORKGROUP_SIZE];
 
 int64_t to_fixed(float v)
@@ -116,11 +119,58 @@ float dihedral(vkmd_bonded_term t)
     return e;
 }
 
+// Scaled 1-4 pair: plain 1/r Coulomb and LJ at any distance (no cutoff).
+void pair14(vkmd_bonded_term t, inout int64_t e_lj, inout int64_t e_coul)
+{
+    vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz); // r_j - r_i
+    float inv_r = inversesqrt(dot(d, d));
+    float f_lj, f_coul;
+    e_lj += to_fixed(form_lj(inv_r * inv_r, t.params.y, t.params.z, f_lj));
+    // kqq arrives as a float pair (x + w) so that identical pairs do not all
+    // round the same way (see pass_bonded.c); the two energy halves go to
+    // fixed point separately (see excluded()).
+    float f_lo;
+    e_coul += to_fixed(form_coulomb(inv_r, t.params.x, f_coul)) +
+              to_fixed(form_coulomb(inv_r, t.params.w, f_lo));
+    vec3 f = (f_lj + f_coul) * d; // force on j; i gets the opposite
+    add_force(t.atoms.x, -f);
+    add_force(t.atoms.y, f);
+}
+
+// Ewald excluded-pair correction -kqq erf(alpha r)/r. Every water has the
+// same three exclusions, so a constant's float rounding (k q q, alpha,
+// 2/sqrt(pi)) would bias all 3N of them alike: each constant arrives as a
+// float pair and the energy leaves as a pair, both halves converted to
+// fixed point separately (a float sum would round the correction away).
+void excluded(vkmd_bonded_term t, inout int64_t e_sum)
+{
+    vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz);
+    float r = length(d);
+    float ar = pc.ewald_alpha * r;
+    float erf_lo;
+    float erf_hi = form_erf(ar, erf_lo);
+    if (!(erf_hi > 1e-6)) // coincident sites: as the reference
+        return;
+    float ex = exp(-ar * ar);
+    erf_lo += FORM_TWO_OVER_SQRT_PI * ex * (pc.ewald_alpha_lo * r); // d erf/d alpha * alpha_lo
+    float inv_r = 1.0 / r;
+    float kqq = t.params.x, kqq_lo = t.params.y;
+    float e = -kqq * erf_hi * inv_r;
+    float e_lo = -(kqq_lo * erf_hi + kqq * erf_lo) * inv_r;
+    e_sum += to_fixed(e) + to_fixed(e_lo);
+    float f_over_r = (e + kqq * pc.ewald_alpha * FORM_TWO_OVER_SQRT_PI * ex) * inv_r * inv_r;
+    vec3 f = f_over_r * d;
+    add_force(t.atoms.x, -f);
+    add_force(t.atoms.y, f);
+}
+
 void main()
 {
     uint angles_end = pc.bond_count + pc.angle_count;
-    uint total = angles_end + pc.dihedral_count;
-    int64_t e[SLOTS] = int64_t[SLOTS](0l, 0l, 0l, 0l);
+    uint dihedrals_end = angles_end + pc.dihedral_count;
+    uint pairs_end = dihedrals_end + pc.pair14_count;
+    uint total = pairs_end + pc.excl_count;
+    int64_t e[SLOTS] = int64_t[SLOTS](0l, 0l, 0l, 0l, 0l, 0l, 0l);
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     for (uint id = gl_GlobalInvocationID.x; id < total; id += stride) {
         vkmd_bonded_term t = terms[id];
@@ -128,10 +178,15 @@ void main()
             e[0] += to_fixed(bond(t));
         else if (id < angles_end)
             e[1] += to_fixed(angle(t));
-        else if (t.params.w != 0.0)
-            e[3] += to_fixed(dihedral(t));
+        else if (id < dihedrals_end) {
+            if (t.params.w != 0.0)
+                e[3] += to_fixed(dihedral(t));
+            else
+                e[2] += to_fixed(dihedral(t));
+        } else if (id < pairs_end)
+            pair14(t, e[4], e[5]);
         else
-            e[2] += to_fixed(dihedral(t));
+            excluded(t, e[6]);
     }
 
     uint lid = gl_LocalInvocationID.x;

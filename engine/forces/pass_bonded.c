@@ -1,7 +1,8 @@
 /* Bonded GPU pass (see pass_bonded.h and shaders/bonded.comp).
  *
  * Parameters are packed into one array of vkmd_bonded_term (32 bytes each),
- * bonds then angles then dihedrals, so one dispatch covers all of them; a
+ * bonds, angles, dihedrals, 1-4 pairs, excluded pairs, so one dispatch covers
+ * all of them; a
  * thread therefore branches on its term kind, which costs little because
  * the kinds are contiguous and warps/waves straddle at most two boundaries. */
 #include "forces/pass_bonded.h"
@@ -16,13 +17,28 @@ struct vkmd_pass_bonded {
     vkmd_vk_buffer terms;
     const vkmd_accum *accum;
     vkmd_bonded_push push;
+    int with_pairs; /* 1-4 pairs and exclusion corrections packed */
+    double coulomb_k;
     uint32_t workgroup_size;
     uint32_t groups;
 };
 
-static uint32_t term_total(const vkmd_system *sys)
+/* Exclusions whose Ewald correction is not identically zero (both atoms
+ * charged); only periodic systems have the correction. */
+static uint32_t charged_exclusions(const vkmd_system *sys)
 {
-    return (uint32_t)sys->bond_count + (uint32_t)sys->angle_count + (uint32_t)sys->dihedral_count;
+    uint32_t n = 0;
+    if (!sys->box.periodic)
+        return 0;
+    for (int32_t e = 0; e < sys->exclusion_count; ++e)
+        if (sys->atoms[sys->exclusions[e].i].charge * sys->atoms[sys->exclusions[e].j].charge != 0)
+            ++n;
+    return n;
+}
+
+static uint32_t term_total(const vkmd_bonded_push *p)
+{
+    return p->bond_count + p->angle_count + p->dihedral_count + p->pair14_count + p->excl_count;
 }
 
 static vkmd_result bad_index(const char *kind, int32_t n, int32_t atom_count)
@@ -31,8 +47,19 @@ static vkmd_result bad_index(const char *kind, int32_t n, int32_t atom_count)
                      kind, n, atom_count - 1);
 }
 
+/* The rounding residual of x as a float: (float)x + float_lo(x) carries
+ * x to ~1e-15. Charge products go to the shader as such a pair: every water
+ * has the same k q_O q_H, so a plain float would round every one of them the
+ * same way, and that coherent 3e-8 bias times the +56 kcal/mol exclusion
+ * correction per water (cancelled by the self term) would show in totals. */
+static float float_lo(double x)
+{
+    return (float)(x - (double)(float)x);
+}
+
 /* Packs the system's terms in dispatch order into `out` [term_total]. */
-static vkmd_result pack_terms(const vkmd_system *sys, vkmd_bonded_term *out)
+static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *sys,
+                              vkmd_bonded_term *out)
 {
     const int32_t na = sys->atom_count;
 #define IN_RANGE(x) ((x) >= 0 && (x) < na)
@@ -60,6 +87,34 @@ static vkmd_result pack_terms(const vkmd_system *sys, vkmd_bonded_term *out)
             .params = {(float)d->k_phi, (float)d->phase, (float)d->periodicity,
                        d->improper ? 1.0f : 0.0f}};
     }
+    if (!pass->with_pairs)
+        return VKMD_OK;
+    const int32_t nt = sys->lj_type_count;
+    for (int32_t n = 0; n < sys->pair14_count; ++n, ++t) {
+        const vkmd_pair14 *p = &sys->pairs14[n];
+        if (!IN_RANGE(p->i) || !IN_RANGE(p->j))
+            return bad_index("1-4 pair", n, na);
+        const vkmd_atom *ai = &sys->atoms[p->i], *aj = &sys->atoms[p->j];
+        int32_t ty = ai->lj_type * nt + aj->lj_type;
+        /* scee/scnb of 0 mean "no such term" (as the reference) */
+        double lj_scale = p->scnb != 0 ? 1.0 / p->scnb : 0.0;
+        double q_scale = p->scee != 0 ? 1.0 / p->scee : 0.0;
+        double kqq = pass->coulomb_k * ai->charge * aj->charge * q_scale;
+        *t = (vkmd_bonded_term){.atoms = {(uint32_t)p->i, (uint32_t)p->j, 0, 0},
+                                .params = {(float)kqq, (float)(sys->lj_a[ty] * lj_scale),
+                                           (float)(sys->lj_b[ty] * lj_scale), float_lo(kqq)}};
+    }
+    for (int32_t n = 0; sys->box.periodic && n < sys->exclusion_count; ++n) {
+        const vkmd_pair *p = &sys->exclusions[n];
+        if (!IN_RANGE(p->i) || !IN_RANGE(p->j))
+            return bad_index("exclusion", n, na);
+        double qq = sys->atoms[p->i].charge * sys->atoms[p->j].charge;
+        if (qq == 0)
+            continue;
+        double kqq = pass->coulomb_k * qq;
+        *t++ = (vkmd_bonded_term){.atoms = {(uint32_t)p->i, (uint32_t)p->j, 0, 0},
+                                  .params = {(float)kqq, float_lo(kqq), 0, 0}};
+    }
 #undef IN_RANGE
     return VKMD_OK;
 }
@@ -77,16 +132,18 @@ vkmd_result vkmd_pass_bonded_upload(vkmd_vk_context *ctx, vkmd_pass_bonded *pass
     if (sys->bond_count != (int32_t)pass->push.bond_count ||
         sys->angle_count != (int32_t)pass->push.angle_count ||
         sys->dihedral_count != (int32_t)pass->push.dihedral_count ||
-        sys->atom_count != (int32_t)pass->push.atom_count)
+        sys->atom_count != (int32_t)pass->push.atom_count ||
+        (pass->with_pairs && (sys->pair14_count != (int32_t)pass->push.pair14_count ||
+                              charged_exclusions(sys) != pass->push.excl_count)))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "bonded pass: upload of a system with other term counts than at create");
-    uint32_t total = term_total(sys);
+    uint32_t total = term_total(&pass->push);
     vkmd_bonded_term *terms = NULL;
     if (total > 0) {
         terms = calloc(total, sizeof *terms);
         if (!terms)
             return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass: %u terms", total);
-        VKMD_TRY(pack_terms(sys, terms));
+        VKMD_TRY(pack_terms(pass, sys, terms));
         VKMD_TRY(vkmd_vk_buffer_upload(ctx, &pass->terms, 0, terms, total * sizeof *terms));
     }
     vkmd_pass_bonded_set_box(pass, &sys->box);
@@ -129,6 +186,19 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     p->push.angle_count = (uint32_t)sys->angle_count;
     p->push.dihedral_count = (uint32_t)sys->dihedral_count;
     p->push.atom_count = (uint32_t)sys->atom_count;
+    if (desc->settings) {
+        p->with_pairs = 1;
+        p->coulomb_k = vkmd_ff_coulomb_k(desc->settings);
+        p->push.pair14_count = (uint32_t)sys->pair14_count;
+        p->push.excl_count = charged_exclusions(sys);
+        p->push.ewald_alpha = (float)desc->settings->ewald_alpha;
+        p->push.ewald_alpha_lo = float_lo(desc->settings->ewald_alpha);
+        if (p->push.excl_count > 0 && !(desc->settings->ewald_alpha > 0)) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "bonded pass: periodic system needs resolved settings (ewald_alpha)");
+            goto cleanup;
+        }
+    }
 
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}};
     const vkmd_vk_pipeline_desc pd = {
@@ -140,7 +210,7 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     };
     VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline));
 
-    uint32_t total = term_total(sys);
+    uint32_t total = term_total(&p->push);
     const vkmd_vk_buffer_desc bd = {
         .size = (total ? total : 1) * sizeof(vkmd_bonded_term),
         .force_staging = desc->force_staging,
@@ -186,6 +256,11 @@ vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bond
         out_energy->angle = slots[VKMD_ENERGY_ANGLE];
         out_energy->improper = slots[VKMD_ENERGY_IMPROPER];
         out_energy->dihedral = slots[VKMD_ENERGY_PROPER] + slots[VKMD_ENERGY_IMPROPER];
+        if (pass->with_pairs) {
+            out_energy->lj14 = slots[VKMD_ENERGY_LJ14];
+            out_energy->coulomb14 = slots[VKMD_ENERGY_COULOMB14];
+            out_energy->coulomb_excl = slots[VKMD_ENERGY_COUL_EXCL];
+        }
     }
     return res;
 }

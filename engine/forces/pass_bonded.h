@@ -1,6 +1,9 @@
 /* GPU pass for every bonded term (bonds, angles, proper and improper
- * dihedrals) in one dispatch of shaders/bonded.comp; the CPU oracle is
- * ref_bonds / ref_angles / ref_dihedrals (engine/ref/ref.h).
+ * dihedrals) and, with settings, every fixed pair (scaled 1-4 LJ + Coulomb;
+ * for periodic systems the Ewald excluded-pair correction -k q q erf(ar)/r)
+ * in one dispatch of shaders/bonded.comp; the CPU oracle is ref_bonds /
+ * ref_angles / ref_dihedrals / ref_pairs14 / ref_nonbonded_excluded
+ * (engine/ref/ref.h).
  *
  * The pattern for every pass: create (pipeline, descriptor set, parameter
  * buffer, uploaded from the system) -> record into the caller's command buffer
@@ -20,10 +23,12 @@
 #include "vk/context.h"
 
 typedef struct vkmd_pass_bonded_desc {
-    const vkmd_vk_buffer *positions; /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
-    const vkmd_accum *accum;         /* required: forces and energy slots BOND..IMPROPER */
-    uint32_t workgroup_size;         /* 64 (VKMD_BONDED_WORKGROUP_SIZE); power of two */
-    int force_staging;               /* 0; 1: stage the parameter buffer (tests) */
+    const vkmd_vk_buffer *positions;  /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
+    const vkmd_accum *accum;          /* required: forces and energy slots BOND..COUL_EXCL */
+    const vkmd_ff_settings *settings; /* NULL: bonds, angles, dihedrals only; resolved settings:
+                                         also 1-4 pairs and (periodic) exclusion corrections */
+    uint32_t workgroup_size;          /* 64 (VKMD_BONDED_WORKGROUP_SIZE); power of two */
+    int force_staging;                /* 0; 1: stage the parameter buffer (tests) */
 } vkmd_pass_bonded_desc;
 
 typedef struct vkmd_pass_bonded vkmd_pass_bonded;
@@ -53,7 +58,8 @@ void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb);
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL) and the bond, angle, dihedral
  * (propers + impropers) and improper fields of `out_energy` (may be NULL;
- * other fields untouched). */
+ * other fields untouched), plus lj14, coulomb14 and coulomb_excl when the
+ * pass was created with settings. */
 vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bonded *pass,
                                       double *out_forces, vkmd_energy *out_energy);
 

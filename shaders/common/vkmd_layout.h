@@ -76,29 +76,40 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_SELFTEST_PUSH_FIELDS    VKMD_UINT count;
 
 /* ---- bonded.comp ---------------------------------------------------------
- * One dispatch for every bonded term: global ids [0, bonds) are bonds, then
- * angles, then dihedrals (propers and impropers), over one term array. */
+ * One dispatch for every bonded term and every fixed pair: global ids
+ * [0, bonds) are bonds, then angles, then dihedrals (propers and impropers),
+ * then scaled 1-4 pairs, then Ewald excluded-pair corrections, over one term
+ * array. */
 #define VKMD_BONDED_WORKGROUP_SIZE    64 /* default; any power of two the device allows */
 #define VKMD_BONDED_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A */
 #define VKMD_BONDED_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
 #define VKMD_BONDED_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
-#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + angles + dihedrals] */
+#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + ... + exclusions] */
 #define VKMD_BONDED_BINDING_COUNT     4
 
-/* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l).
+/* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l);
+ * 1-4 pair (i, j, -, -); excluded pair (i, j, -, -).
  * params: bond (k kcal/mol/A^2, r0 A, -, -); angle (k kcal/mol/rad^2,
- * theta0 rad, -, -); dihedral (k kcal/mol, phase rad, n, 1 if improper). */
+ * theta0 rad, -, -); dihedral (k kcal/mol, phase rad, n, 1 if improper);
+ * 1-4 pair (k q_i q_j / scee kcal/mol A, A_ij / scnb kcal/mol A^12,
+ * B_ij / scnb kcal/mol A^6, -); excluded pair (k q_i q_j kcal/mol A, -, -, -). */
 #define VKMD_BONDED_TERM_FIELDS                                                                    \
     VKMD_UVEC4 atoms;                                                                              \
     VKMD_VEC4 params;
 
-/* box: xyz edge lengths in A, w = 1 when periodic (minimum image), else 0. */
+/* box: xyz edge lengths in A, w = 1 when periodic (minimum image), else 0.
+ * ewald_alpha: 1/A, for the excluded-pair correction, as a float pair
+ * (ewald_alpha + ewald_alpha_lo): a plain float would bias every pair alike. */
 #define VKMD_BONDED_PUSH_FIELDS                                                                    \
     VKMD_VEC4 box;                                                                                 \
     VKMD_UINT bond_count;                                                                          \
     VKMD_UINT angle_count;                                                                         \
     VKMD_UINT dihedral_count;                                                                      \
-    VKMD_UINT atom_count;
+    VKMD_UINT atom_count;                                                                          \
+    VKMD_UINT pair14_count;                                                                        \
+    VKMD_UINT excl_count;                                                                          \
+    VKMD_FLOAT ewald_alpha;                                                                        \
+    VKMD_FLOAT ewald_alpha_lo;
 
 struct vkmd_bonded_term {
     VKMD_BONDED_TERM_FIELDS
@@ -123,13 +134,19 @@ _Static_assert(offsetof(vkmd_bonded_push, bond_count) == 16, "push.bond_count at
 _Static_assert(offsetof(vkmd_bonded_push, angle_count) == 20, "push.angle_count at 20");
 _Static_assert(offsetof(vkmd_bonded_push, dihedral_count) == 24, "push.dihedral_count at 24");
 _Static_assert(offsetof(vkmd_bonded_push, atom_count) == 28, "push.atom_count at 28");
-_Static_assert(sizeof(vkmd_bonded_push) == 32, "bonded push constants are 32 bytes");
+_Static_assert(offsetof(vkmd_bonded_push, pair14_count) == 32, "push.pair14_count at 32");
+_Static_assert(offsetof(vkmd_bonded_push, excl_count) == 36, "push.excl_count at 36");
+_Static_assert(offsetof(vkmd_bonded_push, ewald_alpha) == 40, "push.ewald_alpha at 40");
+_Static_assert(sizeof(vkmd_bonded_push) == 48, "bonded push constants are 48 bytes");
 _Static_assert(sizeof(vkmd_bonded_push) <= 128, "push constants fit the guaranteed 128 bytes");
 _Static_assert(sizeof(vkmd_selftest_push) == 4, "selftest push constants are 4 bytes");
 _Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
                    VKMD_ENERGY_PROPER == VKMD_ENERGY_BOND + 2 &&
-                   VKMD_ENERGY_IMPROPER == VKMD_ENERGY_BOND + 3,
-               "bonded.comp writes its four slots consecutively from VKMD_ENERGY_BOND");
+                   VKMD_ENERGY_IMPROPER == VKMD_ENERGY_BOND + 3 &&
+                   VKMD_ENERGY_LJ14 == VKMD_ENERGY_BOND + 4 &&
+                   VKMD_ENERGY_COULOMB14 == VKMD_ENERGY_BOND + 5 &&
+                   VKMD_ENERGY_COUL_EXCL == VKMD_ENERGY_BOND + 6,
+               "bonded.comp writes its seven slots consecutively from VKMD_ENERGY_BOND");
 _Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
 #endif
 
