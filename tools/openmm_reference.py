@@ -42,8 +42,9 @@ Forces are the total force on each atom.
 
 Modes:
   --out DIR                        the small committed systems (tests/data)
-  --generated --out DIR            only villin_solv (too large to commit;
-                                   the ctest fixture runs this at test time)
+  --generated --out DIR            only villin_solv and villin_big (too large
+                                   to commit; the ctest fixture runs this at
+                                   test time)
   --system PRMTOP INPCRD --name NAME --out DIR
                                    evaluate an existing prmtop/inpcrd the
                                    same way (writes only NAME.openmm.txt)
@@ -109,6 +110,13 @@ def remove_boundary_clashes(modeller):
     box = [modeller.topology.getPeriodicBoxVectors()[d][d].value_in_unit(unit.angstrom)
            for d in range(3)]
     pos = modeller.positions.value_in_unit(unit.angstrom)
+    # Kept oxygens (and every non-water atom) hashed into cells of at least
+    # MIN_OO_A, so each water checks only the 27 cells around it.
+    ncell = [max(1, int(box[d] // MIN_OO_A)) for d in range(3)]
+    cells = {}
+
+    def cell_of(p):
+        return tuple(int(math.floor(p[d] / box[d] * ncell[d])) % ncell[d] for d in range(3))
 
     def dist2(a, b):
         s = 0.0
@@ -118,19 +126,40 @@ def remove_boundary_clashes(modeller):
             s += x * x
         return s
 
+    def add(p):
+        cells.setdefault(cell_of(p), []).append(p)
+
+    def clashes(p):
+        c = cell_of(p)
+        seen = set()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for dz in (-1, 0, 1):
+                    key = ((c[0] + dx) % ncell[0], (c[1] + dy) % ncell[1], (c[2] + dz) % ncell[2])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if any(dist2(p, k) < MIN_OO_A ** 2 for k in cells.get(key, ())):
+                        return True
+        return False
+
     residues = list(modeller.topology.residues())
-    kept = [pos[next(r.atoms()).index] for r in residues if r.name != 'HOH']
+    for r in residues:
+        if r.name != 'HOH':
+            for a in r.atoms():
+                add(pos[a.index])
     clashing = []
     for r in residues:
         if r.name != 'HOH':
             continue
         o = [pos[a.index] for a in r.atoms() if a.element == app.element.oxygen][0]
-        if any(dist2(o, k) < MIN_OO_A ** 2 for k in kept):
+        if clashes(o):
             clashing.append(r)
         else:
-            kept.append(o)
+            add(o)
     modeller.delete(clashing)
     print('  removed %d waters clashing across the box boundary' % len(clashing))
+
 
 def build_water_box(ff):
     """About 350 TIP3P waters in a 2.2 nm cube (box >= 2 x cutoff)."""
@@ -189,7 +218,19 @@ COMMITTED = [
     ('water_na_charged', build_water_na_charged),
     ('villin_vac', build_villin_vac),
 ]
-GENERATED = [('villin_solv', build_villin_solv)]
+def build_villin_big(ff):
+    """Villin solvated in a 6.0 nm cube of TIP3P with 0.15 M NaCl (about
+    21,000 atoms): the ~20k-atom solvated protein of the GPU tests."""
+    modeller = villin_modeller()
+    modeller.deleteWater()
+    modeller.delete([r for r in modeller.topology.residues() if r.name in ION_NAMES])
+    modeller.addSolvent(ff, model='tip3p', boxSize=openmm.Vec3(6.0, 6.0, 6.0) * unit.nanometer,
+                        ionicStrength=0.15 * unit.molar, neutralize=True)
+    remove_boundary_clashes(modeller)
+    return modeller.topology, modeller.positions, True
+
+
+GENERATED = [('villin_solv', build_villin_solv), ('villin_big', build_villin_big)]
 
 
 # ----------------------------------------------------------- file writing
