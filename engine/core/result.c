@@ -33,6 +33,8 @@ const char *vkmd_result_str(vkmd_result r)
         return "Vulkan validation error";
     case VKMD_ERROR_NUMERIC:
         return "numerical error";
+    case VKMD_ERROR_CAPACITY:
+        return "device buffer too small";
     case VKMD_RESULT_COUNT:
         break;
     }

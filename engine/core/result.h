@@ -21,6 +21,7 @@ typedef enum vkmd_result {
     VKMD_ERROR_DEVICE_MEMORY,    /* out of device memory */
     VKMD_ERROR_VALIDATION,       /* the validation layer reported an error */
     VKMD_ERROR_NUMERIC,          /* non-finite or runaway numbers */
+    VKMD_ERROR_CAPACITY,         /* a device-side list outgrew its buffer (grow and repeat) */
     VKMD_RESULT_COUNT
 } vkmd_result;
 
