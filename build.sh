@@ -22,10 +22,11 @@ done
 # Debian packages the build, the tests and the tools need. Nothing else is downloaded.
 # Vulkan: loader + headers, glslangValidator, lavapipe (a CPU device, so the GPU tests
 # run anywhere), validation layers. FFTW: the reference PME. OpenMM + ParmEd: the
-# external check of the reference. clang-format: the format test.
+# external check of the reference. clang-format: the format test. VkFFT + glslang
+# (library): the GPU PME pass's FFTs.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
-  clang-format)
+  clang-format libvkfft-dev glslang-dev)
 
 if [ "$install" = 1 ]; then
   missing=()
