@@ -61,5 +61,10 @@ double ref_nonbonded_net_charge(const vkmd_system *sys, double alpha, double cou
  * VKMD_ERROR_INVALID_ARGUMENT (no box, grid < order). */
 vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k, double *f,
                     double *out_energy);
+/* B-spline moduli |b(m)|^2 of order `order` (2..16) for m = 0 .. k-1 into
+ * out [k], values below 1e-7 replaced as OpenMM does (see ref_pme.c). Also
+ * what the GPU PME pass (forces/pass_pme.c) uploads, so both use one
+ * definition. */
+void ref_pme_moduli(int k, int order, double *out);
 
 #endif

@@ -50,8 +50,9 @@ static void ref_pme_spline(double frac, int order, double *w, double *dw)
     }
 }
 
-/* |b(m)|^2 for m = 0 .. k-1 with OpenMM's treatment of (near-)zero values. */
-static void ref_pme_moduli(int k, int order, double *out)
+/* |b(m)|^2 for m = 0 .. k-1 with OpenMM's treatment of (near-)zero values
+ * (declared in ref.h: the GPU pass uploads the same moduli). */
+void ref_pme_moduli(int k, int order, double *out)
 {
     double w[16], dw[16];
     ref_pme_spline(0.0, order, w, dw); /* w[j] = M_n(n - 1 - j): M_n at the integers */

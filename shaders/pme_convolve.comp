@@ -1,0 +1,72 @@
+// PME step 3 (between VkFFT's forward R2C and inverse C2R): multiplies the
+// half spectrum S(m) in place by the Ewald kernel
+//   eterm(m) = k exp(-pi^2 m^2 / alpha^2) / (pi V m^2 |b(m)|^2)
+// and sums the reciprocal energy E = 1/2 sum_m eterm(m) |S(m)|^2, exactly as
+// ref_pme.c: m = 0 is dropped (set to 0), every kz other than 0 and K2/2 (K2
+// even) stands for itself and its conjugate and counts twice. One thread per
+// complex value, grid-stride loop.
+//
+// Determinism of the energy: each value's energy is converted to int64 fixed
+// point (VKMD_FIXED_SCALE), summed per thread, then per workgroup by a
+// shared-memory tree, then added with one int64 atomic per workgroup into
+// VKMD_ENERGY_COUL_RECIP. Integer addition is associative, so the total does
+// not depend on the order in which threads or workgroups run; a float sum (or
+// float atomics) would round differently for each schedule.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#include "common/vkmd_layout.h"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+
+layout(std430, binding = VKMD_PME_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) buffer FftGrid { vec2 spectrum[]; };
+layout(std430, binding = VKMD_PME_BINDING_MODULI) readonly buffer Moduli { float inv_moduli[]; };
+layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+
+shared int64_t red[WORKGROUP_SIZE];
+
+// Signed frequency of index i on an axis of k points, as ref_pme.c.
+float frequency(uint i, uint k)
+{
+    return float(i < (k + 1) / 2 ? int(i) : int(i) - int(k));
+}
+
+void main()
+{
+    uint k0 = pc.grid.x, k1 = pc.grid.y, k2 = pc.grid.z, kc = pc.grid.w;
+    uint total = k0 * k1 * kc;
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    int64_t e = 0;
+    for (uint c = gl_GlobalInvocationID.x; c < total; c += stride) {
+        if (c == 0) { // m = 0: no term (no neutralising background)
+            spectrum[0] = vec2(0.0);
+            continue;
+        }
+        uint z = c % kc, xy = c / kc;
+        uint y = xy % k1, x = xy / k1;
+        float mx = frequency(x, k0) / pc.box.x;
+        float my = frequency(y, k1) / pc.box.y;
+        float mz = frequency(z, k2) / pc.box.z;
+        float m2 = mx * mx + my * my + mz * mz;
+        float eterm = pc.ewald.y * exp(-pc.ewald.x * m2) / m2 * inv_moduli[x] *
+                      inv_moduli[k0 + y] * inv_moduli[k0 + k1 + z];
+        vec2 s = spectrum[c];
+        bool twice = z != 0 && !(k2 % 2 == 0 && z == k2 / 2);
+        e += int64_t((twice ? 1.0 : 0.5) * eterm * dot(s, s) * float(VKMD_FIXED_SCALE));
+        spectrum[c] = s * eterm;
+    }
+
+    uint lid = gl_LocalInvocationID.x;
+    red[lid] = e;
+    barrier();
+    for (uint half_size = WORKGROUP_SIZE / 2; half_size > 0; half_size /= 2) {
+        if (lid < half_size)
+            red[lid] += red[lid + half_size];
+        barrier();
+    }
+    if (lid == 0 && red[0] != 0)
+        atomicAdd(energy[VKMD_ENERGY_COUL_RECIP], red[0]);
+}

@@ -1,0 +1,73 @@
+// PME step 4 (after VkFFT's inverse C2R, unnormalised as OpenMM's and
+// ref_pme.c's): interpolates the convolved grid phi back onto the atoms,
+//   F = -q (K0/L0 sum dMx My Mz phi, K1/L1 sum Mx dMy Mz phi, K2/L2 sum Mx My dMz phi),
+// over the same ORDER^3 points pme_spread.comp used (the B-splines are
+// recomputed from the same positions, so they are the same bits). One thread
+// per atom, grid-stride loop; each thread sums in a fixed order and adds its
+// three components into the shared force accumulator with int64 atomics
+// (other passes add to the same atoms).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#include "common/vkmd_layout.h"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
+layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+#include "common/pme_spline.glsl"
+
+layout(std430, binding = VKMD_PME_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
+layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { float charge[]; };
+layout(std430, binding = VKMD_PME_BINDING_FORCES) buffer Forces { int64_t force[]; };
+layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) readonly buffer FftGrid { float grid[]; };
+layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+
+int64_t to_fixed(float v)
+{
+    return int64_t(v * float(VKMD_FIXED_SCALE));
+}
+
+void main()
+{
+    uint row_len = 2 * pc.grid.w; // padded floats per real row
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    for (uint a = gl_GlobalInvocationID.x; a < pc.atom_count; a += stride) {
+        float q = charge[a];
+        if (q == 0.0)
+            continue;
+        vec3 x = pos[a].xyz;
+        uint i0x, i0y, i0z;
+        float wx, wy, wz;
+        float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
+        float dx[VKMD_PME_MAX_ORDER], dy[VKMD_PME_MAX_ORDER], dz[VKMD_PME_MAX_ORDER];
+        pme_grid_coord(x.x, pc.box.x, pc.grid.x, i0x, wx);
+        pme_grid_coord(x.y, pc.box.y, pc.grid.y, i0y, wy);
+        pme_grid_coord(x.z, pc.box.z, pc.grid.z, i0z, wz);
+        pme_spline(wx, tx, dx);
+        pme_spline(wy, ty, dy);
+        pme_spline(wz, tz, dz);
+        vec3 f = vec3(0.0);
+        for (int ix = 0; ix < ORDER; ++ix) {
+            uint gx = pme_wrap(i0x, ix, pc.grid.x);
+            for (int iy = 0; iy < ORDER; ++iy) {
+                uint gy = pme_wrap(i0y, iy, pc.grid.y);
+                uint row = (gx * pc.grid.y + gy) * row_len;
+                float s = 0.0, sd = 0.0; // sum_z Mz phi, sum_z dMz phi
+                for (int iz = 0; iz < ORDER; ++iz) {
+                    float phi = grid[row + pme_wrap(i0z, iz, pc.grid.z)];
+                    s += tz[iz] * phi;
+                    sd += dz[iz] * phi;
+                }
+                f.x += dx[ix] * ty[iy] * s;
+                f.y += tx[ix] * dy[iy] * s;
+                f.z += tx[ix] * ty[iy] * sd;
+            }
+        }
+        f *= -q * vec3(pc.grid.xyz) / pc.box.xyz;
+        uint n = pc.atom_count;
+        atomicAdd(force[VKMD_FORCE_INDEX(0, a, n)], to_fixed(f.x));
+        atomicAdd(force[VKMD_FORCE_INDEX(1, a, n)], to_fixed(f.y));
+        atomicAdd(force[VKMD_FORCE_INDEX(2, a, n)], to_fixed(f.z));
+    }
+}

@@ -1,0 +1,58 @@
+// PME step 1: spreads every atom's charge onto the K0 x K1 x K2 charge grid
+// with B-splines of order ORDER, q Mx(ix) My(iy) Mz(iz) onto the ORDER^3
+// points from (i0x, i0y, i0z) forwards (mod K), exactly as ref_pme.c.
+// One thread per atom, grid-stride loop.
+//
+// Determinism: neighbouring atoms hit the same grid points, so the adds race.
+// They are int64 atomics in fixed point (VKMD_PME_GRID_SCALE = 2^40 per e, see
+// common/layout_pme.h for the range and why the sum is exact): integer
+// addition is associative, so the grid is the same bits for any thread order.
+// The grid is zeroed by the pass (vkCmdFillBuffer) before this dispatch.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#include "common/vkmd_layout.h"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
+layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+#include "common/pme_spline.glsl"
+
+layout(std430, binding = VKMD_PME_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
+layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { float charge[]; };
+layout(std430, binding = VKMD_PME_BINDING_CHARGE) buffer ChargeGrid { int64_t qgrid[]; };
+layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+
+void main()
+{
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    for (uint a = gl_GlobalInvocationID.x; a < pc.atom_count; a += stride) {
+        float q = charge[a];
+        if (q == 0.0)
+            continue; // adds nothing (e.g. TIP4P's oxygen)
+        vec3 x = pos[a].xyz;
+        uint i0x, i0y, i0z;
+        float wx, wy, wz;
+        float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
+        float d[VKMD_PME_MAX_ORDER]; // derivatives: not needed here
+        pme_grid_coord(x.x, pc.box.x, pc.grid.x, i0x, wx);
+        pme_grid_coord(x.y, pc.box.y, pc.grid.y, i0y, wy);
+        pme_grid_coord(x.z, pc.box.z, pc.grid.z, i0z, wz);
+        pme_spline(wx, tx, d);
+        pme_spline(wy, ty, d);
+        pme_spline(wz, tz, d);
+        for (int ix = 0; ix < ORDER; ++ix) {
+            uint gx = pme_wrap(i0x, ix, pc.grid.x);
+            for (int iy = 0; iy < ORDER; ++iy) {
+                uint gy = pme_wrap(i0y, iy, pc.grid.y);
+                float qxy = q * tx[ix] * ty[iy];
+                uint row = (gx * pc.grid.y + gy) * pc.grid.z;
+                for (int iz = 0; iz < ORDER; ++iz) {
+                    uint gz = pme_wrap(i0z, iz, pc.grid.z);
+                    atomicAdd(qgrid[row + gz], int64_t(qxy * tz[iz] * float(VKMD_PME_GRID_SCALE)));
+                }
+            }
+        }
+    }
+}
