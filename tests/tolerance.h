@@ -16,4 +16,11 @@
 #define TOL_FP32_TOTAL_REL  1e-6 /* total potential energy, relative */
 #define TOL_FP32_FORCE_MAX  1e-3 /* max |F_gpu - F_ref| / RMS(F_ref), any atom and axis */
 
+/* CPU double UFF reference vs RDKit 2022.09's UFF (both double, on the same
+ * 4-decimal coordinates). */
+#define TOL_RDKIT_ENERGY_REL 1e-4 /* total and per-term energies, relative */
+#define TOL_RDKIT_ENERGY_ABS 1e-3 /* kcal/mol, for energies near zero */
+#define TOL_RDKIT_GRAD_RMS   1e-4 /* RMS(g - g_rdkit) / RMS(g_rdkit) */
+#define TOL_RDKIT_PARAM_REL  1e-8 /* term parameters (the data keep 10 significant digits) */
+
 #endif
