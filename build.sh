@@ -23,10 +23,11 @@ done
 # Vulkan: loader + headers, glslangValidator, lavapipe (a CPU device, so the GPU tests
 # run anywhere), validation layers. FFTW: the reference PME. OpenMM + ParmEd: the
 # external check of the reference. clang-format: the format test. VkFFT + glslang
-# (library): the GPU PME pass's FFTs.
+# (library): the GPU PME pass's FFTs. RDKit: the UFF comparison data
+# (tools/uff_rdkit_reference.py).
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
-  clang-format libvkfft-dev glslang-dev)
+  clang-format libvkfft-dev glslang-dev python3-rdkit)
 
 if [ "$install" = 1 ]; then
   missing=()

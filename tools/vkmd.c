@@ -14,6 +14,7 @@ typedef struct command {
 static const command commands[] = {
     {"devices", cmd_devices, "list Vulkan devices and their features (--json)"},
     {"energy", cmd_energy, "energies and forces of a system on the CPU reference or a GPU"},
+    {"uff", cmd_uff, "UFF energies and forces of small molecules (uff energy MOL)"},
 };
 
 int tool_error(const char *what, int result)
