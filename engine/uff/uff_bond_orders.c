@@ -42,6 +42,7 @@ static const int *valences_of(int32_t z)
 
 typedef struct search {
     const vkmd_uff_molecule *m;
+    int32_t *cap;       /* [atom_count] largest valence allowed in this phase */
     int32_t *order;     /* [bond_count] current orders */
     int32_t *valence;   /* [atom_count] current sums */
     int32_t *nbr_start; /* CSR over atoms: bonds of each atom */
@@ -70,8 +71,8 @@ static int allowed(int32_t z, int32_t val)
 static int can_raise(const search *s, int32_t b)
 {
     const vkmd_uff_bond *bd = &s->m->bonds[b];
-    return s->order[b] < 3 && s->valence[bd->a] < max_valence(s->m->z[bd->a]) &&
-           s->valence[bd->b] < max_valence(s->m->z[bd->b]);
+    return s->order[b] < 3 && s->valence[bd->a] < s->cap[bd->a] &&
+           s->valence[bd->b] < s->cap[bd->b];
 }
 
 static int solve(search *s)
@@ -136,7 +137,8 @@ vkmd_result vkmd_uff_assign_bond_orders(vkmd_uff_molecule *m, const char *what)
     s.valence = calloc((size_t)m->atom_count, sizeof *s.valence);
     s.nbr_start = calloc((size_t)m->atom_count + 1, sizeof *s.nbr_start);
     s.nbr_bond = malloc(((size_t)m->bond_count * 2 + 1) * sizeof *s.nbr_bond);
-    if (!s.order || !s.valence || !s.nbr_start || !s.nbr_bond) {
+    s.cap = malloc((size_t)m->atom_count * sizeof *s.cap);
+    if (!s.order || !s.valence || !s.nbr_start || !s.nbr_bond || !s.cap) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", what);
         goto cleanup;
     }
@@ -152,7 +154,8 @@ vkmd_result vkmd_uff_assign_bond_orders(vkmd_uff_molecule *m, const char *what)
         if (s.valence[a] > max_valence(m->z[a])) {
             res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                             "%s: atom %d (%s) has %d bonded neighbours, more than its largest "
-                            "standard valence %d (atoms too close?)",
+                            "standard neutral valence %d (a charged atom needs an SDF file with "
+                            "formal charges; or atoms are too close)",
                             what, a + 1, vkmd_element_symbol(m->z[a]), s.valence[a],
                             max_valence(m->z[a]));
             goto cleanup;
@@ -171,7 +174,28 @@ vkmd_result vkmd_uff_assign_bond_orders(vkmd_uff_molecule *m, const char *what)
         }
         free(fill);
     }
-    int r = solve(&s);
+    /* Phase 1: every atom at its smallest standard valence that its neighbours allow (no
+     * needless hypervalence: thiophene's S stays divalent). Phase 2, only if that fails:
+     * any standard valence (a sulfone's S needs 6 with four neighbours). */
+    int r = 0;
+    for (int phase = 0; phase < 2 && r != 1; ++phase) {
+        for (int32_t a = 0; a < m->atom_count; ++a) {
+            int deg = s.nbr_start[a + 1] - s.nbr_start[a];
+            s.cap[a] = max_valence(m->z[a]);
+            if (phase == 0)
+                for (const int *v = valences_of(m->z[a]); *v; ++v)
+                    if (*v >= deg) {
+                        s.cap[a] = *v;
+                        break;
+                    }
+        }
+        for (int32_t b = 0; b < m->bond_count; ++b)
+            s.order[b] = 1;
+        for (int32_t a = 0; a < m->atom_count; ++a)
+            s.valence[a] = s.nbr_start[a + 1] - s.nbr_start[a];
+        s.steps = 0;
+        r = solve(&s);
+    }
     if (r != 1) {
         res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                         "%s: %s: no bond orders give every atom a standard neutral valence (a "
@@ -186,5 +210,6 @@ cleanup:
     free(s.valence);
     free(s.nbr_start);
     free(s.nbr_bond);
+    free(s.cap);
     return res;
 }

@@ -5,8 +5,10 @@
  *
  * Search: depth-first over the atom still short of a valence that has the
  * fewest partners able to take another bond, preferring partners that are
- * short themselves (so a hypervalent S or P is only raised when nothing else
- * fits). Any Kekule structure of an aromatic ring is as good as another: the
+ * short themselves; first with every atom held to its smallest standard
+ * valence at or above its neighbour count (thiophene's S stays divalent, a
+ * phosphate's P is pentavalent), then, only if that fails, with any standard
+ * valence (a sulfone's S). Any Kekule structure of an aromatic ring is as good as another: the
  * typing perceives aromaticity. Molecules that need formal charges to be
  * valid (zwitterions, nitro groups) have no neutral assignment and are
  * refused. */
