@@ -16,6 +16,8 @@
 #define VKMD_REF_REF_FORMS_H
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define REF_TWO_OVER_SQRT_PI 1.12837916709551257390 /* 2 / sqrt(pi) */
 
@@ -79,6 +81,73 @@ static inline double form_coulomb_excl(double r, double inv_r, double kqq, doubl
     double ar = alpha * r;
     double e = -kqq * erf(ar) * inv_r;
     *out_f_over_r = (e + kqq * alpha * REF_TWO_OVER_SQRT_PI * exp(-ar * ar)) * inv_r * inv_r;
+    return e;
+}
+
+/* ---- Float mirrors of the GPU's own approximations ----------------------
+ * Same names, formulas and operation order as shaders/common/forms.glsl, in
+ * float (C11 without extensions does not contract a * b + c into an fma), so
+ * tests/test_ref_erfc.c measures on the host what the shader computes. See
+ * forms.glsl for the method. */
+#define FORM_LN2_HI             0.693145751953125f     /* 15 significant bits */
+#define FORM_LN2_LO             1.428606765330187e-06f /* ln2 - FORM_LN2_HI */
+#define FORM_LOG2E              1.44269504088896341f
+#define FORM_ERFC_P             0.4f
+#define FORM_ERFC_T0            0.6923077106f
+#define FORM_TWO_OVER_SQRT_PI_F 1.12837916709551257390f
+
+/* exp(-x * x) for 0 <= x <= 9, relative error about one float ulp. */
+static inline float form_exp_neg_sq(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits &= 0xFFFFF000u;
+    float head;
+    memcpy(&head, &bits, sizeof head);
+    float tail = x - head;
+    float a = head * head;
+    float b = (2.0f * head) * tail + tail * tail;
+    float k = floorf((a + b) * FORM_LOG2E + 0.5f);
+    float r = -a + k * FORM_LN2_HI;
+    r = r + k * FORM_LN2_LO;
+    r = r - b;
+    float p = 1.384270255e-03f;
+    p = p * r + 8.374964543e-03f;
+    p = p * r + 4.166805674e-02f;
+    p = p * r + 1.666642190e-01f;
+    p = p * r + 4.999999385e-01f;
+    p = p * r + 1.000000034e+00f;
+    p = p * r + 1.0f;
+    return ldexpf(p, -(int)k);
+}
+
+/* erfc(x) for 0 <= x <= 9; *out_exp_mx2 = exp(-x * x). */
+static inline float form_erfc_precise(float x, float *out_exp_mx2)
+{
+    float d = 1.0f + FORM_ERFC_P * x;
+    float t0 = 1.0f / d;
+    float t = t0 + t0 * (1.0f - d * t0);
+    float u = t - FORM_ERFC_T0;
+    float q = 1.084108744e-02f;
+    q = q * u + 8.035332710e-02f;
+    q = q * u - 3.683922067e-02f;
+    q = q * u - 2.076179385e-01f;
+    q = q * u + 2.149866149e-02f;
+    q = q * u + 6.323760152e-01f;
+    q = q * u + 1.072741747e+00f;
+    q = q * u + 9.881001711e-01f;
+    q = q * u + 5.763756633e-01f;
+    *out_exp_mx2 = form_exp_neg_sq(x);
+    return (*out_exp_mx2 * t) * q;
+}
+
+/* Ewald real space in float, E = kqq erfc(alpha r) / r (form_erfc_precise). */
+static inline float form_coulomb_erfc_precise(float r, float inv_r, float kqq, float alpha,
+                                              float *out_f_over_r)
+{
+    float ex;
+    float e = kqq * form_erfc_precise(alpha * r, &ex) * inv_r;
+    *out_f_over_r = (e + kqq * alpha * FORM_TWO_OVER_SQRT_PI_F * ex) * inv_r * inv_r;
     return e;
 }
 

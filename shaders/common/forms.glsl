@@ -114,4 +114,80 @@ float form_coulomb_excl(float r, float inv_r, float kqq, float alpha, out float 
     return e;
 }
 
+// ---- Accurate float erfc for the Ewald real-space sum (nonbonded.comp) ----
+// form_erfc_approx above has 1.5e-7 ABSOLUTE error, ~1e-4 RELATIVE near
+// alpha * cutoff, which biases a sum over millions of pairs. These keep
+// the relative error at a few float ulp over [0, 4] (measured against libm
+// by tests/test_ref_erfc.c through the C mirror in engine/ref/ref_forms.h):
+//   exp(-x^2): x is split into a 12-bit head and a tail, so x^2 = a + b with
+//     a = head^2 exact; Cody-Waite reduction by k ln2 (ln2 in two parts, the
+//     first short enough that k * part is exact) leaves r in [-0.35, 0.35]
+//     with ~1e-9 absolute error; exp(r) by a degree-6 minimax polynomial
+//     (2e-9); the result is 2^-k exp(r). The built-in exp may be off by
+//     3 + 2|x| ulp (Vulkan's limit) and exp(-x * x) would add the rounding of
+//     x * x times x^2 (4e-7 at x = 2.6).
+//   erfc(x) = exp(-x^2) t Q(t - t0), t = 1 / (1 + 0.4 x), Q a degree-8
+//     polynomial fitted (weighted least squares, Lawson iterations) to the
+//     relative error of exp(x^2) erfc(x) on [0, 4]: fit error 6.7e-9. The
+//     reciprocal gets one Newton step, so a division that is not correctly
+//     rounded (Vulkan allows 2.5 ulp) costs nothing.
+// Domain 0 <= x <= 9: relative error a few ulp on [0, 4] (alpha * cutoff is
+// sqrt(-ln(2 tol)) = 2.63 for the default Ewald tolerance; 4 covers tol down
+// to 6e-8); on (4, 9] erfc < 1.6e-8 and the absolute error stays below 1e-12.
+const float FORM_LN2_HI = 0.693145751953125;      // 15 significant bits
+const float FORM_LN2_LO = 1.428606765330187e-06;  // ln2 - FORM_LN2_HI
+const float FORM_LOG2E = 1.44269504088896341;
+const float FORM_ERFC_P = 0.4;
+const float FORM_ERFC_T0 = 0.6923077106;
+
+// exp(-x * x) for 0 <= x <= 9, relative error about one float ulp.
+float form_exp_neg_sq(float x)
+{
+    float head = uintBitsToFloat(floatBitsToUint(x) & 0xFFFFF000u);
+    float tail = x - head;
+    float a = head * head;                        // exact (12 x 12 bits)
+    float b = (2.0 * head) * tail + tail * tail;  // both products exact
+    float k = floor((a + b) * FORM_LOG2E + 0.5);
+    precise float r = -a + k * FORM_LN2_HI;       // exact (Sterbenz)
+    r = r + k * FORM_LN2_LO;
+    r = r - b;
+    float p = 1.384270255e-03;
+    p = p * r + 8.374964543e-03;
+    p = p * r + 4.166805674e-02;
+    p = p * r + 1.666642190e-01;
+    p = p * r + 4.999999385e-01;
+    p = p * r + 1.000000034e+00;
+    p = p * r + 1.0;
+    return ldexp(p, -int(k));
+}
+
+// erfc(x) for 0 <= x <= 9 and exp(-x*x) (the pair forms need both).
+float form_erfc_precise(float x, out float exp_mx2)
+{
+    float d = 1.0 + FORM_ERFC_P * x;
+    float t0 = 1.0 / d;
+    precise float t = t0 + t0 * (1.0 - d * t0); // one Newton step
+    float u = t - FORM_ERFC_T0;
+    float q = 1.084108744e-02;
+    q = q * u + 8.035332710e-02;
+    q = q * u - 3.683922067e-02;
+    q = q * u - 2.076179385e-01;
+    q = q * u + 2.149866149e-02;
+    q = q * u + 6.323760152e-01;
+    q = q * u + 1.072741747e+00;
+    q = q * u + 9.881001711e-01;
+    q = q * u + 5.763756633e-01;
+    exp_mx2 = form_exp_neg_sq(x);
+    return (exp_mx2 * t) * q;
+}
+
+// Ewald real space, E = kqq erfc(alpha r) / r, with form_erfc_precise.
+float form_coulomb_erfc_precise(float r, float inv_r, float kqq, float alpha, out float f_over_r)
+{
+    float ex;
+    float e = kqq * form_erfc_precise(alpha * r, ex) * inv_r;
+    f_over_r = (e + kqq * alpha * FORM_TWO_OVER_SQRT_PI * ex) * inv_r * inv_r;
+    return e;
+}
+
 #endif

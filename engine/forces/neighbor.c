@@ -1,0 +1,618 @@
+/* Device-side neighbour list (see neighbor.h and shaders/nl_*.comp).
+ *
+ * The host only plans sizes, uploads the exclusions and the Hilbert rank of
+ * every row, and records; all decisions about rebuilding are taken on the
+ * device. Eight pipelines share one binding layout (VKMD_NL_BINDING_*) and
+ * one push-constant block, so one vkmd_nl_push describes every dispatch. */
+#include "forces/neighbor.h"
+#include "core/log.h"
+#include "vk/barrier.h"
+#include "vk/command.h"
+#include "vk/pipeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    PIPE_CHECK,
+    PIPE_DECIDE,
+    PIPE_BIN,
+    PIPE_ROWS,
+    PIPE_ROWSCAN,
+    PIPE_SCATTER,
+    PIPE_CELLS,
+    PIPE_BUILD,
+    PIPE_COUNT
+};
+
+struct vkmd_neighbor {
+    vkmd_neighbor_plan plan;
+    vkmd_vk_pipeline pipes[PIPE_COUNT];
+    vkmd_vk_descset sets[PIPE_COUNT];
+    vkmd_vk_buffer state, args, saved, atom_key, cells, rows, order, slot_of, spos, excl, list,
+        counts;
+    const vkmd_vk_buffer *positions;
+    vkmd_nl_push push;
+    uint32_t check_groups;
+    double cutoff_a, skin_a;
+    int32_t atom_count;
+};
+
+static const uint32_t C = VKMD_NL_CLUSTER_SIZE;
+
+static uint32_t round_up(uint32_t n, uint32_t m)
+{
+    return (n + m - 1) / m * m;
+}
+
+/* Unit in the last place of float x (x > 0), as a double. */
+static double float_ulp(double x)
+{
+    int e;
+    frexp(x, &e); /* x = f 2^e, f in [0.5, 1) */
+    return ldexp(1.0, e - 24);
+}
+
+static vkmd_result check_box(const vkmd_box *box, double cutoff_a)
+{
+    if (!box->periodic)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "neighbour list: the system has no periodic box (vacuum systems need "
+                         "no list)");
+    for (int d = 0; d < 3; ++d)
+        if (!(box->len[d] >= 2.0 * cutoff_a))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "neighbour list: box edge %c = %g A is below 2 x cutoff %g A "
+                             "(minimum image)",
+                             "xyz"[d], box -> len[d], cutoff_a);
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_neighbor_plan_make(const vkmd_system *sys, const vkmd_neighbor_desc *desc,
+                                    vkmd_neighbor_plan *out)
+{
+    memset(out, 0, sizeof *out);
+    const double cutoff = desc->cutoff_a;
+    const double skin = desc->skin_a > 0 ? desc->skin_a : VKMD_NEIGHBOR_SKIN_A;
+    if (!(cutoff > 0) || !(desc->skin_a >= 0) || !isfinite(cutoff) || !isfinite(skin))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "neighbour list: cutoff %g A and skin %g A must be positive", cutoff,
+                         desc->skin_a);
+    vkmd_result res = check_box(&sys->box, cutoff);
+    if (res != VKMD_OK)
+        return res;
+    const double n_atoms = sys->atom_count;
+    if (sys->atom_count <= 0 || sys->atom_count > (int32_t)(VKMD_NL_MAX_SLOTS / 2))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "neighbour list: %d atoms (1 .. %u supported)", sys->atom_count,
+                         VKMD_NL_MAX_SLOTS / 2);
+    const double *len = sys->box.len;
+    const double volume = len[0] * len[1] * len[2];
+    const double rho = n_atoms / volume;
+
+    /* Rows about one cluster's cube thick; x cells a quarter of that, so a
+     * cluster's x extent is close to its atoms' extent. */
+    double edge = desc->cell_size_a > 0 ? desc->cell_size_a : cbrt(C / rho);
+    uint32_t n[3];
+    for (;;) {
+        n[0] = (uint32_t)fmax(1.0, fmin(65536.0, floor(len[0] / (0.25 * edge))));
+        n[1] = (uint32_t)fmax(1.0, fmin(4096.0, floor(len[1] / edge)));
+        n[2] = (uint32_t)fmax(1.0, fmin(4096.0, floor(len[2] / edge)));
+        if ((double)n[0] * n[1] * n[2] <= (double)(1u << 23) && n[1] * n[2] <= 1000000u)
+            break;
+        edge *= 1.25; /* sparse system in a huge box: coarser grid */
+    }
+    const uint32_t rows = n[1] * n[2];
+    if ((double)sys->atom_count + (C - 1.0) * rows > (double)VKMD_NL_MAX_SLOTS - C)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "neighbour list: %d atoms and %u rows of padding exceed the %u slots a "
+                         "list entry can name",
+                         sys->atom_count, rows, VKMD_NL_MAX_SLOTS);
+    out->grid[0] = n[0];
+    out->grid[1] = n[1];
+    out->grid[2] = n[2];
+    out->cell_count = n[0] * n[1] * n[2];
+    out->slot_capacity = round_up((uint32_t)sys->atom_count + (C - 1) * rows, C);
+    out->cluster_capacity = out->slot_capacity / C;
+    out->list_radius_a = cutoff + skin;
+
+    /* Mean entries per cluster: atoms within R of the cluster's box. */
+    const double r = out->list_radius_a;
+    const double sx = len[0] / n[0], sy = len[1] / n[1], sz = len[2] / n[2];
+    const double ax = fmin(len[0], C / (rho * sy * sz) + sx), ay = sy, az = sz;
+    const double vol = ax * ay * az + 2.0 * r * (ax * ay + ay * az + az * ax) +
+                       M_PI * r * r * (ax + ay + az) + 4.0 / 3.0 * M_PI * r * r * r;
+    out->expected_entries = rho * vol;
+    double m = desc->max_neighbors ? (double)desc->max_neighbors
+                                   : ceil(VKMD_NEIGHBOR_MARGIN * out->expected_entries / 8.0) * 8.0;
+    m = fmin(m, n_atoms);
+    out->max_neighbors = (uint32_t)fmax(1.0, m);
+
+    const double list_bytes = 4.0 * out->cluster_capacity * (double)out->max_neighbors;
+    if (list_bytes > 4294967295.0)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "neighbour list: %.0f bytes of list (%u clusters x %u entries) exceed "
+                         "what one storage buffer can address",
+                         list_bytes, out->cluster_capacity, out->max_neighbors);
+    out->list_bytes = (size_t)list_bytes;
+    out->total_bytes = out->list_bytes + 4 * (size_t)out->cluster_capacity +
+                       20 * (size_t)out->slot_capacity + 32 * (size_t)sys->atom_count +
+                       8 * (size_t)sys->exclusion_count + 8 * (size_t)out->cell_count +
+                       12 * (size_t)rows + sizeof(vkmd_nl_state) + 16 * VKMD_NL_DISPATCH_COUNT;
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_neighbor_exclusions_csr(const vkmd_system *sys, uint32_t **out_data,
+                                         size_t *out_count)
+{
+    *out_data = NULL;
+    *out_count = 0;
+    const size_t n = (size_t)sys->atom_count;
+    const size_t words = n + 1 + 2 * (size_t)sys->exclusion_count;
+    uint32_t *data = calloc(words, sizeof *data);
+    uint32_t *fill = calloc(n + 1, sizeof *fill);
+    if (!data || !fill) {
+        free(data);
+        free(fill);
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "exclusion lists (%zu words)", words);
+    }
+    for (int32_t e = 0; e < sys->exclusion_count; ++e) {
+        int32_t i = sys->exclusions[e].i, j = sys->exclusions[e].j;
+        if (i < 0 || j < 0 || i >= sys->atom_count || j >= sys->atom_count || i == j) {
+            free(data);
+            free(fill);
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "exclusion %d (%d, %d) names an atom outside 0..%d or itself", e, i, j,
+                             sys->atom_count - 1);
+        }
+        ++data[i + 1];
+        ++data[j + 1];
+    }
+    for (size_t a = 0; a < n; ++a)
+        data[a + 1] += data[a];
+    uint32_t *list = data + n + 1;
+    for (int32_t e = 0; e < sys->exclusion_count; ++e) {
+        int32_t i = sys->exclusions[e].i, j = sys->exclusions[e].j;
+        list[data[i] + fill[i]++] = (uint32_t)j;
+        list[data[j] + fill[j]++] = (uint32_t)i;
+    }
+    for (size_t a = 0; a < n; ++a) /* ascending partners (insertion sort; lists are short) */
+        for (uint32_t p = data[a] + 1; p < data[a + 1]; ++p) {
+            uint32_t v = list[p], q = p;
+            for (; q > data[a] && list[q - 1] > v; --q)
+                list[q] = list[q - 1];
+            list[q] = v;
+        }
+    free(fill);
+    *out_data = data;
+    *out_count = words;
+    return VKMD_OK;
+}
+
+/* Index of (x, y) along a Hilbert curve filling a side x side square (side a
+ * power of two). */
+static uint64_t hilbert_index(uint32_t side, uint32_t x, uint32_t y)
+{
+    uint64_t d = 0;
+    for (uint32_t s = side / 2; s > 0; s /= 2) {
+        uint32_t rx = (x & s) ? 1u : 0u, ry = (y & s) ? 1u : 0u;
+        d += (uint64_t)s * s * ((3u * rx) ^ ry);
+        if (ry == 0) { /* rotate the quadrant so the curve stays continuous */
+            if (rx == 1) {
+                x = side - 1 - x;
+                y = side - 1 - y;
+            }
+            uint32_t t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return d;
+}
+
+typedef struct row_key {
+    uint64_t d;
+    uint32_t row;
+} row_key;
+
+static int row_key_cmp(const void *a, const void *b)
+{
+    const row_key *p = a, *q = b;
+    return p->d < q->d ? -1 : p->d > q->d ? 1 : (p->row > q->row) - (p->row < q->row);
+}
+
+/* rows[cy * nz + cz] = rank of row (cy, cz) on the Hilbert curve; the other
+ * two thirds (atom counts, slot starts) are zero. */
+static vkmd_result make_rows(const vkmd_neighbor_plan *plan, uint32_t **out)
+{
+    const uint32_t ny = plan->grid[1], nz = plan->grid[2], rows = ny * nz;
+    uint32_t side = 1;
+    while (side < ny || side < nz)
+        side *= 2;
+    row_key *keys = malloc(sizeof *keys * rows);
+    uint32_t *table = calloc(3 * (size_t)rows, sizeof *table);
+    if (!keys || !table) {
+        free(keys);
+        free(table);
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list: %u rows", rows);
+    }
+    for (uint32_t y = 0; y < ny; ++y)
+        for (uint32_t z = 0; z < nz; ++z)
+            keys[y * nz + z] = (row_key){hilbert_index(side, y, z), y * nz + z};
+    qsort(keys, rows, sizeof *keys, row_key_cmp);
+    for (uint32_t r = 0; r < rows; ++r)
+        table[keys[r].row] = r;
+    free(keys);
+    *out = table;
+    return VKMD_OK;
+}
+
+static void set_push_box(vkmd_neighbor *nl, const vkmd_box *box)
+{
+    const vkmd_neighbor_plan *p = &nl->plan;
+    double lmax = fmax(box->len[0], fmax(box->len[1], box->len[2]));
+    double trigger = 0.5 * nl->skin_a - 8.0 * float_ulp(lmax);
+    if (trigger < 0)
+        trigger = 0;
+    nl->push.box = (vkmd_gpu_vec4){(float)box->len[0], (float)box->len[1], (float)box->len[2],
+                                   (float)p->list_radius_a};
+    nl->push.cell =
+        (vkmd_gpu_vec4){(float)(box->len[0] / p->grid[0]), (float)(box->len[1] / p->grid[1]),
+                        (float)(box->len[2] / p->grid[2]), (float)(trigger * trigger)};
+}
+
+vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box)
+{
+    vkmd_result res = check_box(box, nl->cutoff_a);
+    if (res == VKMD_OK)
+        set_push_box(nl, box);
+    return res;
+}
+
+static vkmd_result make_buffer(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, VkDeviceSize size,
+                               VkBufferUsageFlags usage, int force_staging, const char *name)
+{
+    const vkmd_vk_buffer_desc d = {
+        .size = size ? size : 4, .usage = usage, .force_staging = force_staging, .name = name};
+    return vkmd_vk_buffer_create(ctx, &d, buf);
+}
+
+static uint32_t cap_groups(const vkmd_vk_context *ctx, uint32_t n, uint32_t wg)
+{
+    uint32_t g = vkmd_vk_div_up(n, wg);
+    uint32_t max = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    return g < 1 ? 1 : g < max ? g : max;
+}
+
+vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
+                                 const vkmd_neighbor_desc *desc, vkmd_neighbor **out_nl)
+{
+    vkmd_result res = VKMD_OK;
+    *out_nl = NULL;
+    if (!desc || !desc->positions)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "neighbour list: positions are required");
+    if (desc->positions->size < (VkDeviceSize)sys->atom_count * 16)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "neighbour list: positions buffer of %llu bytes for %d atoms",
+                         (unsigned long long)desc->positions->size, sys->atom_count);
+    uint32_t wg = desc->workgroup_size ? desc->workgroup_size : VKMD_NL_WORKGROUP_SIZE;
+    if ((wg & (wg - 1)) != 0 || wg < 32 || wg > ctx->info.max_workgroup_invocations)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "neighbour list: workgroup size %u is not a power of two in 32..%u", wg,
+                         ctx->info.max_workgroup_invocations);
+    uint32_t scan_wg = VKMD_NL_SCAN_WORKGROUP;
+    while (scan_wg > ctx->info.max_workgroup_invocations)
+        scan_wg /= 2;
+
+    vkmd_neighbor *nl = calloc(1, sizeof *nl);
+    uint32_t *rows = NULL, *excl = NULL;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    if (!nl)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list");
+    VKMD_TRY(vkmd_neighbor_plan_make(sys, desc, &nl->plan));
+    const vkmd_neighbor_plan *p = &nl->plan;
+    if (p->list_bytes > ctx->limits.maxStorageBufferRange)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                           "neighbour list: %zu bytes of list exceed the device's storage "
+                           "buffer range (%u bytes); use fewer neighbours or a smaller system",
+                           p->list_bytes, ctx->limits.maxStorageBufferRange));
+    nl->positions = desc->positions;
+    nl->atom_count = sys->atom_count;
+    nl->cutoff_a = desc->cutoff_a;
+    nl->skin_a = desc->skin_a > 0 ? desc->skin_a : VKMD_NEIGHBOR_SKIN_A;
+
+    const uint32_t n = (uint32_t)sys->atom_count, nrows = p->grid[1] * p->grid[2];
+    const int fs = desc->force_staging;
+    size_t excl_words = 0;
+    VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &excl_words));
+    VKMD_TRY(make_rows(p, &rows));
+    VKMD_TRY(make_buffer(ctx, &nl->state, sizeof(vkmd_nl_state), 0, fs, "neighbour state"));
+    VKMD_TRY(make_buffer(ctx, &nl->args, 16 * VKMD_NL_DISPATCH_COUNT,
+                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, fs, "neighbour dispatch args"));
+    VKMD_TRY(make_buffer(ctx, &nl->saved, 16 * (VkDeviceSize)n, 0, fs, "neighbour saved"));
+    VKMD_TRY(make_buffer(ctx, &nl->atom_key, 8 * (VkDeviceSize)n, 0, fs, "neighbour keys"));
+    VKMD_TRY(
+        make_buffer(ctx, &nl->cells, 8 * (VkDeviceSize)p->cell_count, 0, fs, "neighbour cells"));
+    VKMD_TRY(make_buffer(ctx, &nl->rows, 12 * (VkDeviceSize)nrows, 0, fs, "neighbour rows"));
+    VKMD_TRY(
+        make_buffer(ctx, &nl->order, 4 * (VkDeviceSize)p->slot_capacity, 0, fs, "neighbour order"));
+    VKMD_TRY(make_buffer(ctx, &nl->slot_of, 4 * (VkDeviceSize)n, 0, fs, "neighbour slots"));
+    VKMD_TRY(make_buffer(ctx, &nl->spos, 16 * (VkDeviceSize)p->slot_capacity, 0, fs,
+                         "neighbour sorted positions"));
+    VKMD_TRY(
+        make_buffer(ctx, &nl->excl, 4 * (VkDeviceSize)excl_words, 0, fs, "neighbour exclusions"));
+    VKMD_TRY(make_buffer(ctx, &nl->list, p->list_bytes, 0, fs, "neighbour list"));
+    VKMD_TRY(make_buffer(ctx, &nl->counts, 4 * (VkDeviceSize)p->cluster_capacity, 0, fs,
+                         "neighbour counts"));
+
+    /* Initial contents: counts zero (the bin kernel adds to them), first
+     * check forced, order empty, positions zero. */
+    vkmd_nl_state st0;
+    memset(&st0, 0, sizeof st0);
+    st0.force = 1;
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &nl->state, 0, &st0, sizeof st0));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &nl->rows, 0, rows, 12 * (VkDeviceSize)nrows));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &nl->excl, 0, excl, 4 * (VkDeviceSize)excl_words));
+    VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
+    vkmd_vk_buffer_record_fill(cb, &nl->cells, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->saved, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->spos, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->order, VKMD_NL_EMPTY);
+    vkmd_vk_buffer_record_fill(cb, &nl->counts, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->args, 0);
+    vkmd_vk_barrier_transfer_to_compute(cb);
+    res = vkmd_vk_oneshot_submit(ctx, cb);
+    cb = VK_NULL_HANDLE;
+    if (res != VKMD_OK)
+        goto cleanup;
+
+    static const struct {
+        const char *shader;
+        uint32_t mode;
+    } kinds[PIPE_COUNT] = {
+        [PIPE_CHECK] = {"nl_check.comp", VKMD_NL_MODE_CHECK_DISPLACEMENT},
+        [PIPE_DECIDE] = {"nl_check.comp", VKMD_NL_MODE_CHECK_DECIDE},
+        [PIPE_BIN] = {"nl_bin.comp", 0},
+        [PIPE_ROWS] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWS},
+        [PIPE_ROWSCAN] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWSCAN},
+        [PIPE_SCATTER] = {"nl_sort.comp", VKMD_NL_MODE_SORT_SCATTER},
+        [PIPE_CELLS] = {"nl_sort.comp", VKMD_NL_MODE_SORT_CELLS},
+        [PIPE_BUILD] = {"nl_build.comp", 0},
+    };
+    const vkmd_vk_buffer *bufs[VKMD_NL_BINDING_COUNT];
+    bufs[VKMD_NL_BINDING_POSITIONS] = desc->positions;
+    bufs[VKMD_NL_BINDING_STATE] = &nl->state;
+    bufs[VKMD_NL_BINDING_SAVED] = &nl->saved;
+    bufs[VKMD_NL_BINDING_ATOM_KEY] = &nl->atom_key;
+    bufs[VKMD_NL_BINDING_CELLS] = &nl->cells;
+    bufs[VKMD_NL_BINDING_ROWS] = &nl->rows;
+    bufs[VKMD_NL_BINDING_ORDER] = &nl->order;
+    bufs[VKMD_NL_BINDING_SLOT_OF] = &nl->slot_of;
+    bufs[VKMD_NL_BINDING_SPOS] = &nl->spos;
+    bufs[VKMD_NL_BINDING_EXCL] = &nl->excl;
+    bufs[VKMD_NL_BINDING_LIST] = &nl->list;
+    bufs[VKMD_NL_BINDING_COUNTS] = &nl->counts;
+    bufs[VKMD_NL_BINDING_ARGS] = &nl->args;
+    for (int k = 0; k < PIPE_COUNT; ++k) {
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, k == PIPE_ROWSCAN ? scan_wg : wg},
+                                      {VKMD_SPEC_NL_MODE, kinds[k].mode}};
+        const vkmd_vk_pipeline_desc pd = {
+            .shader = kinds[k].shader,
+            .buffer_count = VKMD_NL_BINDING_COUNT,
+            .push_size = sizeof(vkmd_nl_push),
+            .specs = specs,
+            .spec_count = 2,
+        };
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &nl->pipes[k]));
+        VKMD_TRY(vkmd_vk_descset_create(ctx, &nl->pipes[k], bufs, &nl->sets[k]));
+    }
+
+    nl->push.grid = (vkmd_gpu_uvec4){p->grid[0], p->grid[1], p->grid[2], p->cell_count};
+    nl->push.sizes = (vkmd_gpu_uvec4){n, p->slot_capacity, p->cluster_capacity, p->max_neighbors};
+    uint32_t g[VKMD_NL_DISPATCH_COUNT];
+    g[VKMD_NL_DISPATCH_BIN] = cap_groups(ctx, n, wg);
+    g[VKMD_NL_DISPATCH_ROWS] = cap_groups(ctx, nrows, wg);
+    g[VKMD_NL_DISPATCH_ROWSCAN] = 1;
+    g[VKMD_NL_DISPATCH_SCATTER] = cap_groups(ctx, n, wg);
+    g[VKMD_NL_DISPATCH_CELLS] = cap_groups(ctx, p->cell_count, wg);
+    g[VKMD_NL_DISPATCH_BUILD] = cap_groups(ctx, p->cluster_capacity, 1);
+    nl->push.groups_a = (vkmd_gpu_uvec4){g[0], g[1], g[2], g[3]};
+    nl->push.groups_b = (vkmd_gpu_uvec4){g[4], g[5], 0, 0};
+    nl->check_groups = cap_groups(ctx, n, wg);
+    set_push_box(nl, &sys->box);
+    vkmd_log_debug("neighbour list: grid %u x %u x %u, %u clusters x %u entries (expected %.0f), "
+                   "%.1f MB",
+                   p->grid[0], p->grid[1], p->grid[2], p->cluster_capacity, p->max_neighbors,
+                   p->expected_entries, p->total_bytes / 1e6);
+    *out_nl = nl;
+    nl = NULL;
+cleanup:
+    free(rows);
+    free(excl);
+    vkmd_neighbor_destroy(ctx, nl);
+    return res;
+}
+
+void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl)
+{
+    if (!nl)
+        return;
+    for (int k = 0; k < PIPE_COUNT; ++k) {
+        vkmd_vk_descset_destroy(ctx, &nl->sets[k]);
+        vkmd_vk_pipeline_destroy(ctx, &nl->pipes[k]);
+    }
+    vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args, &nl->saved, &nl->atom_key,
+                              &nl->cells, &nl->rows, &nl->order, &nl->slot_of,
+                              &nl->spos,  &nl->excl, &nl->list,  &nl->counts};
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
+        vkmd_vk_buffer_destroy(ctx, bufs[k]);
+    free(nl);
+}
+
+static void bind(VkCommandBuffer cb, const vkmd_neighbor *nl, int k)
+{
+    const vkmd_vk_pipeline *pipe = &nl->pipes[k];
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->layout, 0, 1,
+                            &nl->sets[k].set, 0, NULL);
+    vkCmdPushConstants(cb, pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof nl->push,
+                       &nl->push);
+}
+
+static void dispatch_indirect(VkCommandBuffer cb, const vkmd_neighbor *nl, int k, int slot)
+{
+    bind(cb, nl, k);
+    vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)slot);
+    vkmd_vk_barrier_compute(cb);
+}
+
+void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
+{
+    bind(cb, nl, PIPE_CHECK);
+    vkCmdDispatch(cb, nl->check_groups, 1, 1);
+    /* Also orders the indirect reads of an earlier record before the decide
+     * kernel rewrites the arguments. */
+    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                    VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    bind(cb, nl, PIPE_DECIDE);
+    vkCmdDispatch(cb, 1, 1, 1);
+    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                    VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                        VK_ACCESS_SHADER_WRITE_BIT);
+    dispatch_indirect(cb, nl, PIPE_BIN, VKMD_NL_DISPATCH_BIN);
+    dispatch_indirect(cb, nl, PIPE_ROWS, VKMD_NL_DISPATCH_ROWS);
+    dispatch_indirect(cb, nl, PIPE_ROWSCAN, VKMD_NL_DISPATCH_ROWSCAN);
+    dispatch_indirect(cb, nl, PIPE_SCATTER, VKMD_NL_DISPATCH_SCATTER);
+    dispatch_indirect(cb, nl, PIPE_CELLS, VKMD_NL_DISPATCH_CELLS);
+    dispatch_indirect(cb, nl, PIPE_BUILD, VKMD_NL_DISPATCH_BUILD);
+}
+
+void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb)
+{
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    vkCmdFillBuffer(cb, nl->state.buffer, offsetof(vkmd_nl_state, force), 4, 1);
+    vkmd_vk_barrier_transfer_to_compute(cb);
+}
+
+vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+                                     vkmd_neighbor_stats *out)
+{
+    vkmd_nl_state st;
+    memset(out, 0, sizeof *out);
+    vkmd_result res = vkmd_vk_buffer_readback(ctx, &nl->state, 0, &st, sizeof st);
+    if (res != VKMD_OK)
+        return res;
+    float d2;
+    memcpy(&d2, &st.last_disp2, sizeof d2);
+    out->builds = st.builds;
+    out->checks = st.checks;
+    out->overflow = st.overflow;
+    out->max_count = st.max_count;
+    out->capacity = nl->plan.max_neighbors;
+    out->slot_count = st.slot_count;
+    out->last_displacement = sqrt((double)d2);
+    out->trigger_a = sqrt((double)nl->push.cell.w);
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+                                vkmd_neighbor_stats *out)
+{
+    vkmd_neighbor_stats s;
+    vkmd_result res = vkmd_neighbor_stats_read(ctx, nl, &s);
+    if (out)
+        *out = s;
+    if (res == VKMD_OK && s.overflow)
+        res = vkmd_fail(VKMD_ERROR_CAPACITY,
+                        "neighbour list: a cluster needed %u entries, capacity is %u (create the "
+                        "list again with max_neighbors >= %u and repeat the evaluation)",
+                        s.max_count, s.capacity, s.max_count);
+    return res;
+}
+
+size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl)
+{
+    const vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args, &nl->saved, &nl->atom_key,
+                                    &nl->cells, &nl->rows, &nl->order, &nl->slot_of,
+                                    &nl->spos,  &nl->excl, &nl->list,  &nl->counts};
+    size_t total = 0;
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
+        total += (size_t)bufs[k]->size;
+    return total;
+}
+
+void vkmd_neighbor_view_get(const vkmd_neighbor *nl, vkmd_neighbor_view *out)
+{
+    *out = (vkmd_neighbor_view){
+        .order = &nl->order,
+        .list = &nl->list,
+        .counts = &nl->counts,
+        .atom_count = (uint32_t)nl->atom_count,
+        .slot_capacity = nl->plan.slot_capacity,
+        .cluster_capacity = nl->plan.cluster_capacity,
+        .max_neighbors = nl->plan.max_neighbors,
+        .cutoff_a = nl->cutoff_a,
+    };
+}
+
+vkmd_result vkmd_neighbor_pairs_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+                                     vkmd_pair **out_pairs, size_t *out_count)
+{
+    vkmd_result res = VKMD_OK;
+    *out_pairs = NULL;
+    *out_count = 0;
+    const vkmd_neighbor_plan *p = &nl->plan;
+    uint32_t *order = malloc(nl->order.size);
+    uint32_t *counts = malloc(nl->counts.size);
+    uint32_t *list = malloc(nl->list.size);
+    vkmd_pair *pairs = NULL;
+    if (!order || !counts || !list) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list readback");
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->order, 0, order, nl->order.size));
+    VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->counts, 0, counts, nl->counts.size));
+    VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->list, 0, list, nl->list.size));
+    size_t total = 0;
+    for (uint32_t c = 0; c < p->cluster_capacity; ++c)
+        for (uint32_t k = 0; k < counts[c] && k < p->max_neighbors; ++k) {
+            uint32_t e = list[(size_t)c * p->max_neighbors + k];
+            for (uint32_t l = 0; l < C; ++l)
+                total += (e >> l) & 1u;
+        }
+    pairs = malloc(sizeof *pairs * (total ? total : 1));
+    if (!pairs) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list readback: %zu pairs", total);
+        goto cleanup;
+    }
+    size_t at = 0;
+    for (uint32_t c = 0; c < p->cluster_capacity; ++c)
+        for (uint32_t k = 0; k < counts[c] && k < p->max_neighbors; ++k) {
+            uint32_t e = list[(size_t)c * p->max_neighbors + k];
+            uint32_t js = e >> VKMD_NL_MASK_BITS;
+            for (uint32_t l = 0; l < C; ++l)
+                if ((e >> l) & 1u) {
+                    uint32_t i = order[c * C + l], j = js < p->slot_capacity ? order[js] : 0;
+                    if (i == VKMD_NL_EMPTY || j == VKMD_NL_EMPTY || js >= p->slot_capacity) {
+                        res = vkmd_fail(VKMD_ERROR_NUMERIC,
+                                        "neighbour list: cluster %u entry %u names an empty "
+                                        "slot",
+                                        c, k);
+                        goto cleanup;
+                    }
+                    pairs[at++] = (vkmd_pair){(int32_t)i, (int32_t)j};
+                }
+        }
+    *out_pairs = pairs;
+    *out_count = total;
+    pairs = NULL;
+cleanup:
+    free(order);
+    free(counts);
+    free(list);
+    free(pairs);
+    return res;
+}

@@ -1,0 +1,260 @@
+/* Non-bonded GPU pass (see pass_nonbonded.h and shaders/nonbonded.comp).
+ *
+ * Periodic systems use two pipelines of nonbonded.comp (GATHER, LIST) bound
+ * to the neighbour list's buffers; vacuum systems one (ALL_PAIRS) with the
+ * list bindings filled by a 16-byte placeholder, since every pipeline has
+ * the same binding layout. */
+#include "forces/pass_nonbonded.h"
+#include "core/log.h"
+#include "vk/barrier.h"
+#include "vk/pipeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vkmd_pass_nonbonded {
+    vkmd_vk_pipeline gather, pairs;
+    vkmd_vk_descset gather_set, pairs_set;
+    vkmd_vk_buffer charge, type, lj, excl, xq, stype, placeholder;
+    const vkmd_accum *accum;
+    vkmd_nb_push push;
+    uint32_t gather_groups, pair_groups;
+    int periodic;
+};
+
+static uint32_t cap_groups(const vkmd_vk_context *ctx, uint32_t n, uint32_t wg)
+{
+    uint32_t g = vkmd_vk_div_up(n, wg);
+    uint32_t max = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    return g < 1 ? 1 : g < max ? g : max;
+}
+
+static vkmd_result make_buffer(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, VkDeviceSize size,
+                               int force_staging, const char *name)
+{
+    const vkmd_vk_buffer_desc d = {
+        .size = size ? size : 16, .force_staging = force_staging, .name = name};
+    return vkmd_vk_buffer_create(ctx, &d, buf);
+}
+
+void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box)
+{
+    float hi[3];
+    for (int d = 0; d < 3; ++d)
+        hi[d] = box->periodic ? (float)box->len[d] : 0.0f;
+    pass->push.box = (vkmd_gpu_vec4){hi[0], hi[1], hi[2], box->periodic ? 1.0f : 0.0f};
+    pass->push.box_lo = (vkmd_gpu_vec4){(float)(box->periodic ? box->len[0] - hi[0] : 0.0),
+                                        (float)(box->periodic ? box->len[1] - hi[1] : 0.0),
+                                        (float)(box->periodic ? box->len[2] - hi[2] : 0.0), 0.0f};
+}
+
+/* Charges (scaled by sqrt(k)), LJ types and the A/B table, uploaded. */
+static vkmd_result upload_params(vkmd_vk_context *ctx, vkmd_pass_nonbonded *p,
+                                 const vkmd_system *sys, double coulomb_k)
+{
+    vkmd_result res = VKMD_OK;
+    const int32_t n = sys->atom_count, nt = sys->lj_type_count;
+    float *q = malloc(sizeof *q * (size_t)n);
+    uint32_t *t = malloc(sizeof *t * (size_t)n);
+    float *lj = malloc(sizeof *lj * 2 * (size_t)nt * (size_t)nt);
+    if (!q || !t || !lj) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "nonbonded pass: parameters of %d atoms", n);
+        goto cleanup;
+    }
+    const double sqrt_k = sqrt(coulomb_k);
+    for (int32_t a = 0; a < n; ++a) {
+        if (sys->atoms[a].lj_type < 0 || sys->atoms[a].lj_type >= nt) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "nonbonded pass: atom %d has LJ type %d outside 0..%d", a,
+                            sys->atoms[a].lj_type, nt - 1);
+            goto cleanup;
+        }
+        q[a] = (float)(sys->atoms[a].charge * sqrt_k);
+        t[a] = (uint32_t)sys->atoms[a].lj_type;
+    }
+    for (int32_t k = 0; k < nt * nt; ++k) {
+        lj[2 * k] = (float)sys->lj_a[k];
+        lj[2 * k + 1] = (float)sys->lj_b[k];
+    }
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->charge, 0, q, sizeof *q * (size_t)n));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->type, 0, t, sizeof *t * (size_t)n));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->lj, 0, lj, sizeof *lj * 2 * (size_t)nt * nt));
+cleanup:
+    free(q);
+    free(t);
+    free(lj);
+    return res;
+}
+
+vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *sys,
+                                       const vkmd_pass_nonbonded_desc *desc,
+                                       vkmd_pass_nonbonded **out_pass)
+{
+    vkmd_result res = VKMD_OK;
+    *out_pass = NULL;
+    const vkmd_vk_features *f = &ctx->info.features;
+    if (!f->shader_int64 || !f->buffer_int64_atomics)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "nonbonded pass: %s lacks shaderInt64/shaderBufferInt64Atomics, needed "
+                         "for fixed-point force sums",
+                         ctx->info.name);
+    if (!desc || !desc->positions || !desc->accum || !desc->settings)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "nonbonded pass: positions, accumulators and settings are required");
+    const vkmd_ff_settings *s = desc->settings;
+    const int periodic = sys->box.periodic != 0;
+    if (desc->accum->atom_count != sys->atom_count ||
+        desc->positions->size < (VkDeviceSize)sys->atom_count * 16)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "nonbonded pass: buffers sized for %d atoms, system has %d",
+                         desc->accum->atom_count, sys->atom_count);
+    if (sys->lj_type_count <= 0 || !sys->lj_a || !sys->lj_b)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "nonbonded pass: no LJ type tables");
+    vkmd_neighbor_view view = {0};
+    if (periodic) {
+        if (!desc->neighbor)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "nonbonded pass: a periodic system needs a neighbour list");
+        vkmd_neighbor_view_get(desc->neighbor, &view);
+        if (!(s->cutoff_a > 0 && s->ewald_alpha > 0))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "nonbonded pass: settings are not resolved (cutoff %g, alpha %g)",
+                             s->cutoff_a, s->ewald_alpha);
+        if (view.atom_count != (uint32_t)sys->atom_count || view.cutoff_a < s->cutoff_a)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "nonbonded pass: the neighbour list has %u atoms and cutoff %g A; "
+                             "the system %d atoms and cutoff %g A",
+                             view.atom_count, view.cutoff_a, sys->atom_count, s->cutoff_a);
+    }
+    uint32_t wg = desc->workgroup_size ? desc->workgroup_size : VKMD_NB_WORKGROUP_SIZE;
+    if ((wg & (wg - 1)) != 0 || wg < VKMD_NL_CLUSTER_SIZE ||
+        wg > ctx->info.max_workgroup_invocations)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "nonbonded pass: workgroup size %u is not a power of two in %d..%u", wg,
+                         VKMD_NL_CLUSTER_SIZE, ctx->info.max_workgroup_invocations);
+
+    vkmd_pass_nonbonded *p = calloc(1, sizeof *p);
+    uint32_t *excl = NULL;
+    if (!p)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "nonbonded pass");
+    p->accum = desc->accum;
+    p->periodic = periodic;
+    const int fs = desc->force_staging;
+    const uint32_t n = (uint32_t)sys->atom_count, nt = (uint32_t)sys->lj_type_count;
+    VKMD_TRY(make_buffer(ctx, &p->charge, 4 * (VkDeviceSize)n, fs, "nonbonded charges"));
+    VKMD_TRY(make_buffer(ctx, &p->type, 4 * (VkDeviceSize)n, fs, "nonbonded types"));
+    VKMD_TRY(make_buffer(ctx, &p->lj, 8 * (VkDeviceSize)nt * nt, fs, "nonbonded LJ table"));
+    VKMD_TRY(upload_params(ctx, p, sys, vkmd_ff_coulomb_k(s)));
+    VKMD_TRY(make_buffer(ctx, &p->placeholder, 16, fs, "nonbonded placeholder"));
+    if (periodic) {
+        VKMD_TRY(make_buffer(ctx, &p->xq, 16 * (VkDeviceSize)view.slot_capacity, fs,
+                             "nonbonded sorted positions"));
+        VKMD_TRY(make_buffer(ctx, &p->stype, 4 * (VkDeviceSize)view.slot_capacity, fs,
+                             "nonbonded sorted types"));
+    } else {
+        size_t words = 0;
+        VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &words));
+        VKMD_TRY(make_buffer(ctx, &p->excl, 4 * (VkDeviceSize)words, fs, "nonbonded exclusions"));
+        VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->excl, 0, excl, 4 * (VkDeviceSize)words));
+    }
+
+    const vkmd_vk_buffer *ph = &p->placeholder;
+    const vkmd_vk_buffer *bufs[VKMD_NB_BINDING_COUNT];
+    bufs[VKMD_NB_BINDING_POSITIONS] = desc->positions;
+    bufs[VKMD_NB_BINDING_FORCES] = &desc->accum->forces;
+    bufs[VKMD_NB_BINDING_ENERGIES] = &desc->accum->energies;
+    bufs[VKMD_NB_BINDING_CHARGE] = &p->charge;
+    bufs[VKMD_NB_BINDING_TYPE] = &p->type;
+    bufs[VKMD_NB_BINDING_LJ] = &p->lj;
+    bufs[VKMD_NB_BINDING_EXCL] = periodic ? ph : &p->excl;
+    bufs[VKMD_NB_BINDING_ORDER] = periodic ? view.order : ph;
+    bufs[VKMD_NB_BINDING_LIST] = periodic ? view.list : ph;
+    bufs[VKMD_NB_BINDING_COUNTS] = periodic ? view.counts : ph;
+    bufs[VKMD_NB_BINDING_XQ] = periodic ? &p->xq : ph;
+    bufs[VKMD_NB_BINDING_STYPE] = periodic ? &p->stype : ph;
+
+    for (int k = periodic ? 0 : 1; k < 2; ++k) {
+        uint32_t mode =
+            k == 0 ? VKMD_NB_MODE_GATHER : (periodic ? VKMD_NB_MODE_LIST : VKMD_NB_MODE_ALL_PAIRS);
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}, {VKMD_SPEC_NB_MODE, mode}};
+        const vkmd_vk_pipeline_desc pd = {
+            .shader = "nonbonded.comp",
+            .buffer_count = VKMD_NB_BINDING_COUNT,
+            .push_size = sizeof(vkmd_nb_push),
+            .specs = specs,
+            .spec_count = 2,
+        };
+        vkmd_vk_pipeline *pipe = k == 0 ? &p->gather : &p->pairs;
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, pipe));
+        VKMD_TRY(vkmd_vk_descset_create(ctx, pipe, bufs, k == 0 ? &p->gather_set : &p->pairs_set));
+    }
+
+    vkmd_pass_nonbonded_set_box(p, &sys->box);
+    p->push.params =
+        (vkmd_gpu_vec4){(float)(s->cutoff_a * s->cutoff_a), (float)s->ewald_alpha, 0.0f, 0.0f};
+    p->push.sizes =
+        (vkmd_gpu_uvec4){n, view.slot_capacity, view.cluster_capacity, view.max_neighbors};
+    p->push.type_count = nt;
+    if (periodic) {
+        p->gather_groups = cap_groups(ctx, view.slot_capacity, wg);
+        p->pair_groups = cap_groups(ctx, view.cluster_capacity * VKMD_NL_CLUSTER_SIZE, wg);
+    } else {
+        p->pair_groups = cap_groups(ctx, n, wg);
+    }
+    vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u",
+                   periodic ? "neighbour list" : "all pairs", n, p->pair_groups, wg);
+    *out_pass = p;
+    p = NULL;
+cleanup:
+    free(excl);
+    vkmd_pass_nonbonded_destroy(ctx, p);
+    return res;
+}
+
+void vkmd_pass_nonbonded_record(const vkmd_pass_nonbonded *pass, VkCommandBuffer cb)
+{
+    if (pass->periodic) {
+        vkmd_vk_dispatch(cb, &pass->gather, &pass->gather_set, &pass->push, pass->gather_groups, 1,
+                         1);
+        vkmd_vk_barrier_compute(cb);
+    }
+    vkmd_vk_dispatch(cb, &pass->pairs, &pass->pairs_set, &pass->push, pass->pair_groups, 1, 1);
+}
+
+vkmd_result vkmd_pass_nonbonded_readback(vkmd_vk_context *ctx, const vkmd_pass_nonbonded *pass,
+                                         double *out_forces, vkmd_energy *out_energy)
+{
+    double slots[VKMD_ENERGY_SLOT_COUNT];
+    vkmd_result res = vkmd_accum_readback(ctx, pass->accum, out_forces, out_energy ? slots : NULL);
+    if (res == VKMD_OK && out_energy) {
+        out_energy->lj_pair = slots[VKMD_ENERGY_LJ];
+        out_energy->coulomb_real = slots[VKMD_ENERGY_COUL_REAL];
+    }
+    return res;
+}
+
+size_t vkmd_pass_nonbonded_memory_bytes(const vkmd_pass_nonbonded *pass)
+{
+    const vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj,         &pass->excl,
+                                    &pass->xq,     &pass->stype, &pass->placeholder};
+    size_t total = 0;
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
+        total += (size_t)bufs[k]->size;
+    return total;
+}
+
+void vkmd_pass_nonbonded_destroy(vkmd_vk_context *ctx, vkmd_pass_nonbonded *pass)
+{
+    if (!pass)
+        return;
+    vkmd_vk_descset_destroy(ctx, &pass->gather_set);
+    vkmd_vk_descset_destroy(ctx, &pass->pairs_set);
+    vkmd_vk_pipeline_destroy(ctx, &pass->gather);
+    vkmd_vk_pipeline_destroy(ctx, &pass->pairs);
+    vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj,         &pass->excl,
+                              &pass->xq,     &pass->stype, &pass->placeholder};
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
+        vkmd_vk_buffer_destroy(ctx, bufs[k]);
+    free(pass);
+}

@@ -1,0 +1,64 @@
+// Declarations shared by every nl_*.comp (the neighbour-list kernels of
+// engine/forces/neighbor.c): the one binding layout, the push constants, the
+// grid-stride helper and the periodic helpers. Each kernel uses a subset of
+// the buffers; all of them are bound to every pipeline.
+#ifndef VKMD_NL_COMMON_GLSL
+#define VKMD_NL_COMMON_GLSL
+
+#include "common/vkmd_layout.h"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NL_WORKGROUP_SIZE;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+
+layout(std430, binding = VKMD_NL_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
+layout(std430, binding = VKMD_NL_BINDING_STATE) buffer State { VKMD_NL_STATE_FIELDS } st;
+layout(std430, binding = VKMD_NL_BINDING_SAVED) buffer Saved { vec4 saved[]; };
+layout(std430, binding = VKMD_NL_BINDING_ATOM_KEY) buffer AtomKey { uint atom_key[]; };
+layout(std430, binding = VKMD_NL_BINDING_CELLS) buffer Cells { uint cells[]; };
+layout(std430, binding = VKMD_NL_BINDING_ROWS) buffer Rows { uint rows[]; };
+layout(std430, binding = VKMD_NL_BINDING_ORDER) buffer Order { uint order[]; };
+layout(std430, binding = VKMD_NL_BINDING_SLOT_OF) buffer SlotOf { uint slot_of[]; };
+layout(std430, binding = VKMD_NL_BINDING_SPOS) buffer SPos { vec4 spos[]; };
+layout(std430, binding = VKMD_NL_BINDING_EXCL) readonly buffer Excl { uint excl[]; };
+layout(std430, binding = VKMD_NL_BINDING_LIST) buffer List { uint list[]; };
+layout(std430, binding = VKMD_NL_BINDING_COUNTS) buffer Counts { uint counts[]; };
+layout(std430, binding = VKMD_NL_BINDING_ARGS) buffer Args { uvec4 dispatch_args[]; };
+layout(push_constant) uniform Push { VKMD_NL_PUSH_FIELDS } pc;
+
+#define NL_ATOMS     (pc.sizes.x)
+#define NL_SLOTS     (pc.sizes.y)
+#define NL_CLUSTERS  (pc.sizes.z)
+#define NL_MAX_NEIGH (pc.sizes.w)
+#define NL_NX        (pc.grid.x)
+#define NL_NY        (pc.grid.y)
+#define NL_NZ        (pc.grid.z)
+#define NL_CELLS     (pc.grid.w)
+#define NL_ROWS      (pc.grid.y * pc.grid.z)
+
+// b - a under the minimum-image convention (orthorhombic box), as ref_delta.
+vec3 nl_delta(vec3 a, vec3 b)
+{
+    vec3 d = b - a;
+    return d - pc.box.xyz * floor(d / pc.box.xyz + 0.5);
+}
+
+// Position wrapped into [0, L] (L itself only by rounding of tiny negatives).
+vec3 nl_wrap(vec3 p)
+{
+    return p - pc.box.xyz * floor(p / pc.box.xyz);
+}
+
+// Cell coordinates of a wrapped position, clamped into the grid.
+uvec3 nl_cell_of(vec3 w)
+{
+    ivec3 c = ivec3(floor(w / pc.cell.xyz));
+    return uvec3(clamp(c, ivec3(0), ivec3(pc.grid.xyz) - 1));
+}
+
+// Global cell key: the row's rank on the (y, z) Hilbert curve, then x.
+uint nl_cell_key(uvec3 c)
+{
+    return rows[c.y * NL_NZ + c.z] * NL_NX + c.x;
+}
+
+#endif

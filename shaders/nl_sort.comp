@@ -1,0 +1,65 @@
+// Neighbour-list rebuild, steps 4 and 5 of 5 (engine/forces/neighbor.c):
+//
+// SORT_SCATTER: each atom to slot (row start + cell start in the row + rank).
+// SORT_CELLS: one thread per cell sorts the cell's slots by atom index
+//   (insertion sort: cells hold a few atoms), which makes the order
+//   independent of the atomics' scheduling in nl_bin.comp; then records each
+//   atom's slot and wrapped position, and the thread of a row's last cell
+//   marks the row's padding slots empty.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common/nl_common.glsl"
+
+layout(constant_id = VKMD_SPEC_NL_MODE) const uint MODE = VKMD_NL_MODE_SORT_SCATTER;
+
+void scatter()
+{
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    for (uint a = gl_GlobalInvocationID.x; a < NL_ATOMS; a += stride) {
+        uint key = atom_key[a];
+        uint row = key / NL_NX;
+        order[rows[2u * NL_ROWS + row] + cells[NL_CELLS + key] + atom_key[NL_ATOMS + a]] = a;
+    }
+}
+
+void sort_cells()
+{
+    const uint C = VKMD_NL_CLUSTER_SIZE;
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    for (uint key = gl_GlobalInvocationID.x; key < NL_CELLS; key += stride) {
+        uint row = key / NL_NX, x = key % NL_NX;
+        uint row_atoms = rows[NL_ROWS + row];
+        uint base = rows[2u * NL_ROWS + row];
+        uint s0 = base + cells[NL_CELLS + key];
+        uint s1 = base + (x == NL_NX - 1u ? row_atoms : cells[NL_CELLS + key + 1u]);
+        for (uint s = s0 + 1u; s < s1; ++s) {
+            uint a = order[s];
+            uint t = s;
+            while (t > s0 && order[t - 1u] > a) {
+                order[t] = order[t - 1u];
+                --t;
+            }
+            order[t] = a;
+        }
+        for (uint s = s0; s < s1; ++s) {
+            uint a = order[s];
+            slot_of[a] = s;
+            spos[s] = vec4(nl_wrap(pos[a].xyz), 0.0);
+        }
+        if (x == NL_NX - 1u) {
+            uint pad_end = base + (row_atoms + C - 1u) / C * C;
+            for (uint s = base + row_atoms; s < pad_end; ++s) {
+                order[s] = VKMD_NL_EMPTY;
+                spos[s] = vec4(0.0);
+            }
+        }
+    }
+}
+
+void main()
+{
+    if (MODE == VKMD_NL_MODE_SORT_SCATTER)
+        scatter();
+    else
+        sort_cells();
+}

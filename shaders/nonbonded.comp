@@ -1,0 +1,238 @@
+// Non-bonded pairs: LJ (A/r^12 - B/r^6 from the type tables, plain
+// truncation) and Ewald real-space Coulomb kqq erfc(alpha r)/r within the
+// cutoff (periodic, minimum image), or LJ and plain kqq/r over all pairs (no
+// box); excluded pairs are not computed (another pass owns 1-4 terms and
+// the excluded-pair correction). Oracle: ref_nonbonded_pairs. Three kernels
+// by MODE (engine/forces/pass_nonbonded.h has the design and its cost):
+//
+// GATHER: per slot of the neighbour list, the atom's position with its
+//   scaled charge in w and its LJ type, in the list's spatial order, so
+//   that the pair kernel reads neighbours from nearby addresses.
+// LIST: one thread per slot (lane l of cluster c = its 8 atoms); the
+//   cluster's entries are read by all 8 lanes at once (one address), each
+//   lane computes the pairs its mask bit selects. Full list: every pair is
+//   computed from both sides, so a thread sums only its own atom's force
+//   (no j-side reduction, no atomics per pair) and adds half the energy.
+// ALL_PAIRS: one thread per atom over every other atom in index order; the
+//   atom's exclusions (sorted) are skipped by walking them in step.
+//
+// Sums: each thread adds its pairs in a fixed order (the list order) with
+// Kahan-compensated float sums (error ~1 ulp of the result, independent of
+// the number of pairs), converts once to int64 fixed point and adds with
+// one atomic per force component; energies are reduced per workgroup in
+// int64. Integer sums do not depend on thread order, so two evaluations are
+// bitwise identical.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#include "common/vkmd_layout.h"
+#include "common/forms.glsl"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
+layout(constant_id = VKMD_SPEC_NB_MODE) const uint MODE = VKMD_NB_MODE_LIST;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+
+layout(std430, binding = VKMD_NB_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
+layout(std430, binding = VKMD_NB_BINDING_FORCES) buffer Forces { int64_t force[]; };
+layout(std430, binding = VKMD_NB_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_NB_BINDING_CHARGE) readonly buffer Charge { float charge[]; };
+layout(std430, binding = VKMD_NB_BINDING_TYPE) readonly buffer Type { uint type[]; };
+layout(std430, binding = VKMD_NB_BINDING_LJ) readonly buffer LJ { float lj[]; };
+layout(std430, binding = VKMD_NB_BINDING_EXCL) readonly buffer Excl { uint excl[]; };
+layout(std430, binding = VKMD_NB_BINDING_ORDER) readonly buffer Order { uint order[]; };
+layout(std430, binding = VKMD_NB_BINDING_LIST) readonly buffer List { uint list[]; };
+layout(std430, binding = VKMD_NB_BINDING_COUNTS) readonly buffer Counts { uint counts[]; };
+layout(std430, binding = VKMD_NB_BINDING_XQ) buffer XQ { vec4 xq[]; };
+layout(std430, binding = VKMD_NB_BINDING_STYPE) buffer SType { uint stype[]; };
+layout(push_constant) uniform Push { VKMD_NB_PUSH_FIELDS } pc;
+
+const uint C = VKMD_NL_CLUSTER_SIZE;
+
+shared int64_t red[2][WORKGROUP_SIZE];
+
+int64_t to_fixed(float v)
+{
+    return int64_t(v * float(VKMD_FIXED_SCALE));
+}
+
+// Kahan summation: s + c carries the sum to about one ulp whatever the
+// number of terms. `precise` stops the compiler from re-associating
+// (t - s) - y to zero; it covers only these operations.
+void kahan3(inout vec3 s, inout vec3 c, vec3 x)
+{
+    precise vec3 y = x - c;
+    precise vec3 t = s + y;
+    c = (t - s) - y;
+    s = t;
+}
+
+void kahan(inout float s, inout float c, float x)
+{
+    precise float y = x - c;
+    precise float t = s + y;
+    c = (t - s) - y;
+    s = t;
+}
+
+// Minimum image of d = r_j - r_i and its squared length, with the box
+// edge as a float pair (box + box_lo). Rounding the edge to float alone
+// shifts every pair across a face by the same amount, a bias that does not
+// average out (3e-7 of the LJ energy of water:8000); subtracting box_lo in
+// float does not help either, since d - n box is exact on the coarse grid of
+// the far coordinate, so adding a fixed sub-ulp term rounds the same way
+// every time. Instead r^2 takes the first-order term 2 d.(-n box_lo), and
+// the force direction uses d (a ~1e-7 relative difference).
+vec3 min_image(vec3 d, out float r2)
+{
+    vec3 n = floor(d / pc.box.xyz + 0.5);
+    vec3 dh = d - n * pc.box.xyz; // exact for |n| <= 1 (Sterbenz)
+    r2 = dot(dh, dh) - 2.0 * dot(dh, n * pc.box_lo.xyz);
+    return dh;
+}
+
+// Per-thread sums of one atom's pairs.
+vec3 f_sum, f_comp;
+float elj_sum, elj_comp, ec_sum, ec_comp;
+
+// Pair (i, j) seen from i: d = r_j - r_i (minimum image when periodic),
+// kqq = k q_i q_j, t = LJ type-pair index. Adds the force on i and half the
+// energies (the pair is also computed from j's side).
+void pair(vec3 d, float r2, float kqq, uint t)
+{
+    float inv_r = inversesqrt(r2);
+    float inv_r2 = inv_r * inv_r;
+    float f_lj, f_c, e_c;
+    float e_lj = form_lj(inv_r2, lj[2u * t], lj[2u * t + 1u], f_lj);
+    if (pc.box.w != 0.0)
+        e_c = form_coulomb_erfc_precise(r2 * inv_r, inv_r, kqq, pc.params.y, f_c);
+    else
+        e_c = form_coulomb(inv_r, kqq, f_c);
+    kahan3(f_sum, f_comp, -(f_lj + f_c) * d);
+    kahan(elj_sum, elj_comp, 0.5 * e_lj);
+    kahan(ec_sum, ec_comp, 0.5 * e_c);
+}
+
+void add_force(uint atom)
+{
+    uint n = pc.sizes.x;
+    atomicAdd(force[VKMD_FORCE_INDEX(0, atom, n)], to_fixed(f_sum.x) + to_fixed(f_comp.x));
+    atomicAdd(force[VKMD_FORCE_INDEX(1, atom, n)], to_fixed(f_sum.y) + to_fixed(f_comp.y));
+    atomicAdd(force[VKMD_FORCE_INDEX(2, atom, n)], to_fixed(f_sum.z) + to_fixed(f_comp.z));
+}
+
+void reset_sums()
+{
+    f_sum = vec3(0.0);
+    f_comp = vec3(0.0);
+    elj_sum = elj_comp = ec_sum = ec_comp = 0.0;
+}
+
+void gather()
+{
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    for (uint s = gl_GlobalInvocationID.x; s < pc.sizes.y; s += stride) {
+        uint a = order[s];
+        if (a != VKMD_NL_EMPTY) {
+            xq[s] = vec4(pos[a].xyz, charge[a]);
+            stype[s] = type[a];
+        } else {
+            xq[s] = vec4(0.0);
+            stype[s] = 0u;
+        }
+    }
+}
+
+// Periodic list kernel; returns the thread's energies in fixed point.
+void list_pairs(inout int64_t e_lj, inout int64_t e_c)
+{
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    uint slots = pc.sizes.z * C;
+    uint max_neigh = pc.sizes.w;
+    float cutoff2 = pc.params.x;
+    for (uint s = gl_GlobalInvocationID.x; s < slots; s += stride) {
+        uint atom = order[s];
+        if (atom == VKMD_NL_EMPTY)
+            continue;
+        uint cluster = s / C, lane = s % C;
+        vec4 xi = xq[s];
+        uint row = stype[s] * pc.type_count;
+        uint base = cluster * max_neigh;
+        uint n = counts[cluster];
+        reset_sums();
+        for (uint k = 0; k < n; ++k) {
+            uint e = list[base + k];
+            if (((e >> lane) & 1u) == 0u)
+                continue;
+            uint js = e >> VKMD_NL_MASK_BITS;
+            vec4 xj = xq[js];
+            float r2;
+            vec3 d = min_image(xj.xyz - xi.xyz, r2);
+            if (r2 < cutoff2)
+                pair(d, r2, xi.w * xj.w, row + stype[js]);
+        }
+        add_force(atom);
+        e_lj += to_fixed(elj_sum) + to_fixed(elj_comp);
+        e_c += to_fixed(ec_sum) + to_fixed(ec_comp);
+    }
+}
+
+// Vacuum kernel: all pairs, no cutoff, no minimum image.
+void all_pairs(inout int64_t e_lj, inout int64_t e_c)
+{
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    uint n = pc.sizes.x;
+    for (uint i = gl_GlobalInvocationID.x; i < n; i += stride) {
+        vec3 xi = pos[i].xyz;
+        float qi = charge[i];
+        uint row = type[i] * pc.type_count;
+        uint e = excl[i], e_end = excl[i + 1u];
+        uint next = e < e_end ? excl[n + 1u + e] : VKMD_NL_EMPTY;
+        reset_sums();
+        for (uint j = 0; j < n; ++j) {
+            if (j == next) {
+                ++e;
+                next = e < e_end ? excl[n + 1u + e] : VKMD_NL_EMPTY;
+                continue;
+            }
+            if (j == i)
+                continue;
+            vec3 d = pos[j].xyz - xi;
+            pair(d, dot(d, d), qi * charge[j], row + type[j]);
+        }
+        add_force(i);
+        e_lj += to_fixed(elj_sum) + to_fixed(elj_comp);
+        e_c += to_fixed(ec_sum) + to_fixed(ec_comp);
+    }
+}
+
+void main()
+{
+    if (MODE == VKMD_NB_MODE_GATHER) {
+        gather();
+        return;
+    }
+    int64_t e_lj = 0l, e_c = 0l;
+    if (MODE == VKMD_NB_MODE_LIST)
+        list_pairs(e_lj, e_c);
+    else
+        all_pairs(e_lj, e_c);
+
+    uint lid = gl_LocalInvocationID.x;
+    red[0][lid] = e_lj;
+    red[1][lid] = e_c;
+    barrier();
+    for (uint h = WORKGROUP_SIZE / 2; h > 0; h /= 2) {
+        if (lid < h) {
+            red[0][lid] += red[0][lid + h];
+            red[1][lid] += red[1][lid + h];
+        }
+        barrier();
+    }
+    if (lid == 0) {
+        if (red[0][0] != 0)
+            atomicAdd(energy[VKMD_ENERGY_LJ], red[0][0]);
+        if (red[1][0] != 0)
+            atomicAdd(energy[VKMD_ENERGY_COUL_REAL], red[1][0]);
+    }
+}
