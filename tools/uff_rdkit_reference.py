@@ -92,6 +92,13 @@ MOLECULES = [
     ("butadiene", "C=CC=C", 50, 0.0),
     ("methylenecyclopropane", "C=C1CC1", 51, 0.0),
     ("cyclobutene", "C1=CCC1", 52, 0.0),
+    # Aromatic only as a fused pair (the shared bond stays Kekule), a cage with more
+    # four-rings than independent cycles, an sp2 carbonyl in a four-ring, quinones.
+    ("azulene", "c1ccc2cccc-2cc1", 54, 0.0),
+    ("cubane", "C12C3C4C1C5C2C3C45", 55, 0.0),
+    ("benzylpenicillin", "CC1(C)S[C@@H]2[C@H](NC(=O)Cc3ccccc3)C(=O)N2[C@H]1C(=O)O", 56, 0.0),
+    ("tropone", "O=c1cccccc1", 57, 0.0),
+    ("benzoquinone", "O=C1C=CC(=O)C=C1", 58, 0.0),
     ("formic-acid-dimer", "OC=O.OC=O", 53, 0.0),
     # Perturbed geometries: every term away from its minimum.
     ("formic-acid-perturbed", "OC=O", 11, 0.08),
