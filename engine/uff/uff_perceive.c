@@ -251,21 +251,18 @@ static int connected(const uint8_t *nbr, int32_t nr, const int32_t *sel, int32_t
 static void huckel_fused(ctx *c, const ring_set *rs, const uint8_t *nbr, const int32_t *fused,
                          int32_t nf, const donor *edon, int32_t *atom_count_buf, uint8_t *done_bond)
 {
+    /* Count the distinct bonds of the system, marking them in done_bond, then clear it:
+     * from here on it marks the bonds found aromatic (RDKit stops trying larger
+     * combinations once every bond of the system is). */
     int32_t ring_bonds = 0, done = 0;
-    for (int32_t b = 0; b < c->p->bond_count; ++b)
-        done_bond[b] = 0;
-    {
-        /* distinct bonds of the fused system */
-        uint8_t *seen = done_bond; /* reuse, cleared again below */
-        for (int32_t i = 0; i < nf; ++i)
-            for (int32_t k = rs->start[fused[i]]; k < rs->start[fused[i] + 1]; ++k)
-                if (!seen[rs->bonds[k]]) {
-                    seen[rs->bonds[k]] = 1;
-                    ++ring_bonds;
-                }
-        for (int32_t b = 0; b < c->p->bond_count; ++b)
-            done_bond[b] = 0;
-    }
+    memset(done_bond, 0, (size_t)c->p->bond_count);
+    for (int32_t i = 0; i < nf; ++i)
+        for (int32_t k = rs->start[fused[i]]; k < rs->start[fused[i] + 1]; ++k)
+            if (!done_bond[rs->bonds[k]]) {
+                done_bond[rs->bonds[k]] = 1;
+                ++ring_bonds;
+            }
+    memset(done_bond, 0, (size_t)c->p->bond_count);
     int32_t comb[6], sel[6];
     int32_t max_size = nf < 6 ? nf : 6;
     for (int32_t size = 1; size <= max_size && done < ring_bonds; ++size) {
