@@ -1,12 +1,12 @@
 /* The UFF terms of a typed molecule with their parameters, enumerated as
  * RDKit 2022.09's UFF builder does. This is what the CPU reference
  * (ref/ref_uff.h) and the GPU pass evaluate; every parameter is derived here
- * from the atomic table (Rappe et al. 1992, equations in brackets):
+ * from the atomic table (Rappe et al. 1992):
  *
  * bond stretch, every bond: E = kb/2 (r - r0)^2 with the natural length
- *   r0 = ri + rj + rBO - rEN, rBO = -0.1332 (ri + rj) ln(order) [3],
- *   rEN = ri rj (sqrt(Xi) - sqrt(Xj))^2 / (Xi ri + Xj rj) [4] (RDKit's sign:
- *   subtracted), kb = 2 * 332.06 Zi Zj / r0^3 [6]. Aromatic bonds have
+ *   r0 = ri + rj + rBO - rEN, rBO = -0.1332 (ri + rj) ln(order),
+ *   rEN = ri rj (sqrt(Xi) - sqrt(Xj))^2 / (Xi ri + Xj rj) (RDKit's sign:
+ *   subtracted), kb = 2 * 332.06 Zi Zj / r0^3. Aromatic bonds have
  *   order 1.5. (RDKit does not use the paper's 1.41 for amide C-N.)
  * angle bend, every pair of neighbours of a centre j: with c = cos(theta),
  *   general (order 0): E = ka (C0 + C1 c + C2 (2c^2 - 1)),
@@ -17,7 +17,8 @@
  *     (sp3d, five neighbours) centre axial-axial n = 2, equatorial pairs
  *     n = 3, axial-equatorial general; axial = the most opposed pair in
  *     conformer 0. Square-planar (sp2d) centres use the general form, as RDKit.
- *   ka from [13] with the natural lengths of both bonds. sp2 centres in
+ *   ka = 664.12 Zi Zk / rik^5 (3 rij rjk (1 - cos^2 theta0) - rik^2 cos theta0)
+ *   with rij, rjk the natural lengths and rik from them at theta0. sp2 centres in
  *   3- and 4-rings (RDKit's rule): theta0 60 or 90 degrees inside the ring,
  *   150 or 135 between a ring bond and a substituent, general form.
  * torsion, every bond j-k whose atoms have other neighbours, no triple bond
@@ -27,9 +28,10 @@
  *   sp3-sp3: V = sqrt(Vj Vk), n 3, cos_term -1; a single bond between two
  *     group-16 atoms: V = sqrt(Vj Vk) with 2 for O and 6.8 for S, Se...,
  *     n 2, cos_term -1;
- *   sp2-sp2: V = 5 sqrt(Uj Uk) (1 + 4.18 ln(order)) [17], n 2, cos_term 1;
+ *   sp2-sp2: V = 5 sqrt(Uj Uk) (1 + 4.18 ln(order)) (equation 17), n 2,
+ *     cos_term 1;
  *   sp2-sp3: V 1, n 6, cos_term 1; for a single bond, when the sp3 atom is
- *     group 16 and the sp2 atom is not: V from [17], n 2, cos_term -1; else
+ *     group 16 and the sp2 atom is not: V from equation 17, n 2, cos_term -1; else
  *     when i or l is sp2: V 2, n 3, cos_term -1.
  * inversion, every centre C, N, O (sp2) or P, As, Sb, Bi with exactly three
  *   neighbours, three terms (each neighbour in turn out of the plane of the
