@@ -61,8 +61,8 @@
 
 #include <stddef.h>
 
-#define VKMD_NEIGHBOR_SKIN_A 1.0  /* default skin, A */
-#define VKMD_NEIGHBOR_MARGIN 1.25 /* estimated capacity over the mean need */
+#define VKMD_NEIGHBOR_SKIN_A 1.0 /* default skin, A */
+#define VKMD_NEIGHBOR_MARGIN 1.8 /* capacity over the estimated mean need */
 
 typedef struct vkmd_neighbor_desc {
     const vkmd_vk_buffer *positions; /* required: vec4 [atom_count] fp32, xyz in A (w unused),
