@@ -16,12 +16,16 @@
 // Each candidate j gets an 8-bit mask: bit l set when the minimum-image
 // distance to the cluster's atom l is below the list radius, the atoms
 // differ, and the pair is not excluded (j's exclusion partners are looked
-// up by slot: a partner in this cluster clears its bit). Candidates with a
-// non-zero mask are appended in candidate order; the position of each in
-// its batch comes from a ballot in shared memory (atomicOr of one bit per
-// thread, then popcounts), so the list order does not depend on thread
-// scheduling. Entries past max_neighbors are counted, not written: the
-// count, the overflow flag and max_count tell the host how much to grow.
+// up by slot: a partner in this cluster clears its bit). When the box is at
+// least 2 (radius + half the cluster's extent) wide, the image of j nearest
+// the cluster's centre is the minimum image for all 8 atoms, so one
+// minimum image per candidate replaces eight. Candidates with a non-zero
+// mask are appended in candidate order; a thread takes PER candidates per
+// batch and their positions come from ballots in shared memory (atomicOr of
+// one bit per thread, then popcounts), so the list order does not depend on
+// thread scheduling and a batch of PER x the workgroup size costs three
+// barriers. Entries past max_neighbors are counted, not written: the count,
+// the overflow flag and max_count tell the host how much to grow.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/nl_common.glsl"
@@ -29,6 +33,7 @@
 const uint C = VKMD_NL_CLUSTER_SIZE;
 const uint SEG_MAX = VKMD_NL_SEGMENTS_MAX;
 const uint WORDS = (WORKGROUP_SIZE + 31u) / 32u;
+const uint PER = 1; // candidates per thread and batch
 // Candidate ranges are widened by this much (A) so that float rounding of
 // cell indices can never drop an atom at the edge of the list radius.
 const float RANGE_MARGIN = 0.01;
@@ -37,7 +42,7 @@ shared vec4 ipos[C];
 shared uint seg_start[SEG_MAX];
 shared uint seg_prefix[SEG_MAX + 1];
 shared uint seg_n;
-shared uint ballot_words[WORDS];
+shared uint ballot_words[PER * WORDS];
 
 // a mod n for a in [-n, 2n).
 uint wrap_index(int a, uint n)
@@ -64,30 +69,37 @@ void add_segment(inout uint n, uint start, uint len)
     ++n;
 }
 
-// Slot of the idx-th candidate of the current chunk (binary search).
-uint candidate_slot(uint idx)
+// Slot of the idx-th candidate of the current chunk. A thread's idx only
+// grows within a chunk, so it walks the segments forward from `seg`
+// (cheaper than a binary search per candidate).
+uint candidate_slot(uint idx, inout uint seg)
 {
-    uint lo = 0, hi = seg_n;
-    while (hi - lo > 1u) {
-        uint mid = (lo + hi) / 2u;
-        if (seg_prefix[mid] <= idx)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return seg_start[lo] + (idx - seg_prefix[lo]);
+    while (seg_prefix[seg + 1u] <= idx)
+        ++seg;
+    return seg_start[seg] + (idx - seg_prefix[seg]);
 }
 
-uint pair_mask(uint cluster, uint s, float r2_list)
+// Mask of the cluster atoms that candidate slot s pairs with. near: the
+// centre-image shortcut is valid for this cluster (see the file comment).
+// The cluster's atoms in registers (w: 1 for an atom, 0 for padding).
+vec4 ip[C];
+
+uint pair_mask(uint cluster, uint s, float r2_list, bool near, vec3 centre)
 {
     uint j = order[s];
     vec3 pj = spos[s].xyz;
     uint mask = 0u;
-    for (uint l = 0; l < C; ++l) {
-        vec4 pi = ipos[l];
-        vec3 d = nl_delta(pi.xyz, pj);
-        if (pi.w != 0.0 && dot(d, d) < r2_list)
-            mask |= 1u << l;
+    if (near) {
+        pj += pc.box.xyz * floor((centre - pj) / pc.box.xyz + 0.5);
+        for (uint l = 0; l < C; ++l) {
+            vec3 d = pj - ip[l].xyz;
+            mask |= (ip[l].w != 0.0 && dot(d, d) < r2_list) ? 1u << l : 0u;
+        }
+    } else {
+        for (uint l = 0; l < C; ++l) {
+            vec3 d = nl_delta(ip[l].xyz, pj);
+            mask |= (ip[l].w != 0.0 && dot(d, d) < r2_list) ? 1u << l : 0u;
+        }
     }
     if (s / C == cluster)
         mask &= ~(1u << (s % C));
@@ -115,26 +127,31 @@ void build_cluster(uint cluster)
 
     // Bounding box of the cluster (every thread computes the same one).
     vec3 lo = vec3(3.0e38), hi = vec3(-3.0e38);
-    for (uint l = 0; l < C; ++l)
-        if (ipos[l].w != 0.0) {
-            lo = min(lo, ipos[l].xyz);
-            hi = max(hi, ipos[l].xyz);
+    for (uint l = 0; l < C; ++l) {
+        ip[l] = ipos[l];
+        if (ip[l].w != 0.0) {
+            lo = min(lo, ip[l].xyz);
+            hi = max(hi, ip[l].xyz);
         }
+    }
     float radius = pc.box.w;
     float reach = radius + RANGE_MARGIN;
     ivec3 c0 = ivec3(floor((lo - reach) / pc.cell.xyz));
     ivec3 c1 = ivec3(floor((hi + reach) / pc.cell.xyz));
     ivec3 n = ivec3(pc.grid.xyz);
-    for (int k = 0; k < 3; ++k)
-        if (c1[k] - c0[k] + 1 >= n[k]) {
+    bvec3 full;
+    for (int k = 0; k < 3; ++k) {
+        full[k] = c1[k] - c0[k] + 1 >= n[k];
+        if (full[k]) {
             c0[k] = 0;
             c1[k] = n[k] - 1;
         }
-    bool full_x = c0.x == 0 && c1.x == n.x - 1;
-    uint wx0 = wrap_index(c0.x, NL_NX), wx1 = wrap_index(c1.x, NL_NX);
+    }
     uint ny_r = uint(c1.y - c0.y + 1), nz_r = uint(c1.z - c0.z + 1);
     uint range_rows = ny_r * nz_r;
     float r2_list = radius * radius;
+    vec3 centre = 0.5 * (lo + hi);
+    bool near = all(greaterThanEqual(pc.box.xyz, 2.0 * (vec3(reach) + 0.5 * (hi - lo))));
 
     uint count = 0;
     for (uint row0 = 0; row0 < range_rows; row0 += SEG_MAX / 2u) {
@@ -142,12 +159,27 @@ void build_cluster(uint cluster)
             uint ns = 0;
             uint row1 = min(row0 + SEG_MAX / 2u, range_rows);
             for (uint q = row0; q < row1; ++q) {
-                uint wy = wrap_index(c0.y + int(q % ny_r), NL_NY);
-                uint wz = wrap_index(c0.z + int(q / ny_r), NL_NZ);
+                int cy = c0.y + int(q % ny_r), cz = c0.z + int(q / ny_r);
+                // Distance in (y, z) from the box to this row (0 along a
+                // dimension the range covers whole): the x reach left.
+                float dy = full.y ? 0.0
+                                  : max(0.0, max(float(cy) * pc.cell.y - hi.y,
+                                                 lo.y - float(cy + 1) * pc.cell.y));
+                float dz = full.z ? 0.0
+                                  : max(0.0, max(float(cz) * pc.cell.z - hi.z,
+                                                 lo.z - float(cz + 1) * pc.cell.z));
+                float left2 = reach * reach - dy * dy - dz * dz;
+                if (left2 <= 0.0)
+                    continue;
+                float xr = sqrt(left2) + RANGE_MARGIN;
+                int x0 = int(floor((lo.x - xr) / pc.cell.x));
+                int x1 = int(floor((hi.x + xr) / pc.cell.x));
+                uint wy = wrap_index(cy, NL_NY), wz = wrap_index(cz, NL_NZ);
                 uint rank = rows[wy * NL_NZ + wz];
                 uint base = rows[2u * NL_ROWS + rank];
                 uint row_atoms = rows[NL_ROWS + rank];
-                if (full_x) {
+                uint wx0 = wrap_index(x0, NL_NX), wx1 = wrap_index(x1, NL_NX);
+                if (full.x || x1 - x0 + 1 >= n.x) {
                     add_segment(ns, base, row_atoms);
                 } else if (wx0 <= wx1) {
                     uint a = cell_first(rank, wx0);
@@ -162,31 +194,40 @@ void build_cluster(uint cluster)
         }
         barrier();
         uint total = seg_prefix[seg_n];
-        for (uint b = 0; b < total; b += WORKGROUP_SIZE) {
-            uint idx = b + lid;
-            uint s = 0u, mask = 0u;
-            if (idx < total) {
-                s = candidate_slot(idx);
-                mask = pair_mask(cluster, s, r2_list);
+        uint seg = 0;
+        for (uint b = 0; b < total; b += PER * WORKGROUP_SIZE) {
+            uint slot[PER], mask[PER];
+            for (uint k = 0; k < PER; ++k) {
+                uint idx = b + k * WORKGROUP_SIZE + lid;
+                slot[k] = 0u;
+                mask[k] = 0u;
+                if (idx < total) {
+                    slot[k] = candidate_slot(idx, seg);
+                    mask[k] = pair_mask(cluster, slot[k], r2_list, near, centre);
+                }
             }
-            if (lid < WORDS)
+            if (lid < PER * WORDS)
                 ballot_words[lid] = 0u;
             barrier();
-            if (mask != 0u)
-                atomicOr(ballot_words[lid / 32u], 1u << (lid % 32u));
+            for (uint k = 0; k < PER; ++k)
+                if (mask[k] != 0u)
+                    atomicOr(ballot_words[k * WORDS + lid / 32u], 1u << (lid % 32u));
             barrier();
-            uint before = bitCount(ballot_words[lid / 32u] & ((1u << (lid % 32u)) - 1u));
-            uint in_batch = 0;
-            for (uint w = 0; w < WORDS; ++w) {
-                uint bits = bitCount(ballot_words[w]);
-                in_batch += bits;
-                if (w < lid / 32u)
-                    before += bits;
+            for (uint k = 0; k < PER; ++k) {
+                uint before = bitCount(ballot_words[k * WORDS + lid / 32u] &
+                                       ((1u << (lid % 32u)) - 1u));
+                uint in_batch = 0;
+                for (uint w = 0; w < WORDS; ++w) {
+                    uint bits = bitCount(ballot_words[k * WORDS + w]);
+                    in_batch += bits;
+                    if (w < lid / 32u)
+                        before += bits;
+                }
+                uint at = count + before;
+                if (mask[k] != 0u && at < NL_MAX_NEIGH)
+                    list[cluster * NL_MAX_NEIGH + at] = (slot[k] << VKMD_NL_MASK_BITS) | mask[k];
+                count += in_batch;
             }
-            uint at = count + before;
-            if (mask != 0u && at < NL_MAX_NEIGH)
-                list[cluster * NL_MAX_NEIGH + at] = (s << VKMD_NL_MASK_BITS) | mask;
-            count += in_batch;
             barrier();
         }
         barrier();
