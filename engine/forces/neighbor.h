@@ -7,32 +7,47 @@
  *   ordered along a 2-D Hilbert curve over (y, z), x ascending inside a row.
  *   Atoms get "slots" in that order (counting sort with atomics, then each
  *   cell sorted by atom index, so the order never depends on thread
- *   scheduling). Each row's slots are padded to a multiple of 8.
+ *   scheduling). Each row's slots are padded to a multiple of 8. Rows are
+ *   about the edge of a cube holding 8 atoms thick (4.3 A in water), x
+ *   cells a quarter of that.
  * - i-clusters: 8 consecutive slots (VKMD_NL_CLUSTER_SIZE), always inside
- *   one row, so a cluster is a compact ~4 x 4 x 5 A block in water.
+ *   one row, so a cluster is a compact block (~4 x 4 x 5 A in water).
  * - List: per cluster, the j atoms (by slot) within the list radius
  *   (cutoff + skin) of at least one cluster atom at the last build, each
  *   with an 8-bit mask of the cluster atoms it pairs with (excluded pairs
  *   and self pairs cleared): 32-bit entries (j_slot << 8 | mask) in a
- *   fixed-stride array of max_neighbors entries per cluster. Every pair is
- *   listed from both sides (a full list: see pass_nonbonded.h for why).
- *   In water with cutoff 9 A and skin 1 A about 950 entries per cluster;
- *   30% of the 8 x entries pair slots lie within the cutoff.
+ *   fixed-stride array of max_neighbors entries per cluster, in an order
+ *   that depends only on the positions. Every pair is listed from both
+ *   sides (a full list: see pass_nonbonded.h for why). Measured on
+ *   water:8000 (cutoff 9 A, skin 1 A): 673 entries per cluster on average
+ *   (99th percentile 778, largest 922); 60% of the 8 x entries lane pair
+ *   slots are listed pairs and about 44% lie within the cutoff.
+ * - Build (nl_build.comp): one workgroup per cluster; candidates are the
+ *   x-segments of slots of the rows within reach of the cluster's bounding
+ *   box, each row's x-range shortened by its (y, z) distance; a candidate
+ *   is tested against the 8 atoms; kept entries are placed by shared-memory
+ *   ballots (deterministic order).
  * - Rebuild on the device: every record runs a check (max displacement of
  *   any atom since the last build, minimum image) and a one-thread decide
  *   kernel that writes the indirect dispatch arguments of the five rebuild
- *   kernels: their group counts when an atom moved more than skin / 2 (less
- *   a float-rounding guard of 8 ulp of the largest box edge), the box
- *   changed, or a rebuild was forced; zero otherwise.
- * - Small boxes: candidate cell ranges that cover a box dimension are
- *   clamped to it, so each cell is visited once and each pair appears once
- *   per side, also with fewer than 3 cells per dimension and a list radius
- *   above half the box; distances use the minimum image.
- * - Capacity: max_neighbors is estimated from the density (the volume
- *   within the list radius of a cluster's bounding box, times a margin of
- *   VKMD_NEIGHBOR_MARGIN). A build that needs more entries counts them
- *   without writing, sets the overflow flag and max_count: the results of
- *   that evaluation are wrong, and vkmd_neighbor_check reports
+ *   steps: their group counts when an atom moved more than skin / 2 (less a
+ *   float-rounding guard of 8 ulp of the largest box edge), the box changed,
+ *   or a rebuild was forced; zero otherwise.
+ * - Skin: 1.0 A by default, close to OpenMM's padding of 10% of the cutoff.
+ *   The list grows slowly with the skin because the cluster's extent
+ *   dominates (water:8000: 593 / 673 / 758 entries per cluster for 0.5 /
+ *   1.0 / 1.5 A), while the rebuild interval grows with it; a rebuild costs
+ *   1.2-2.5 pair evaluations on lavapipe. Tune per system with desc.skin_a.
+ * - Small boxes: candidate ranges that cover a box dimension are clamped to
+ *   it, so each cell is visited once and each pair appears once per side,
+ *   also with fewer than 3 cells per dimension and a list radius above half
+ *   the box (water:216: 18.6 A box, 10 A radius); distances use the
+ *   minimum image.
+ * - Capacity: max_neighbors is estimated from the density (see
+ *   vkmd_neighbor_plan_make; VKMD_NEIGHBOR_MARGIN over the estimated mean,
+ *   1224 for water). A build that needs more entries counts them without
+ *   writing, sets the overflow flag and max_count: the results of that
+ *   evaluation are wrong, and vkmd_neighbor_check reports
  *   VKMD_ERROR_CAPACITY. To grow: destroy this list (and the passes using
  *   it), create it again with desc.max_neighbors = the reported need (plus
  *   a margin), and redo the steps since the last check. (Growing in place
@@ -40,17 +55,18 @@
  *   explicit.)
  *
  * Device memory (bytes), N atoms, E exclusions, S = slot capacity (N + 7
- * per row), K = S / 8 clusters, M = max_neighbors, cells and rows of the grid:
+ * per row, rounded to 8), K = S / 8 clusters, M = max_neighbors, and the
+ * grid's cells and rows:
  *   4 K M (list) + 4 K (counts) + 20 S (order, positions by slot)
- *   + 32 N (saved positions, cell keys, slots, CSR starts) + 8 E
- *   + 8 cells + 12 rows + 144 (state, dispatch arguments).
- * For 1.1 M atoms of water (box 222.3 A, cutoff 9, skin 1): M = 1248,
- * K = 140,094 (plus ~ 18.3 k padding slots), 545,700 cells, 2,601 rows:
- * 699 MB for the list, 763 MB in all (vkmd_neighbor_plan prints it; the
- * figure is measured by tests/test_gpu_neighbor.c).
+ *   + 32 N + 4 (saved positions, cell keys, slots, CSR starts) + 8 E
+ *   + 8 cells + 12 rows + 144 (state, dispatch arguments)
+ * (vkmd_neighbor_plan_make computes it; the test checks it against the
+ * buffers). For 1.1 M atoms of water (box 222.4 A, cutoff 9, skin 1): grid
+ * 206 x 51 x 51, K = 139,776, M = 1224: 684 MB of list, 756 MB in all
+ * (printed by tests/test_gpu_neighbor.c).
  *
- * Cost per step without a rebuild: two small dispatches over the atoms and
- * one thread, plus six empty indirect dispatches and their barriers. */
+ * Cost per step without a rebuild: a dispatch over the atoms, a one-thread
+ * dispatch, six empty indirect dispatches and their barriers. */
 #ifndef VKMD_FORCES_NEIGHBOR_H
 #define VKMD_FORCES_NEIGHBOR_H
 
