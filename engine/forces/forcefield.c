@@ -1,0 +1,348 @@
+/* The force field on a device (see forcefield.h): owns the shared buffers and
+ * the passes, records them in order, adds the host-side constants.
+ *
+ * The passes all add into the same int64 accumulators with atomics; Vulkan
+ * treats those as writes, so consecutive passes are separated by compute
+ * barriers (no order dependence in the values: integer sums commute).
+ *
+ * The constant terms (Ewald self energy, long-range dispersion correction,
+ * net-charge correction) depend only on charges, LJ types and the box: they
+ * come from the reference functions in double, once per box. */
+#include "forces/forcefield.h"
+#include "core/log.h"
+#include "forces/neighbor.h"
+#include "forces/pass_bonded.h"
+#include "forces/pass_nonbonded.h"
+#include "forces/pass_pme.h"
+#include "ref/ref.h"
+#include "vk/barrier.h"
+#include "vk/command.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Timestamp slots (relative to first_slot). */
+enum {
+    MARK_START = 0,
+    MARK_NEIGHBOR,
+    MARK_NONBONDED,
+    MARK_BONDED,
+    MARK_PME_FIRST, /* VKMD_PME_TIMER_MARKS slots from here */
+    MARK_COUNT = MARK_PME_FIRST + VKMD_PME_TIMER_MARKS
+};
+_Static_assert(MARK_COUNT <= VKMD_FORCEFIELD_TIMER_SLOTS, "timer slots fit");
+
+struct vkmd_forcefield {
+    vkmd_ff_settings settings;
+    vkmd_system const *sys; /* borrowed for re-creating the list; see grow_neighbor */
+    int32_t atom_count;
+    int periodic;
+    double skin_a;
+    int force_staging;
+    vkmd_vk_buffer positions;
+    vkmd_accum accum;
+    vkmd_neighbor *neighbor;
+    vkmd_pass_nonbonded *nonbonded;
+    vkmd_pass_bonded *bonded;
+    vkmd_pass_pme *pme;
+    /* host constants, kcal/mol */
+    double e_self, e_dispersion, e_net_charge;
+    float *pos4; /* upload staging [4 * atom_count] */
+};
+
+const char *vkmd_ff_pass_name(vkmd_ff_pass pass)
+{
+    static const char *names[VKMD_FF_PASS_COUNT] = {
+        "neighbor", "nonbonded", "bonded", "pme_spread", "pme_fft", "pme_convolve", "pme_gather"};
+    return (unsigned)pass < VKMD_FF_PASS_COUNT ? names[pass] : "?";
+}
+
+static void compute_constants(vkmd_forcefield *ff, const vkmd_system *sys)
+{
+    const vkmd_ff_settings *s = &ff->settings;
+    double k = vkmd_ff_coulomb_k(s);
+    ff->e_self = ff->e_dispersion = ff->e_net_charge = 0;
+    if (!sys->box.periodic)
+        return;
+    ff->e_self = ref_nonbonded_self(sys, s->ewald_alpha, k);
+    if (!s->no_dispersion_correction)
+        ff->e_dispersion = ref_nonbonded_dispersion(sys, s->cutoff_a);
+    if (s->net_charge_correction)
+        ff->e_net_charge = ref_nonbonded_net_charge(sys, s->ewald_alpha, k);
+}
+
+/* (Re)creates the neighbour list and the nonbonded pass that reads it;
+ * max_neighbors 0 = the list's own estimate. */
+static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
+                                    const vkmd_system *sys, uint32_t max_neighbors)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_pass_nonbonded_destroy(ctx, ff->nonbonded);
+    vkmd_neighbor_destroy(ctx, ff->neighbor);
+    ff->nonbonded = NULL;
+    ff->neighbor = NULL;
+    if (ff->periodic) {
+        const vkmd_neighbor_desc nd = {.positions = &ff->positions,
+                                       .cutoff_a = ff->settings.cutoff_a,
+                                       .skin_a = ff->skin_a,
+                                       .max_neighbors = max_neighbors,
+                                       .force_staging = ff->force_staging};
+        VKMD_TRY(vkmd_neighbor_create(ctx, sys, &nd, &ff->neighbor));
+    }
+    const vkmd_pass_nonbonded_desc bd = {.positions = &ff->positions,
+                                         .accum = &ff->accum,
+                                         .neighbor = ff->neighbor,
+                                         .settings = &ff->settings,
+                                         .force_staging = ff->force_staging};
+    VKMD_TRY(vkmd_pass_nonbonded_create(ctx, sys, &bd, &ff->nonbonded));
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
+                                   const vkmd_forcefield_desc *desc, vkmd_forcefield **out_ff)
+{
+    vkmd_result res = VKMD_OK;
+    *out_ff = NULL;
+    if (!desc || !desc->settings)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "force field: settings are required");
+    if (!sys->positions || sys->atom_count <= 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "force field: the system has no coordinates");
+    if (sys->box.periodic && !(desc->settings->ewald_alpha > 0 && desc->settings->cutoff_a > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "force field: settings are not resolved (vkmd_ff_settings_resolve)");
+    vkmd_forcefield *ff = calloc(1, sizeof *ff);
+    if (!ff)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field");
+    ff->settings = *desc->settings;
+    ff->sys = sys;
+    ff->atom_count = sys->atom_count;
+    ff->periodic = sys->box.periodic;
+    ff->skin_a = desc->skin_a;
+    ff->force_staging = desc->force_staging;
+    ff->pos4 = calloc(4 * (size_t)sys->atom_count, sizeof *ff->pos4);
+    if (!ff->pos4) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field: %d positions", sys->atom_count);
+        goto cleanup;
+    }
+    const vkmd_vk_buffer_desc pd = {.size = 16 * (VkDeviceSize)sys->atom_count,
+                                    .force_staging = desc->force_staging,
+                                    .name = "positions"};
+    VKMD_TRY(vkmd_vk_buffer_create(ctx, &pd, &ff->positions));
+    VKMD_TRY(vkmd_forcefield_upload_positions(ctx, ff, sys->positions));
+    VKMD_TRY(vkmd_accum_create(ctx, sys->atom_count, desc->force_staging, &ff->accum));
+    VKMD_TRY(create_nonbonded(ctx, ff, sys, 0));
+    const vkmd_pass_bonded_desc bd = {.positions = &ff->positions,
+                                      .accum = &ff->accum,
+                                      .settings = &ff->settings,
+                                      .force_staging = desc->force_staging};
+    VKMD_TRY(vkmd_pass_bonded_create(ctx, sys, &bd, &ff->bonded));
+    if (ff->periodic) {
+        const vkmd_pass_pme_desc md = {.positions = &ff->positions,
+                                       .accum = &ff->accum,
+                                       .settings = &ff->settings,
+                                       .force_staging = desc->force_staging};
+        VKMD_TRY(vkmd_pass_pme_create(ctx, sys, &md, &ff->pme));
+    }
+    compute_constants(ff, sys);
+    vkmd_log_debug("force field: %d atoms, %.1f MiB of device memory", sys->atom_count,
+                   vkmd_forcefield_memory_bytes(ff) / 1048576.0);
+    *out_ff = ff;
+    return VKMD_OK;
+cleanup:
+    vkmd_forcefield_destroy(ctx, ff);
+    return res;
+}
+
+void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
+{
+    if (!ff)
+        return;
+    vkmd_pass_pme_destroy(ctx, ff->pme);
+    vkmd_pass_bonded_destroy(ctx, ff->bonded);
+    vkmd_pass_nonbonded_destroy(ctx, ff->nonbonded);
+    vkmd_neighbor_destroy(ctx, ff->neighbor);
+    vkmd_accum_destroy(ctx, &ff->accum);
+    vkmd_vk_buffer_destroy(ctx, &ff->positions);
+    free(ff->pos4);
+    free(ff);
+}
+
+const vkmd_vk_buffer *vkmd_forcefield_positions(const vkmd_forcefield *ff)
+{
+    return &ff->positions;
+}
+
+const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff)
+{
+    return &ff->accum;
+}
+
+vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
+                                             const double *positions)
+{
+    for (int32_t i = 0; i < ff->atom_count; ++i)
+        for (int c = 0; c < 3; ++c)
+            ff->pos4[4 * i + c] = (float)positions[3 * i + c];
+    return vkmd_vk_buffer_upload(ctx, &ff->positions, 0, ff->pos4, ff->positions.size);
+}
+
+static void mark(VkCommandBuffer cb, const vkmd_vk_timer *timer, uint32_t slot)
+{
+    if (timer)
+        vkmd_vk_timer_record_mark(cb, timer, slot);
+}
+
+void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
+                            const vkmd_vk_timer *timer, uint32_t first_slot)
+{
+    vkmd_accum_record_clear(cb, &ff->accum);
+    mark(cb, timer, first_slot + MARK_START);
+    if (ff->neighbor)
+        vkmd_neighbor_record(ff->neighbor, cb);
+    mark(cb, timer, first_slot + MARK_NEIGHBOR);
+    vkmd_pass_nonbonded_record(ff->nonbonded, cb);
+    vkmd_vk_barrier_compute(cb);
+    mark(cb, timer, first_slot + MARK_NONBONDED);
+    vkmd_pass_bonded_record(ff->bonded, cb);
+    vkmd_vk_barrier_compute(cb);
+    mark(cb, timer, first_slot + MARK_BONDED);
+    if (ff->pme) {
+        vkmd_pass_pme_record(ff->pme, cb, timer, first_slot + MARK_PME_FIRST);
+        vkmd_vk_barrier_compute(cb);
+    }
+}
+
+void vkmd_forcefield_record_invalidate(const vkmd_forcefield *ff, VkCommandBuffer cb)
+{
+    if (ff->neighbor)
+        vkmd_neighbor_record_invalidate(ff->neighbor, cb);
+}
+
+vkmd_result vkmd_forcefield_pass_times(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                       const vkmd_vk_timer *timer, uint32_t first_slot,
+                                       double *out_ns)
+{
+    vkmd_result res = VKMD_OK;
+    const uint32_t f = first_slot;
+    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+        out_ns[p] = 0;
+    VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, timer, f + MARK_START, f + MARK_NEIGHBOR,
+                                      &out_ns[VKMD_FF_PASS_NEIGHBOR]));
+    VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, timer, f + MARK_NEIGHBOR, f + MARK_NONBONDED,
+                                      &out_ns[VKMD_FF_PASS_NONBONDED]));
+    VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, timer, f + MARK_NONBONDED, f + MARK_BONDED,
+                                      &out_ns[VKMD_FF_PASS_BONDED]));
+    if (ff->pme) {
+        const uint32_t m = f + MARK_PME_FIRST;
+        double fwd, ifft;
+        /* the bonded -> PME gap (one barrier) is counted with the spread */
+        VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, timer, f + MARK_BONDED, m + 1,
+                                          &out_ns[VKMD_FF_PASS_PME_SPREAD]));
+        VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, timer, m + 1, m + 2, &fwd));
+        VKMD_TRY(
+            vkmd_vk_timer_elapsed_ns(ctx, timer, m + 2, m + 3, &out_ns[VKMD_FF_PASS_PME_CONVOLVE]));
+        VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, timer, m + 3, m + 4, &ifft));
+        VKMD_TRY(
+            vkmd_vk_timer_elapsed_ns(ctx, timer, m + 4, m + 5, &out_ns[VKMD_FF_PASS_PME_GATHER]));
+        out_ns[VKMD_FF_PASS_PME_FFT] = fwd + ifft;
+    }
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_forcefield_readback(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                     vkmd_energy *out_energy, double *out_forces)
+{
+    vkmd_result res = VKMD_OK;
+    if (ff->neighbor)
+        VKMD_TRY(vkmd_neighbor_check(ctx, ff->neighbor, NULL));
+    double slots[VKMD_ENERGY_SLOT_COUNT];
+    VKMD_TRY(vkmd_accum_readback(ctx, &ff->accum, out_forces, slots));
+    if (out_energy) {
+        vkmd_energy *e = out_energy;
+        memset(e, 0, sizeof *e);
+        e->bond = slots[VKMD_ENERGY_BOND];
+        e->angle = slots[VKMD_ENERGY_ANGLE];
+        e->improper = slots[VKMD_ENERGY_IMPROPER];
+        e->dihedral = slots[VKMD_ENERGY_PROPER] + slots[VKMD_ENERGY_IMPROPER];
+        e->lj_pair = slots[VKMD_ENERGY_LJ];
+        e->lj14 = slots[VKMD_ENERGY_LJ14];
+        e->lj_dispersion = ff->e_dispersion;
+        e->coulomb_real = slots[VKMD_ENERGY_COUL_REAL];
+        e->coulomb_recip = slots[VKMD_ENERGY_COUL_RECIP];
+        e->coulomb_self = ff->e_self;
+        e->coulomb_excl = slots[VKMD_ENERGY_COUL_EXCL];
+        e->coulomb_net_charge = ff->e_net_charge;
+        e->coulomb14 = slots[VKMD_ENERGY_COULOMB14];
+        vkmd_energy_sum(e);
+    }
+cleanup:
+    return res;
+}
+
+/* Submits one recorded evaluation and waits. */
+static vkmd_result submit_once(vkmd_vk_context *ctx, const vkmd_forcefield *ff)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_vk_cmd cmd = {0};
+    VKMD_TRY(vkmd_vk_cmd_create(ctx, &cmd));
+    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &cmd));
+    vkmd_forcefield_record(ff, cmd.cb, NULL, 0);
+    vkmd_vk_barrier_compute_to_transfer(cmd.cb);
+    VKMD_TRY(vkmd_vk_cmd_end(ctx, &cmd));
+    VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &cmd));
+cleanup:
+    vkmd_vk_cmd_destroy(ctx, &cmd);
+    return res;
+}
+
+vkmd_result vkmd_forcefield_evaluate(vkmd_vk_context *ctx, vkmd_forcefield *ff,
+                                     const double *positions, vkmd_energy *out_energy,
+                                     double *out_forces)
+{
+    vkmd_result res = VKMD_OK;
+    if (positions)
+        VKMD_TRY(vkmd_forcefield_upload_positions(ctx, ff, positions));
+    for (int attempt = 0;; ++attempt) {
+        VKMD_TRY(submit_once(ctx, ff));
+        res = vkmd_forcefield_readback(ctx, ff, out_energy, out_forces);
+        if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
+            break;
+        /* Grow to what the device saw plus a margin, rebuild from scratch. */
+        vkmd_neighbor_stats st;
+        VKMD_TRY(vkmd_neighbor_stats_read(ctx, ff->neighbor, &st));
+        uint32_t want = st.max_count + st.max_count / 4 + 32;
+        vkmd_log_info("neighbour list: growing from %u to %u entries per cluster", st.capacity,
+                      want);
+        VKMD_TRY(create_nonbonded(ctx, ff, ff->sys, want));
+    }
+cleanup:
+    return res;
+}
+
+size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff)
+{
+    size_t b = (size_t)ff->positions.size + (size_t)ff->accum.forces.size +
+               (size_t)ff->accum.energies.size;
+    if (ff->neighbor)
+        b += vkmd_neighbor_memory_bytes(ff->neighbor);
+    if (ff->nonbonded)
+        b += vkmd_pass_nonbonded_memory_bytes(ff->nonbonded);
+    if (ff->pme)
+        b += vkmd_pass_pme_memory_bytes(ff->pme);
+    return b;
+}
+
+vkmd_result vkmd_forcefield_neighbor_builds(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                            uint32_t *out_builds)
+{
+    *out_builds = 0;
+    if (!ff->neighbor)
+        return VKMD_OK;
+    vkmd_neighbor_stats st;
+    vkmd_result res = vkmd_neighbor_stats_read(ctx, ff->neighbor, &st);
+    if (res == VKMD_OK)
+        *out_builds = st.builds;
+    return res;
+}

@@ -1,0 +1,115 @@
+/* The whole AMBER force field on a Vulkan device: owns the positions buffer,
+ * the fixed-point accumulators, the neighbour list and every pass (nonbonded,
+ * bonded + 1-4 + exclusion corrections, PME), and adds the terms that are
+ * constants of the box and charges (Ewald self energy, long-range dispersion
+ * correction, net-charge correction) on the host in double precision.
+ *
+ * One evaluation, as recorded by vkmd_forcefield_record:
+ *   clear accumulators -> neighbour list check (+ rebuild on the device when
+ *   an atom moved more than half the skin) -> nonbonded -> bonded -> PME
+ *   (spread, FFT, convolution, inverse FFT, gather)
+ * with a barrier between passes (they add into the same accumulators). The
+ * caller writes positions before and reads forces after.
+ *
+ * Vacuum systems (no box) have no neighbour list and no PME: the nonbonded
+ * pass runs over all pairs with plain Coulomb, as the reference does.
+ *
+ * The CPU oracle is vkmd_ref_compute (engine/ref/ref.h); the figures of the
+ * comparison are printed by tests/test_gpu_forcefield*.c. */
+#ifndef VKMD_FORCES_FORCEFIELD_H
+#define VKMD_FORCES_FORCEFIELD_H
+
+#include "forces/accum.h"
+#include "system/ff_settings.h"
+#include "system/system.h"
+#include "vk/context.h"
+#include "vk/timer.h"
+
+#include <stddef.h>
+
+typedef struct vkmd_forcefield_desc {
+    const vkmd_ff_settings *settings; /* required, resolved (vkmd_ff_settings_resolve) */
+    double skin_a;                    /* 0: the neighbour list's default */
+    int force_staging;                /* 0; 1: stage every buffer (tests of the discrete path) */
+} vkmd_forcefield_desc;
+
+typedef struct vkmd_forcefield vkmd_forcefield;
+
+/* Passes timed by vkmd_forcefield_record when given a timer. */
+typedef enum vkmd_ff_pass {
+    VKMD_FF_PASS_NEIGHBOR = 0, /* displacement check and, when needed, the rebuild */
+    VKMD_FF_PASS_NONBONDED,
+    VKMD_FF_PASS_BONDED, /* bonds, angles, dihedrals, 1-4 pairs, exclusion corrections */
+    VKMD_FF_PASS_PME_SPREAD,
+    VKMD_FF_PASS_PME_FFT, /* forward and inverse FFT together */
+    VKMD_FF_PASS_PME_CONVOLVE,
+    VKMD_FF_PASS_PME_GATHER,
+    VKMD_FF_PASS_COUNT
+} vkmd_ff_pass;
+
+/* Short stable names for reports ("neighbor", "nonbonded", ...). */
+const char *vkmd_ff_pass_name(vkmd_ff_pass pass);
+
+/* Timestamp slots one record uses (from first_slot). */
+#define VKMD_FORCEFIELD_TIMER_SLOTS 16
+
+/* Builds every pass for `sys` and uploads its parameters and positions.
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (no positions, unresolved settings),
+ * VKMD_ERROR_UNSUPPORTED (device lacks int64 atomics), Vulkan and memory
+ * errors, each naming the pass. */
+vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
+                                   const vkmd_forcefield_desc *desc, vkmd_forcefield **out_ff);
+
+/* NULL: no-op. */
+void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff);
+
+/* The positions buffer (vec4 [atom_count] fp32, xyz in A, w unused) the
+ * passes read, and the accumulators they add into. Owned by the force field. */
+const vkmd_vk_buffer *vkmd_forcefield_positions(const vkmd_forcefield *ff);
+const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff);
+
+/* Uploads positions [3 * atom_count] A (synchronous). */
+vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
+                                             const double *positions);
+
+/* Records one full evaluation (see the file comment); ends with a compute
+ * barrier so later compute passes can read the forces. With a timer, marks
+ * go into first_slot .. first_slot + VKMD_FORCEFIELD_TIMER_SLOTS - 1 and the
+ * caller resets them (vkmd_vk_timer_record_reset) before. */
+void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
+                            const vkmd_vk_timer *timer, uint32_t first_slot);
+
+/* Records a request that the next recorded evaluation rebuilds the
+ * neighbour list whatever the displacements (benchmarks of the rebuild, a
+ * new box). No-op for vacuum systems. */
+void vkmd_forcefield_record_invalidate(const vkmd_forcefield *ff, VkCommandBuffer cb);
+
+/* GPU time per pass in ns from the marks of the last submitted record with
+ * that timer (out_ns [VKMD_FF_PASS_COUNT]; passes that did not run get 0). */
+vkmd_result vkmd_forcefield_pass_times(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                       const vkmd_vk_timer *timer, uint32_t first_slot,
+                                       double *out_ns);
+
+/* Reads energies (every field of `out_energy`, host constants added, total
+ * summed) and forces [3 * atom_count] kcal/mol/A (may be NULL) after a
+ * submitted record finished. Errors: VKMD_ERROR_CAPACITY when the neighbour
+ * list overflowed during that evaluation (vkmd_forcefield_evaluate grows it
+ * and repeats); Vulkan errors. */
+vkmd_result vkmd_forcefield_readback(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                     vkmd_energy *out_energy, double *out_forces);
+
+/* Convenience for one-off evaluations (vkmd energy, tests): uploads
+ * `positions` (NULL: keep the current ones), records, submits, waits and
+ * reads back; grows the neighbour list and repeats if it overflowed. */
+vkmd_result vkmd_forcefield_evaluate(vkmd_vk_context *ctx, vkmd_forcefield *ff,
+                                     const double *positions, vkmd_energy *out_energy,
+                                     double *out_forces);
+
+/* Device memory held by the force field and its passes, bytes. */
+size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);
+
+/* Neighbour-list rebuilds the device has made since create (0 for vacuum). */
+vkmd_result vkmd_forcefield_neighbor_builds(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                            uint32_t *out_builds);
+
+#endif

@@ -1,0 +1,119 @@
+/* The body shared by test_gpu_forcefield.c and its _generated twin: one
+ * system through the whole device force field (engine/forces/forcefield.h)
+ * against the double-precision reference (vkmd_ref_compute), term by term:
+ *   - each energy term within TOL_FP32_ENERGY_REL relative (terms that are
+ *     exactly zero in the reference must be zero within 1e-9 kcal/mol);
+ *   - the total within TOL_FP32_TOTAL_REL relative. When the total is a
+ *     near-cancellation of its terms (villin in vacuum: -65 kcal/mol from
+ *     terms summing to 5,900 in magnitude), 1e-6 of the total is below what
+ *     fp32 terms can resolve (6e-8 each); the test then prints the plain
+ *     relative error and checks 1e-6 of the summed magnitudes, and says so;
+ *   - RMS(F_gpu - F_ref)/RMS(F_ref) <= TOL_FP32_FORCE_RMS and
+ *     max |F_gpu - F_ref| <= TOL_FP32_FORCE_MAX * RMS(F_ref);
+ *   - a second evaluation of the same coordinates bitwise identical.
+ * Positions are rounded to float before the reference sees them, so the
+ * comparison measures the device arithmetic, not the input rounding. */
+#ifndef VKMD_TESTS_GPU_FORCEFIELD_COMMON_H
+#define VKMD_TESTS_GPU_FORCEFIELD_COMMON_H
+
+#include "testlib.h"
+#include "tolerance.h"
+#include "forces/forcefield.h"
+#include "ref/ref.h"
+#include "vk/context.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ff_check_term(const char *name, double gpu, double ref)
+{
+    char label[64];
+    snprintf(label, sizeof label, "%s (kcal/mol)", name);
+    check_close(label, gpu, ref, TOL_FP32_ENERGY_REL, 1e-9);
+}
+
+/* Runs the comparison; force_staging also exercises the discrete-GPU path. */
+static void ff_compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, int force_staging)
+{
+    const int32_t n = sys->atom_count;
+    for (int i = 0; i < 3 * n; ++i)
+        sys->positions[i] = (double)(float)sys->positions[i];
+    vkmd_ff_settings s = {0};
+    CHECK_OK(vkmd_ff_settings_resolve(&s, sys));
+    printf("== %s: %d atoms, %s", label, n, sys->box.periodic ? "periodic" : "vacuum");
+    if (sys->box.periodic)
+        printf(", box %.3f x %.3f x %.3f A, cutoff %.1f A, alpha %.6f/A, PME grid %dx%dx%d",
+               sys->box.len[0], sys->box.len[1], sys->box.len[2], s.cutoff_a, s.ewald_alpha,
+               s.pme_grid[0], s.pme_grid[1], s.pme_grid[2]);
+    printf("%s\n", force_staging ? ", staged buffers" : "");
+
+    double *fref = calloc(3 * (size_t)n, sizeof(double));
+    double *fa = calloc(3 * (size_t)n, sizeof(double));
+    double *fb = calloc(3 * (size_t)n, sizeof(double));
+    vkmd_energy er, ea, eb;
+    CHECK_OK(vkmd_ref_compute(sys, &s, &er, fref));
+
+    vkmd_forcefield *ff = NULL;
+    const vkmd_forcefield_desc fd = {.settings = &s, .force_staging = force_staging};
+    CHECK_OK(vkmd_forcefield_create(ctx, sys, &fd, &ff));
+    if (!ff)
+        goto done;
+    printf("  device memory %.1f MiB\n", vkmd_forcefield_memory_bytes(ff) / 1048576.0);
+    CHECK_OK(vkmd_forcefield_evaluate(ctx, ff, NULL, &ea, fa));
+    CHECK_OK(vkmd_forcefield_evaluate(ctx, ff, NULL, &eb, fb));
+
+    ff_check_term("bond", ea.bond, er.bond);
+    ff_check_term("angle", ea.angle, er.angle);
+    ff_check_term("dihedral", ea.dihedral, er.dihedral);
+    ff_check_term("improper", ea.improper, er.improper);
+    ff_check_term("lj_pair", ea.lj_pair, er.lj_pair);
+    ff_check_term("lj14", ea.lj14, er.lj14);
+    ff_check_term("lj_dispersion", ea.lj_dispersion, er.lj_dispersion);
+    ff_check_term("coulomb_real", ea.coulomb_real, er.coulomb_real);
+    ff_check_term("coulomb_recip", ea.coulomb_recip, er.coulomb_recip);
+    ff_check_term("coulomb_self", ea.coulomb_self, er.coulomb_self);
+    ff_check_term("coulomb_excl", ea.coulomb_excl, er.coulomb_excl);
+    ff_check_term("coulomb_net_charge", ea.coulomb_net_charge, er.coulomb_net_charge);
+    ff_check_term("coulomb14", ea.coulomb14, er.coulomb14);
+    double mag = fabs(er.bond) + fabs(er.angle) + fabs(er.dihedral) + fabs(er.lj_pair) +
+                 fabs(er.lj14) + fabs(er.lj_dispersion) + fabs(er.coulomb_real) +
+                 fabs(er.coulomb_recip) + fabs(er.coulomb_self) + fabs(er.coulomb_excl) +
+                 fabs(er.coulomb_net_charge) + fabs(er.coulomb14);
+    double tdiff = fabs(ea.total - er.total);
+    /* a cancellation: the total is below 1/50 of the summed magnitudes */
+    if (fabs(er.total) * 50 < mag) {
+        printf("  TOTAL %.6f vs %.6f: |diff| %.3g = %.3g of |total| (MISSES %.0e: the total is "
+               "1/%.0f of the summed term magnitudes %.1f) = %.3g of the magnitudes (limit %.0e)\n",
+               ea.total, er.total, tdiff, tdiff / fabs(er.total), TOL_FP32_TOTAL_REL,
+               mag / fabs(er.total), mag, tdiff / mag, TOL_FP32_TOTAL_REL);
+        CHECK(tdiff <= TOL_FP32_TOTAL_REL * mag);
+    } else {
+        check_close("TOTAL (kcal/mol)", ea.total, er.total, TOL_FP32_TOTAL_REL, 1e-9);
+    }
+
+    double rel = rms_rel_error(fa, fref, 3 * n), frms = rms(fref, 3 * n);
+    double dmax = max_abs_error(fa, fref, 3 * n);
+    printf("  forces: RMS(F_gpu - F_ref)/RMS(F_ref) %.3g (limit %.0e); max |dF| %.3g kcal/mol/A "
+           "= %.3g RMS(F_ref) (limit %.0e); RMS(F_ref) %.4g kcal/mol/A\n",
+           rel, TOL_FP32_FORCE_RMS, dmax, dmax / frms, TOL_FP32_FORCE_MAX, frms);
+    CHECK(rel <= TOL_FP32_FORCE_RMS);
+    CHECK(dmax <= TOL_FP32_FORCE_MAX * frms);
+
+    int same = !memcmp(fa, fb, 3 * (size_t)n * sizeof(double)) && !memcmp(&ea, &eb, sizeof ea);
+    printf("  repeated evaluation bitwise identical: %s\n", same ? "yes" : "NO");
+    CHECK(same);
+    uint32_t builds = 0;
+    CHECK_OK(vkmd_forcefield_neighbor_builds(ctx, ff, &builds));
+    printf("  neighbour-list builds on the device: %u\n", builds);
+    if (sys->box.periodic)
+        CHECK(builds == 1); /* same coordinates twice: built once, then only checked */
+done:
+    vkmd_forcefield_destroy(ctx, ff);
+    free(fref);
+    free(fa);
+    free(fb);
+}
+
+#endif
