@@ -10,28 +10,27 @@ typedef struct term_row {
     const char *key;
     const char *label;
     double value;
-    int bonded; /* computed by the GPU bonded pass */
 } term_row;
 
 static int fill_rows(const vkmd_energy *e, term_row rows[16])
 {
     term_row r[] = {
-        {"bond", "bond", e->bond, 1},
-        {"angle", "angle", e->angle, 1},
-        {"dihedral", "dihedral (proper + improper)", e->dihedral, 1},
-        {"improper", "  of which improper", e->improper, 1},
-        {"lj", "Lennard-Jones (all)", e->lj, 0},
-        {"lj_pair", "  pairs within cutoff", e->lj_pair, 0},
-        {"lj14", "  1-4 scaled", e->lj14, 0},
-        {"lj_dispersion", "  dispersion correction", e->lj_dispersion, 0},
-        {"coulomb", "Coulomb (all)", e->coulomb, 0},
-        {"coulomb_real", "  real space", e->coulomb_real, 0},
-        {"coulomb_recip", "  reciprocal (PME)", e->coulomb_recip, 0},
-        {"coulomb_self", "  self", e->coulomb_self, 0},
-        {"coulomb_excl", "  excluded-pair correction", e->coulomb_excl, 0},
-        {"coulomb_net_charge", "  net-charge correction", e->coulomb_net_charge, 0},
-        {"coulomb14", "  1-4 scaled", e->coulomb14, 0},
-        {"total", "total", e->total, 0},
+        {"bond", "bond", e->bond},
+        {"angle", "angle", e->angle},
+        {"dihedral", "dihedral (proper + improper)", e->dihedral},
+        {"improper", "  of which improper", e->improper},
+        {"lj", "Lennard-Jones (all)", e->lj},
+        {"lj_pair", "  pairs within cutoff", e->lj_pair},
+        {"lj14", "  1-4 scaled", e->lj14},
+        {"lj_dispersion", "  dispersion correction", e->lj_dispersion},
+        {"coulomb", "Coulomb (all)", e->coulomb},
+        {"coulomb_real", "  real space", e->coulomb_real},
+        {"coulomb_recip", "  reciprocal (PME)", e->coulomb_recip},
+        {"coulomb_self", "  self", e->coulomb_self},
+        {"coulomb_excl", "  excluded-pair correction", e->coulomb_excl},
+        {"coulomb_net_charge", "  net-charge correction", e->coulomb_net_charge},
+        {"coulomb14", "  1-4 scaled", e->coulomb14},
+        {"total", "total", e->total},
     };
     memcpy(rows, r, sizeof r);
     return (int)(sizeof r / sizeof *r);
@@ -71,21 +70,13 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
         json_string(out, req->system);
         fprintf(out, ",\n  \"device\": ");
         json_string(out, req->device_name ? req->device_name : req->device);
-        if (req->terms_note) {
-            fprintf(out, ",\n  \"note\": ");
-            json_string(out, req->terms_note);
-        }
         fprintf(out, ",\n  \"n_atoms\": %d,\n  \"periodic\": %s,\n", sys->atom_count,
                 sys->box.periodic ? "true" : "false");
         if (sys->box.periodic)
             fprintf(out, "  \"box_a\": [%.6f, %.6f, %.6f],\n", sys->box.len[0], sys->box.len[1],
                     sys->box.len[2]);
-        for (int i = 0; i < n; ++i) {
-            if (req->gpu_terms_only && !rows[i].bonded)
-                fprintf(out, "  \"%s\": null,\n", rows[i].key);
-            else
-                fprintf(out, "  \"%s\": %.10f,\n", rows[i].key, rows[i].value);
-        }
+        for (int i = 0; i < n; ++i)
+            fprintf(out, "  \"%s\": %.10f,\n", rows[i].key, rows[i].value);
         if (sys->box.periodic) {
             fprintf(out,
                     "  \"cutoff_a\": %.6f,\n  \"ewald_tolerance\": %g,\n"
@@ -117,15 +108,9 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
         fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),
                 s->coulomb == VKMD_COULOMB_AMBER ? "AMBER pmemd" : "OpenMM, CODATA 2018");
-        if (req->terms_note)
-            fprintf(out, "note: %s\n", req->terms_note);
         fprintf(out, "%-32s %18s\n", "term", "kcal/mol");
-        for (int i = 0; i < n; ++i) {
-            if (req->gpu_terms_only && !rows[i].bonded)
-                fprintf(out, "%-32s %18s\n", rows[i].label, "-");
-            else
-                fprintf(out, "%-32s %18.6f\n", rows[i].label, rows[i].value);
-        }
+        for (int i = 0; i < n; ++i)
+            fprintf(out, "%-32s %18.6f\n", rows[i].label, rows[i].value);
     }
     if (ferror(out))
         return vkmd_fail(VKMD_ERROR_IO, "writing the energy report failed");
@@ -139,9 +124,8 @@ vkmd_result energy_report_write_forces(const energy_request *req, const vkmd_sys
     FILE *f = fopen(path, "w");
     if (!f)
         return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
-    fprintf(f, "# vkmd forces, %d atoms, units kcal/mol/A, device %s%s\n# atom fx fy fz\n",
-            sys->atom_count, req->device_name ? req->device_name : req->device,
-            req->gpu_terms_only ? " (bonded terms only)" : "");
+    fprintf(f, "# vkmd forces, %d atoms, units kcal/mol/A, device %s\n# atom fx fy fz\n",
+            sys->atom_count, req->device_name ? req->device_name : req->device);
     for (int32_t a = 0; a < sys->atom_count; ++a)
         fprintf(f, "%d %.10e %.10e %.10e\n", a + 1, forces[3 * a], forces[3 * a + 1],
                 forces[3 * a + 2]);

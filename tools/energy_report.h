@@ -14,8 +14,6 @@ typedef struct energy_request {
     const char *device;      /* "cpu" or a Vulkan device index / name substring */
     const char *device_name; /* filled by the path that ran */
     char device_label[320];  /* storage for device_name on the GPU path */
-    const char *terms_note;  /* filled when only some terms ran on the device */
-    int gpu_terms_only;      /* 1: only the bonded terms are meaningful */
     int json;
     vkmd_ff_settings ff;
 } energy_request;
@@ -26,7 +24,8 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
 vkmd_result energy_report_write_forces(const energy_request *req, const vkmd_system *sys,
                                        const double *forces);
 
-/* Runs what the device can run (energy_gpu.c) and fills e and forces. */
+/* Every term on the Vulkan device req->device (energy_gpu.c); fills e and
+ * forces [3 * atom_count] (may be NULL). */
 vkmd_result energy_gpu(energy_request *req, const vkmd_system *sys, vkmd_energy *e, double *forces);
 
 #endif

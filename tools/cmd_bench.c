@@ -1,0 +1,258 @@
+/* vkmd bench --forces: how long one full force evaluation takes on a device,
+ * and where the time goes, from GPU timestamps around every pass.
+ *
+ * Per system two figures: the steady state (positions unchanged, so the
+ * neighbour list is only checked, as on most MD steps) and an evaluation
+ * that rebuilds the list (as every 10-20 steps in MD). Each is the mean over
+ * --repeat submissions after one warm-up evaluation (drivers compile
+ * pipelines on first use). Wall time per evaluation includes the submit and
+ * fence wait, which a recorded MD loop amortises over many steps. */
+#include "args.h"
+#include "commands.h"
+#include "forces/forcefield.h"
+#include "io/load.h"
+#include "vk/command.h"
+#include "vk/context.h"
+#include "vk/timer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: vkmd bench --forces [options]\n"
+                 "  --forces               time full force evaluations (energy + forces)\n"
+                 "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
+                 "                         beside them) or water:N (default water:8000)\n"
+                 "  --repeat N             evaluations averaged per figure (default 20)\n"
+                 "  --device N|NAME        Vulkan device (default: the best one)\n"
+                 "  --json FILE            also write the results as JSON (units in the keys)\n");
+}
+
+typedef struct bench_result {
+    const char *system;
+    int32_t atoms;
+    double steady_ms, rebuild_ms, wall_ms;
+    double steady_pass_ms[VKMD_FF_PASS_COUNT], rebuild_pass_ms[VKMD_FF_PASS_COUNT];
+    double memory_mib;
+    uint32_t builds;
+} bench_result;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* Submits `cmd` `repeat` times; accumulates GPU pass times and wall time. */
+static vkmd_result time_cmd(vkmd_vk_context *ctx, vkmd_forcefield *ff, vkmd_vk_cmd *cmd,
+                            const vkmd_vk_timer *timer, int repeat, double *pass_ms,
+                            double *total_ms, double *wall_ms)
+{
+    vkmd_result res = VKMD_OK;
+    double ns[VKMD_FF_PASS_COUNT];
+    *total_ms = *wall_ms = 0;
+    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+        pass_ms[p] = 0;
+    for (int it = 0; it < repeat; ++it) {
+        double t0 = now_ms();
+        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, cmd));
+        *wall_ms += now_ms() - t0;
+        VKMD_TRY(vkmd_forcefield_pass_times(ctx, ff, timer, 0, ns));
+        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p) {
+            pass_ms[p] += ns[p] * 1e-6 / repeat;
+            *total_ms += ns[p] * 1e-6 / repeat;
+        }
+    }
+    *wall_ms /= repeat;
+cleanup:
+    return res;
+}
+
+static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repeat,
+                                bench_result *out)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_system sys = {0};
+    vkmd_forcefield *ff = NULL;
+    vkmd_vk_timer timer = {0};
+    vkmd_vk_cmd steady = {0}, rebuild = {0};
+    vkmd_ff_settings settings = {0};
+    vkmd_energy e;
+    memset(out, 0, sizeof *out);
+    out->system = spec;
+    VKMD_TRY(vkmd_system_load(spec, NULL, &sys));
+    VKMD_TRY(vkmd_ff_settings_resolve(&settings, &sys));
+    out->atoms = sys.atom_count;
+    const vkmd_forcefield_desc fd = {.settings = &settings};
+    VKMD_TRY(vkmd_forcefield_create(ctx, &sys, &fd, &ff));
+    out->memory_mib = vkmd_forcefield_memory_bytes(ff) / 1048576.0;
+    VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, &e, NULL)); /* warm-up, first build */
+    VKMD_TRY(vkmd_vk_timer_create(ctx, VKMD_FORCEFIELD_TIMER_SLOTS, &timer));
+
+    VKMD_TRY(vkmd_vk_cmd_create(ctx, &steady));
+    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &steady));
+    vkmd_vk_timer_record_reset(steady.cb, &timer);
+    vkmd_forcefield_record(ff, steady.cb, &timer, 0);
+    VKMD_TRY(vkmd_vk_cmd_end(ctx, &steady));
+
+    VKMD_TRY(vkmd_vk_cmd_create(ctx, &rebuild));
+    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &rebuild));
+    vkmd_vk_timer_record_reset(rebuild.cb, &timer);
+    vkmd_forcefield_record_invalidate(ff, rebuild.cb);
+    vkmd_forcefield_record(ff, rebuild.cb, &timer, 0);
+    VKMD_TRY(vkmd_vk_cmd_end(ctx, &rebuild));
+
+    double wall_rebuild;
+    VKMD_TRY(time_cmd(ctx, ff, &steady, &timer, repeat, out->steady_pass_ms, &out->steady_ms,
+                      &out->wall_ms));
+    int rebuild_repeat = repeat / 4 > 0 ? repeat / 4 : 1;
+    VKMD_TRY(time_cmd(ctx, ff, &rebuild, &timer, rebuild_repeat, out->rebuild_pass_ms,
+                      &out->rebuild_ms, &wall_rebuild));
+    /* the results are still checked: an overflowing list is an error here too */
+    VKMD_TRY(vkmd_forcefield_readback(ctx, ff, &e, NULL));
+    VKMD_TRY(vkmd_forcefield_neighbor_builds(ctx, ff, &out->builds));
+cleanup:
+    vkmd_vk_cmd_destroy(ctx, &steady);
+    vkmd_vk_cmd_destroy(ctx, &rebuild);
+    vkmd_vk_timer_destroy(ctx, &timer);
+    vkmd_forcefield_destroy(ctx, ff);
+    vkmd_system_destroy(&sys);
+    return res;
+}
+
+static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n, FILE *out)
+{
+    const vkmd_vk_device_info *d = &ctx->info;
+    fprintf(out,
+            "vkmd bench --forces: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n"
+            "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
+            "rebuild = list rebuilt\n",
+            d->name, d->vendor_name, d->driver_name, d->driver_info,
+            VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
+            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
+    fprintf(out, "%-22s %8s %9s %9s %9s", "system", "atoms", "steady", "rebuild", "wall");
+    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+        fprintf(out, " %12s", vkmd_ff_pass_name((vkmd_ff_pass)p));
+    fprintf(out, "\n");
+    for (int i = 0; i < n; ++i) {
+        fprintf(out, "%-22s %8d %9.3f %9.3f %9.3f", r[i].system, r[i].atoms, r[i].steady_ms,
+                r[i].rebuild_ms, r[i].wall_ms);
+        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+            fprintf(out, " %12.3f", r[i].steady_pass_ms[p]);
+        fprintf(out, "\n%-22s %8s %9s %9s %9s", "", "", "", "", "rebuild:");
+        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+            fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
+        fprintf(out, "\n");
+    }
+}
+
+static void json_passes(FILE *f, const double *ms)
+{
+    fprintf(f, "{");
+    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+        fprintf(f, "%s\"%s\": %.6f", p ? ", " : "", vkmd_ff_pass_name((vkmd_ff_pass)p), ms[p]);
+    fprintf(f, "}");
+}
+
+static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, const bench_result *r,
+                              int n, int repeat)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", path);
+    const vkmd_vk_device_info *d = &ctx->info;
+    fprintf(f,
+            "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
+            "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
+            "  \"device\": {\"name\": \"%s\", \"vendor\": \"%s\", \"type\": \"%s\", "
+            "\"driver_name\": \"%s\", \"driver_info\": \"%s\", \"driver_version\": \"%s\", "
+            "\"vulkan\": \"%u.%u.%u\"},\n  \"systems\": [\n",
+            VKMD_VERSION, VKMD_GIT_COMMIT, repeat, d->name, d->vendor_name, d->type_name,
+            d->driver_name, d->driver_info, d->driver_version_str,
+            VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
+            VK_API_VERSION_PATCH(d->api_version));
+    for (int i = 0; i < n; ++i) {
+        fprintf(f,
+                "    {\"system\": \"%s\", \"atoms\": %d, \"eval_ms\": %.6f, "
+                "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
+                "\"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
+                r[i].system, r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms,
+                r[i].memory_mib);
+        json_passes(f, r[i].steady_pass_ms);
+        fprintf(f, ",\n     \"passes_with_rebuild_ms\": ");
+        json_passes(f, r[i].rebuild_pass_ms);
+        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
+    return VKMD_OK;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const char *systems = "water:8000", *device = NULL, *json = NULL;
+    int repeat = 20, forces = 0;
+    vkmd_result r = VKMD_OK;
+    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
+        const char *a = argv[i], *v = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--forces")) {
+            forces = 1;
+        } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
+                   !strcmp(a, "--repeat")) {
+            if (!(v = args_value(argc, argv, &i)))
+                r = VKMD_ERROR_INVALID_ARGUMENT;
+            else if (!strcmp(a, "--systems"))
+                systems = v;
+            else if (!strcmp(a, "--device"))
+                device = v;
+            else if (!strcmp(a, "--json"))
+                json = v;
+            else
+                r = args_int(a, v, 1, 100000, &repeat);
+        } else {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
+        }
+    }
+    if (r == VKMD_OK && !forces)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "only --forces is implemented in this version (MD-step benchmarks come "
+                      "with the MD loop)");
+    if (r != VKMD_OK) {
+        fprintf(stderr, "vkmd bench: %s\n", vkmd_last_error());
+        usage(stderr);
+        return 2;
+    }
+
+    char *list = strdup(systems);
+    bench_result results[32];
+    int n = 0;
+    vkmd_vk_context *ctx = NULL;
+    const vkmd_vk_context_desc cd = {.device = device};
+    r = list ? vkmd_vk_context_create(&cd, &ctx)
+             : vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "system list");
+    for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL;
+         r == VKMD_OK && tok && n < 32; tok = strtok_r(NULL, ",", &save)) {
+        fprintf(stderr, "vkmd bench: %s ...\n", tok);
+        r = bench_system(ctx, tok, repeat, &results[n]);
+        if (r == VKMD_OK)
+            ++n;
+    }
+    if (r == VKMD_OK) {
+        print_table(ctx, results, n, stdout);
+        if (json)
+            r = write_json(json, ctx, results, n, repeat);
+    }
+    int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
+    vkmd_vk_context_destroy(ctx);
+    free(list);
+    return rc;
+}
