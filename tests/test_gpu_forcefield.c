@@ -35,6 +35,35 @@ static void run(vkmd_vk_context *ctx, const char *spec, const char *coords, int 
     vkmd_system_destroy(&sys);
 }
 
+/* A list created far too small overflows on the device; evaluate grows it
+ * and repeats, and the result equals the one with the estimated capacity. */
+static void check_growth(vkmd_vk_context *ctx)
+{
+    vkmd_system sys = {0};
+    CHECK_OK(vkmd_system_load("water:216", NULL, &sys));
+    if (!sys.positions)
+        return;
+    vkmd_ff_settings s = {0};
+    CHECK_OK(vkmd_ff_settings_resolve(&s, &sys));
+    vkmd_forcefield *small = NULL, *normal = NULL;
+    const vkmd_forcefield_desc ds = {.settings = &s, .max_neighbors = 16};
+    const vkmd_forcefield_desc dn = {.settings = &s};
+    CHECK_OK(vkmd_forcefield_create(ctx, &sys, &ds, &small));
+    CHECK_OK(vkmd_forcefield_create(ctx, &sys, &dn, &normal));
+    vkmd_energy es, en;
+    if (small && normal) {
+        CHECK_OK(vkmd_forcefield_evaluate(ctx, small, NULL, &es, NULL));
+        CHECK_OK(vkmd_forcefield_evaluate(ctx, normal, NULL, &en, NULL));
+        printf("== list growth: capacity 16 entries per cluster -> total %.6f, estimated "
+               "capacity -> %.6f kcal/mol (must be identical)\n",
+               es.total, en.total);
+        CHECK(es.total == en.total);
+    }
+    vkmd_forcefield_destroy(ctx, small);
+    vkmd_forcefield_destroy(ctx, normal);
+    vkmd_system_destroy(&sys);
+}
+
 int main(void)
 {
     vkmd_vk_context *ctx = NULL;
@@ -47,6 +76,7 @@ int main(void)
     run(ctx, VKMD_TEST_DATA_DIR "/water_nacl.prmtop", NULL, 1, 0);
     run(ctx, VKMD_TEST_DATA_DIR "/water_na_charged.prmtop", NULL, 1, 0);
     run(ctx, "water:8000", NULL, 1, 0);
+    check_growth(ctx);
     printf("validation errors: %u\n", vkmd_vk_context_validation_errors(ctx));
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
     vkmd_vk_context_destroy(ctx);

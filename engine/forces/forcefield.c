@@ -131,7 +131,7 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(vkmd_vk_buffer_create(ctx, &pd, &ff->positions));
     VKMD_TRY(vkmd_forcefield_upload_positions(ctx, ff, sys->positions));
     VKMD_TRY(vkmd_accum_create(ctx, sys->atom_count, desc->force_staging, &ff->accum));
-    VKMD_TRY(create_nonbonded(ctx, ff, sys, 0));
+    VKMD_TRY(create_nonbonded(ctx, ff, sys, desc->max_neighbors));
     const vkmd_pass_bonded_desc bd = {.positions = &ff->positions,
                                       .accum = &ff->accum,
                                       .settings = &ff->settings,

@@ -30,6 +30,8 @@
 typedef struct vkmd_forcefield_desc {
     const vkmd_ff_settings *settings; /* required, resolved (vkmd_ff_settings_resolve) */
     double skin_a;                    /* 0: the neighbour list's default */
+    uint32_t max_neighbors;           /* 0: estimated by the list; else its initial capacity
+                                         (entries per cluster; grown on overflow) */
     int force_staging;                /* 0; 1: stage every buffer (tests of the discrete path) */
 } vkmd_forcefield_desc;
 
