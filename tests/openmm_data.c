@@ -242,17 +242,27 @@ static void compare_energies(const openmm_data *d, const vkmd_system *sys,
            e->coulomb_recip, e->coulomb_self, e->coulomb_net_charge, e->coulomb14, e->improper);
 }
 
-/* vkmd's default settings (a zeroed struct) must pick what OpenMM picked. */
+/* vkmd's default settings (a zeroed struct) must pick what OpenMM picked;
+ * the grid as OpenMM's Reference platform picks it when asked for that
+ * (openmm_reference_grid), else rounded up to FFT-friendly sizes. */
 static void compare_defaults(const openmm_data *d, const vkmd_system *sys)
 {
-    vkmd_ff_settings def;
+    vkmd_ff_settings def, rounded;
     memset(&def, 0, sizeof def);
+    memset(&rounded, 0, sizeof rounded);
+    def.openmm_reference_grid = 1;
     CHECK_OK(vkmd_ff_settings_resolve(&def, sys));
+    CHECK_OK(vkmd_ff_settings_resolve(&rounded, sys));
+    for (int k = 0; k < 3; ++k)
+        CHECK(rounded.pme_grid[k] == vkmd_ff_fft_size(d->pme_grid[k]));
     check_close("default cutoff_a", def.cutoff_a, d->cutoff_a, 1e-12, 0);
     check_close("default ewald_alpha_per_a", def.ewald_alpha, d->ewald_alpha_per_a, 1e-12, 0);
-    printf("  default pme_grid %d %d %d  OpenMM %d %d %d  order %d  OpenMM %d\n", def.pme_grid[0],
-           def.pme_grid[1], def.pme_grid[2], d->pme_grid[0], d->pme_grid[1], d->pme_grid[2],
-           def.pme_order, d->pme_order);
+    printf(
+        "  reference pme_grid %d %d %d  OpenMM %d %d %d  (default, rounded: %d %d %d)  order %d  "
+        "OpenMM %d\n",
+        def.pme_grid[0], def.pme_grid[1], def.pme_grid[2], d->pme_grid[0], d->pme_grid[1],
+        d->pme_grid[2], rounded.pme_grid[0], rounded.pme_grid[1], rounded.pme_grid[2],
+        def.pme_order, d->pme_order);
     for (int k = 0; k < 3; ++k)
         CHECK_MSG(def.pme_grid[k] == d->pme_grid[k], "default grid dimension %d: %d, OpenMM %d", k,
                   def.pme_grid[k], d->pme_grid[k]);

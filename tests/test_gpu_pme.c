@@ -292,7 +292,8 @@ int main(void)
     vkmd_system sys = {0};
     if (load(VKMD_TEST_DATA_DIR "/water_box.prmtop", VKMD_TEST_DATA_DIR "/water_box.inpcrd",
              &sys)) {
-        compare(ctx, "water_box (OpenMM's grid)", &sys, (vkmd_ff_settings){0});
+        compare(ctx, "water_box (OpenMM's grid)", &sys,
+                (vkmd_ff_settings){.openmm_reference_grid = 1});
         compare(ctx, "water_box, order 4", &sys, (vkmd_ff_settings){.pme_order = 4});
         compare(ctx, "water_box, order 6", &sys, (vkmd_ff_settings){.pme_order = 6});
         compare(ctx, "water_box, non-cubic grid", &sys,
@@ -304,9 +305,9 @@ int main(void)
     vkmd_system_destroy(&sys);
 
     if (load("water:216", NULL, &sys)) {
-        compare(ctx, "water:216 (OpenMM's grid)", &sys, (vkmd_ff_settings){0});
-        compare(ctx, "water:216, grid rounded to 2,3,5,7", &sys,
-                (vkmd_ff_settings){.round_grid_to_fft_sizes = 1});
+        compare(ctx, "water:216 (OpenMM Reference's grid, 17^3: a prime)", &sys,
+                (vkmd_ff_settings){.openmm_reference_grid = 1});
+        compare(ctx, "water:216, default grid rounded to 2,3,5,7", &sys, (vkmd_ff_settings){0});
         check_set_box(ctx, &sys, (const double[3]){1.02, 0.99, 1.04});
     }
     vkmd_system_destroy(&sys);

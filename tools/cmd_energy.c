@@ -21,7 +21,10 @@ static void usage(FILE *out)
             "  --cutoff A             non-bonded cutoff in A (default 9)\n"
             "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
             "  --ewald-alpha PER_A    Ewald splitting parameter in 1/A (default from tolerance)\n"
-            "  --pme-grid NXxNYxNZ    PME grid (default from tolerance, as OpenMM)\n"
+            "  --pme-grid NXxNYxNZ    PME grid, any size (default from the tolerance as OpenMM,\n"
+            "                         rounded up to products of 2, 3, 5, 7 as its GPU platforms)\n"
+            "  --openmm-reference-grid  default grid without the rounding, as OpenMM's Reference\n"
+            "                         platform (e.g. 17x17x17 for water:216)\n"
             "  --pme-order N          PME B-spline order (default 5)\n"
             "  --no-dispersion-correction   no long-range LJ correction\n"
             "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
@@ -72,6 +75,8 @@ int cmd_energy(int argc, char **argv)
             VALUE();
             if (v)
                 r = args_int(a, v, 3, 12, &req.ff.pme_order);
+        } else if (!strcmp(a, "--openmm-reference-grid")) {
+            req.ff.openmm_reference_grid = 1;
         } else if (!strcmp(a, "--net-charge-correction")) {
             req.ff.net_charge_correction = 1;
         } else if (!strcmp(a, "--no-dispersion-correction")) {

@@ -56,7 +56,7 @@ vkmd_result vkmd_ff_settings_resolve(vkmd_ff_settings *s, const vkmd_system *sys
                               (3.0 * pow(s->ewald_tolerance, 0.2)));
             if (n < 6)
                 n = 6;
-            s->pme_grid[d] = s->round_grid_to_fft_sizes ? vkmd_ff_fft_size(n) : n;
+            s->pme_grid[d] = s->openmm_reference_grid ? n : vkmd_ff_fft_size(n);
         }
         if (s->pme_grid[d] < s->pme_order)
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,

@@ -25,11 +25,14 @@ typedef struct vkmd_ff_settings {
     double cutoff_a;               /* 9.0 A; ignored for non-periodic systems (no cutoff) */
     double ewald_tolerance;        /* 5e-4 */
     double ewald_alpha;            /* sqrt(-ln(2 tol)) / cutoff, 1/A */
-    int pme_grid[3];               /* OpenMM's formula: ceil(2 alpha L / (3 tol^(1/5))), min 6 */
+    int pme_grid[3];               /* OpenMM's formula, ceil(2 alpha L / (3 tol^(1/5))), min 6,
+                                      rounded up to 2^a 3^b 5^c 7^d (see below) */
     int pme_order;                 /* 5 (B-spline order, 3..12) */
     int no_dispersion_correction;  /* 0: long-range LJ correction on (like OpenMM) */
     vkmd_coulomb_constant coulomb; /* OpenMM (CODATA 2018) */
-    int round_grid_to_fft_sizes;   /* 0: keep OpenMM's grid; 1: round up to 2^a 3^b 5^c 7^d */
+    int openmm_reference_grid;     /* 0: default grid rounded up to FFT-friendly sizes, as
+                                      OpenMM's GPU platforms do; 1: the unrounded size of
+                                      OpenMM's Reference platform (e.g. 17^3 for water:216) */
     int net_charge_correction;     /* 0: off, as OpenMM 7.7; 1: add -k pi Q^2 / (2 V alpha^2) for
                                       a non-neutral periodic system (as AMBER pmemd, GROMACS) */
 } vkmd_ff_settings;
