@@ -56,7 +56,7 @@ cmake --build "$build" -j "$(nproc)"
 
 case "$verb" in
   run)
-    exec "./$build/vkmd" energy water:216
+    exec "./$build/vkmd" energy water:216 --device gpu
     ;;
   test)
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

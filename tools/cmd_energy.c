@@ -1,6 +1,6 @@
 /* vkmd energy: potential energy per term and per-atom forces of one
  * configuration, on the CPU double-precision reference (--device cpu, the
- * default) or on a Vulkan device (see energy_gpu.c for what runs there). */
+ * default) or, every term, on a Vulkan device (energy_gpu.c). */
 #include "args.h"
 #include "commands.h"
 #include "energy_report.h"
@@ -30,8 +30,9 @@ static void usage(FILE *out)
             "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
             "                         system (off by default, as OpenMM; pmemd adds it)\n"
             "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol A/e^2\n"
-            "  --device cpu|N|NAME    cpu = double-precision reference (default); a Vulkan\n"
-            "                         device by index or name substring (see vkmd devices)\n"
+            "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
+            "                         best Vulkan device; a Vulkan device by index or name\n"
+            "                         substring (see vkmd devices)\n"
             "  --json                 one JSON object on stdout\n"
             "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
 }

@@ -7,6 +7,7 @@
 #include "vk/context.h"
 
 #include <stdio.h>
+#include <string.h>
 
 vkmd_result energy_gpu(energy_request *req, const vkmd_system *sys, vkmd_energy *e, double *forces)
 {
@@ -14,7 +15,8 @@ vkmd_result energy_gpu(energy_request *req, const vkmd_system *sys, vkmd_energy 
     vkmd_vk_context *ctx = NULL;
     vkmd_forcefield *ff = NULL;
 
-    const vkmd_vk_context_desc cdesc = {.device = req->device};
+    /* "gpu": the context's own choice (VKMD_DEVICE, else the best device) */
+    const vkmd_vk_context_desc cdesc = {.device = strcmp(req->device, "gpu") ? req->device : NULL};
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
     snprintf(req->device_label, sizeof req->device_label, "%s (Vulkan device %u)", ctx->info.name,
              ctx->info.index);
