@@ -141,7 +141,9 @@ void build_cluster(uint cluster)
     ivec3 n = ivec3(pc.grid.xyz);
     bvec3 full;
     for (int k = 0; k < 3; ++k) {
-        full[k] = c1[k] - c0[k] + 1 >= n[k];
+        // c1 < c0 only from non-finite positions: take the whole range
+        // rather than loop over a wrapped-around count.
+        full[k] = c1[k] - c0[k] + 1 >= n[k] || c1[k] < c0[k];
         if (full[k]) {
             c0[k] = 0;
             c1[k] = n[k] - 1;
@@ -179,7 +181,7 @@ void build_cluster(uint cluster)
                 uint base = rows[2u * NL_ROWS + rank];
                 uint row_atoms = rows[NL_ROWS + rank];
                 uint wx0 = wrap_index(x0, NL_NX), wx1 = wrap_index(x1, NL_NX);
-                if (full.x || x1 - x0 + 1 >= n.x) {
+                if (full.x || x1 - x0 + 1 >= n.x || x1 < x0) {
                     add_segment(ns, base, row_atoms);
                 } else if (wx0 <= wx1) {
                     uint a = cell_first(rank, wx0);

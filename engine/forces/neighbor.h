@@ -63,7 +63,10 @@
  * (vkmd_neighbor_plan_make computes it; the test checks it against the
  * buffers). For 1.1 M atoms of water (box 222.4 A, cutoff 9, skin 1): grid
  * 206 x 51 x 51, K = 139,776, M = 1224: 684 MB of list, 756 MB in all
- * (printed by tests/test_gpu_neighbor.c).
+ * (printed by tests/test_gpu_neighbor.c). The list is one storage buffer,
+ * so it must fit the device's maxStorageBufferRange: 4 GiB on NVIDIA and
+ * AMD drivers, 128 MiB on lavapipe (about 200 k atoms of water there);
+ * create fails with VKMD_ERROR_UNSUPPORTED beyond it.
  *
  * Cost per step without a rebuild: a dispatch over the atoms, a one-thread
  * dispatch, six empty indirect dispatches and their barriers. */
