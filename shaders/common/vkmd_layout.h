@@ -154,5 +154,6 @@ _Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fi
 #include "common/layout_neighbor.h"
 #include "common/layout_nonbonded.h"
 #include "common/layout_pme.h"
+#include "common/layout_uff.h"
 
 #endif

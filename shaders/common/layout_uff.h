@@ -1,0 +1,163 @@
+/* Layouts of the multi-replica UFF pass (shaders/uff.comp,
+ * engine/forces/pass_uff.c, packed by engine/uff/uff_batch.c), shared by C
+ * and GLSL: included by common/vkmd_layout.h (which defines VKMD_VEC4 etc.);
+ * same rules as there (vec4/uvec4 records, push-constant field-list macros,
+ * _Static_assert every size and offset on the C side under __STDC__).
+ *
+ * A batch is R replicas, each a copy of one of M molecules (its own
+ * coordinates). The terms of each molecule are packed once, kind by kind
+ * (bonds, angles, torsions, inversions, pairs); replicas of a molecule share
+ * them. The dispatch's global id runs over "items" (one term of one
+ * replica), grouped into ranges: a range is one kind of one molecule over
+ * all replicas of that molecule. Inside a range, item l is term
+ * term_start + l / replica_count of the replica in slot
+ * slot_start + l % replica_count: neighbouring threads evaluate the SAME term
+ * (same parameters, same branch) for different replicas, so a GPU
+ * warp/wave runs without divergence except at range boundaries.
+ *
+ * Surprise: the energies are not the 16 AMBER slots of vkmd_layout.h but a
+ * buffer of their own, VKMD_UFF_ENERGY_STRIDE int64 slots per replica. */
+#ifndef VKMD_LAYOUT_UFF_H
+#define VKMD_LAYOUT_UFF_H
+
+/* ---- Specialization constants (ids 32..39 are this module's) ------------ */
+/* uff.comp: the replica whose per-interaction details go to the debug buffer;
+ * VKMD_UFF_DEBUG_NONE (the default) compiles the debug writes away. */
+#define VKMD_SPEC_UFF_DEBUG_REPLICA 32
+#define VKMD_UFF_DEBUG_NONE         0xFFFFFFFFu
+
+#define VKMD_UFF_WORKGROUP_SIZE 64 /* default; any power of two the device allows */
+
+/* ---- Term kinds (ranges and the debug records name them) ---------------- */
+#define VKMD_UFF_KIND_BOND      0
+#define VKMD_UFF_KIND_ANGLE     1
+#define VKMD_UFF_KIND_TORSION   2
+#define VKMD_UFF_KIND_INVERSION 3
+#define VKMD_UFF_KIND_PAIR      4 /* van der Waals and (with charges) Coulomb */
+#define VKMD_UFF_KIND_COUNT     5
+
+/* ---- Energies: int64 [replica_count * VKMD_UFF_ENERGY_STRIDE] ------------
+ * Same fixed point as the forces (VKMD_FIXED_SCALE per kcal/mol); replica r's
+ * slot s is at r * VKMD_UFF_ENERGY_STRIDE + s. */
+#define VKMD_UFF_ENERGY_BOND      0
+#define VKMD_UFF_ENERGY_ANGLE     1
+#define VKMD_UFF_ENERGY_TORSION   2
+#define VKMD_UFF_ENERGY_INVERSION 3
+#define VKMD_UFF_ENERGY_VDW       4
+#define VKMD_UFF_ENERGY_COULOMB   5
+#define VKMD_UFF_ENERGY_COUNT     6
+#define VKMD_UFF_ENERGY_STRIDE    8 /* slots 6, 7 unused (64-byte rows) */
+
+/* ---- Bindings ------------------------------------------------------------ */
+#define VKMD_UFF_BINDING_POSITIONS 0 /* vec4 [atom_count], xyz in A, every replica's atoms */
+/* int64 [3 * atom_count], fixed point, added to; planes x | y | z over all
+ * atoms of the batch (VKMD_FORCE_INDEX(axis, atom_offset + a, atom_count)) */
+#define VKMD_UFF_BINDING_FORCES   1
+#define VKMD_UFF_BINDING_ENERGIES 2 /* int64 [replica_count * VKMD_UFF_ENERGY_STRIDE], added to */
+#define VKMD_UFF_BINDING_TERMS    3 /* vkmd_uff_term [term_count]: every molecule, kind-ordered */
+#define VKMD_UFF_BINDING_RANGES   4 /* vkmd_uff_range [range_count], item_start increasing */
+/* uvec4 [replica_count] in slot order (replicas grouped by molecule):
+ * x replica index, y first atom (atom offset), z atom count, w molecule */
+#define VKMD_UFF_BINDING_SLOTS 5
+/* vkmd_uff_debug_record [terms of the debug replica's molecule]; one record
+ * with VKMD_UFF_DEBUG_NONE */
+#define VKMD_UFF_BINDING_DEBUG 6
+#define VKMD_UFF_BINDING_COUNT 7
+
+/* One term of one molecule. Atom indices are molecule-local (0-based).
+ * atoms:  bond (i, j, -, -); angle (i, j centre, k, -); torsion (i, j, k, l)
+ *         about j-k; inversion (i, j centre, k, l out of plane); pair (i, j, -, -).
+ * params and aux (derived on the host in double, so that the float forms
+ * need no cancelling sums; see shaders/common/uff_forms.glsl):
+ *   bond      params (kb kcal/mol/A^2, r0 A, r0^2 A^2, r0^2 - float(r0^2)), aux -
+ *   angle     params (ka kcal/mol, k2 = 2 ka C2, cos0, cos0 - float(cos0))
+ *             aux (e0 = ka (C0 - C2 - 2 C2 cos0^2) kcal/mol, -, -, order)
+ *             with cos0 = -C1 / (4 C2) (order 0)
+ *   torsion   params (V kcal/mol, cos_term, -, -), aux (-, -, -, n)
+ *   inversion params (K kcal/mol, coef, x0, e0), aux (-, -, -, form):
+ *             form 0 (C2 = 0): E = K (e0 + coef cos^2 Y / (1 + sin Y)),
+ *               e0 = C0 + C1, coef = -C1;
+ *             form 1: E = K (e0 + coef (sin Y - x0)^2), coef = 2 C2,
+ *               x0 = -C1 / (4 C2), e0 = C0 - C2 - 2 C2 x0^2
+ *   pair      params (x_ij^2 A^2, d_ij kcal/mol, qq kcal/mol A,
+ *             (vdw_threshold x_ij)^2 A^2), aux -
+ * aux.w is a small integer stored as a float (order, n, form). */
+#define VKMD_UFF_TERM_FIELDS                                                                       \
+    VKMD_UVEC4 atoms;                                                                              \
+    VKMD_VEC4 params;                                                                              \
+    VKMD_VEC4 aux;
+
+/* One range of items (see the file comment).
+ * a: item_start, term_start (index into the term table), slot_start,
+ *    replica_count (> 0).
+ * b: kind (VKMD_UFF_KIND_*), molecule_term_start (the molecule's first term:
+ *    debug record index = term - molecule_term_start), molecule, -. */
+#define VKMD_UFF_RANGE_FIELDS                                                                      \
+    VKMD_UVEC4 a;                                                                                  \
+    VKMD_UVEC4 b;
+
+/* Per-interaction details of the debug replica, written by the device.
+ * atoms: molecule-local atoms as in the term.
+ * info:  kind, index of the term within its kind, 1 (written), order/n/form.
+ * geom:  bond (r A, r - r0 A, -, -); angle (cos theta, sin theta, theta rad,
+ *        -); torsion (cos phi, sin phi, phi rad in [0, pi], -); inversion
+ *        (cos Y, sin Y, Y rad, -); pair (r A, 1 if within the vdW threshold,
+ *        -, -).
+ * energy: x E kcal/mol (van der Waals for pairs), y the derivative the
+ *        forces come from (bond dE/dr kcal/mol/A; angular terms dE/dcos
+ *        kcal/mol; pair -(dE/dr)/r of vdW, kcal/mol/A^2), z Coulomb E, w
+ *        Coulomb -(dE/dr)/r.
+ * force: xyz force on atoms (i, j, k, l) of `atoms` from this term, kcal/mol/A. */
+#define VKMD_UFF_DEBUG_FIELDS                                                                      \
+    VKMD_UVEC4 atoms;                                                                              \
+    VKMD_UVEC4 info;                                                                               \
+    VKMD_VEC4 geom;                                                                                \
+    VKMD_VEC4 energy;                                                                              \
+    VKMD_VEC4 force[4];
+
+/* item_count: items of the dispatch; range_count; atom_count: atoms of the
+ * batch (the force planes' length); replica_count. */
+#define VKMD_UFF_PUSH_FIELDS                                                                       \
+    VKMD_UINT item_count;                                                                          \
+    VKMD_UINT range_count;                                                                         \
+    VKMD_UINT atom_count;                                                                          \
+    VKMD_UINT replica_count;
+
+struct vkmd_uff_term {
+    VKMD_UFF_TERM_FIELDS
+};
+struct vkmd_uff_range {
+    VKMD_UFF_RANGE_FIELDS
+};
+struct vkmd_uff_debug_record {
+    VKMD_UFF_DEBUG_FIELDS
+};
+
+#ifdef __STDC__
+typedef struct vkmd_uff_term vkmd_uff_term;
+typedef struct vkmd_uff_range vkmd_uff_range;
+typedef struct vkmd_uff_debug_record vkmd_uff_debug_record;
+typedef struct vkmd_uff_push {
+    VKMD_UFF_PUSH_FIELDS
+} vkmd_uff_push;
+
+_Static_assert(sizeof(vkmd_uff_term) == 48, "std430 vkmd_uff_term is 48 bytes");
+_Static_assert(offsetof(vkmd_uff_term, params) == 16, "term.params at 16");
+_Static_assert(offsetof(vkmd_uff_term, aux) == 32, "term.aux at 32");
+_Static_assert(sizeof(vkmd_uff_range) == 32, "std430 vkmd_uff_range is 32 bytes");
+_Static_assert(offsetof(vkmd_uff_range, b) == 16, "range.b at 16");
+_Static_assert(sizeof(vkmd_uff_debug_record) == 128, "std430 debug record is 128 bytes");
+_Static_assert(offsetof(vkmd_uff_debug_record, info) == 16, "debug.info at 16");
+_Static_assert(offsetof(vkmd_uff_debug_record, geom) == 32, "debug.geom at 32");
+_Static_assert(offsetof(vkmd_uff_debug_record, energy) == 48, "debug.energy at 48");
+_Static_assert(offsetof(vkmd_uff_debug_record, force) == 64, "debug.force at 64");
+_Static_assert(sizeof(vkmd_uff_push) == 16, "uff push constants are 16 bytes");
+_Static_assert(VKMD_UFF_ENERGY_COUNT <= VKMD_UFF_ENERGY_STRIDE, "energy slots fit the stride");
+_Static_assert(VKMD_UFF_ENERGY_BOND == VKMD_UFF_KIND_BOND &&
+                   VKMD_UFF_ENERGY_ANGLE == VKMD_UFF_KIND_ANGLE &&
+                   VKMD_UFF_ENERGY_TORSION == VKMD_UFF_KIND_TORSION &&
+                   VKMD_UFF_ENERGY_INVERSION == VKMD_UFF_KIND_INVERSION,
+               "bonded kinds index their energy slot directly");
+#endif
+
+#endif
