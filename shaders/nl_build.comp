@@ -8,10 +8,12 @@
 // of slots (two when the x-range wraps through the periodic boundary; the
 // whole row when the range covers the box). A range that covers a dimension
 // is clamped to the grid, so a cell is visited at most once even with fewer
-// than 3 cells per dimension: no duplicate pairs in small boxes. Thread 0
-// turns up to VKMD_NL_SEGMENTS_MAX / 2 rows at a time into segments; all
-// threads then take the concatenated candidates in batches of the
-// workgroup size.
+// than 3 cells per dimension: no duplicate pairs in small boxes. A row's
+// x-range is shortened by its (y, z) distance from the box. Rows are taken
+// a workgroup at a time, one per thread; a shared-memory scan of the
+// segment lengths concatenates them, and all threads then take the
+// candidates in batches of the workgroup size, each walking the segments
+// forward.
 //
 // Each candidate j gets an 8-bit mask: bit l set when the minimum-image
 // distance to the cluster's atom l is below the list radius, the atoms
@@ -20,29 +22,27 @@
 // least 2 (radius + half the cluster's extent) wide, the image of j nearest
 // the cluster's centre is the minimum image for all 8 atoms, so one
 // minimum image per candidate replaces eight. Candidates with a non-zero
-// mask are appended in candidate order; a thread takes PER candidates per
-// batch and their positions come from ballots in shared memory (atomicOr of
-// one bit per thread, then popcounts), so the list order does not depend on
-// thread scheduling and a batch of PER x the workgroup size costs three
-// barriers. Entries past max_neighbors are counted, not written: the count,
-// the overflow flag and max_count tell the host how much to grow.
+// mask are appended in candidate order; their positions in a batch come
+// from a ballot in shared memory (atomicOr of one bit per thread, then
+// popcounts), so the list order does not depend on thread scheduling.
+// Entries past max_neighbors are counted, not written: the count, the
+// overflow flag and max_count tell the host how much to grow.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/nl_common.glsl"
 
 const uint C = VKMD_NL_CLUSTER_SIZE;
-const uint SEG_MAX = VKMD_NL_SEGMENTS_MAX;
+const uint SEGS = 2u * WORKGROUP_SIZE; // up to two segments per row, one row per thread
 const uint WORDS = (WORKGROUP_SIZE + 31u) / 32u;
-const uint PER = 1; // candidates per thread and batch
 // Candidate ranges are widened by this much (A) so that float rounding of
 // cell indices can never drop an atom at the edge of the list radius.
 const float RANGE_MARGIN = 0.01;
 
 shared vec4 ipos[C];
-shared uint seg_start[SEG_MAX];
-shared uint seg_prefix[SEG_MAX + 1];
-shared uint seg_n;
-shared uint ballot_words[PER * WORDS];
+shared uint seg_start[SEGS];
+shared uint seg_prefix[SEGS + 1];
+shared uint scan[WORKGROUP_SIZE];
+shared uint ballot_words[WORDS];
 
 // a mod n for a in [-n, 2n).
 uint wrap_index(int a, uint n)
@@ -58,15 +58,6 @@ uint cell_first(uint rank, uint x)
 uint cell_end(uint rank, uint x, uint row_atoms)
 {
     return x + 1u == NL_NX ? row_atoms : cells[NL_CELLS + rank * NL_NX + x + 1u];
-}
-
-void add_segment(inout uint n, uint start, uint len)
-{
-    if (len == 0u)
-        return;
-    seg_start[n] = start;
-    seg_prefix[n + 1u] = seg_prefix[n] + len;
-    ++n;
 }
 
 // Slot of the idx-th candidate of the current chunk. A thread's idx only
@@ -121,8 +112,6 @@ void build_cluster(uint cluster)
         uint s = cluster * C + lid;
         ipos[lid] = order[s] != VKMD_NL_EMPTY ? vec4(spos[s].xyz, 1.0) : vec4(0.0);
     }
-    if (lid == 0)
-        seg_prefix[0] = 0u;
     barrier();
 
     // Bounding box of the cluster (every thread computes the same one).
@@ -156,23 +145,22 @@ void build_cluster(uint cluster)
     bool near = all(greaterThanEqual(pc.box.xyz, 2.0 * (vec3(reach) + 0.5 * (hi - lo))));
 
     uint count = 0;
-    for (uint row0 = 0; row0 < range_rows; row0 += SEG_MAX / 2u) {
-        if (lid == 0) {
-            uint ns = 0;
-            uint row1 = min(row0 + SEG_MAX / 2u, range_rows);
-            for (uint q = row0; q < row1; ++q) {
-                int cy = c0.y + int(q % ny_r), cz = c0.z + int(q / ny_r);
-                // Distance in (y, z) from the box to this row (0 along a
-                // dimension the range covers whole): the x reach left.
-                float dy = full.y ? 0.0
-                                  : max(0.0, max(float(cy) * pc.cell.y - hi.y,
-                                                 lo.y - float(cy + 1) * pc.cell.y));
-                float dz = full.z ? 0.0
-                                  : max(0.0, max(float(cz) * pc.cell.z - hi.z,
-                                                 lo.z - float(cz + 1) * pc.cell.z));
-                float left2 = reach * reach - dy * dy - dz * dz;
-                if (left2 <= 0.0)
-                    continue;
+    for (uint row0 = 0; row0 < range_rows; row0 += WORKGROUP_SIZE) {
+        // This thread's row: up to two x-segments (start, length).
+        uint q = row0 + lid;
+        uvec2 seg0 = uvec2(0u), seg1 = uvec2(0u);
+        if (q < range_rows) {
+            int cy = c0.y + int(q % ny_r), cz = c0.z + int(q / ny_r);
+            // Distance in (y, z) from the box to this row (0 along a
+            // dimension the range covers whole): the x reach left.
+            float dy = full.y ? 0.0
+                              : max(0.0, max(float(cy) * pc.cell.y - hi.y,
+                                             lo.y - float(cy + 1) * pc.cell.y));
+            float dz = full.z ? 0.0
+                              : max(0.0, max(float(cz) * pc.cell.z - hi.z,
+                                             lo.z - float(cz + 1) * pc.cell.z));
+            float left2 = reach * reach - dy * dy - dz * dz;
+            if (left2 > 0.0) {
                 float xr = sqrt(left2) + RANGE_MARGIN;
                 int x0 = int(floor((lo.x - xr) / pc.cell.x));
                 int x1 = int(floor((hi.x + xr) / pc.cell.x));
@@ -182,57 +170,63 @@ void build_cluster(uint cluster)
                 uint row_atoms = rows[NL_ROWS + rank];
                 uint wx0 = wrap_index(x0, NL_NX), wx1 = wrap_index(x1, NL_NX);
                 if (full.x || x1 - x0 + 1 >= n.x || x1 < x0) {
-                    add_segment(ns, base, row_atoms);
+                    seg0 = uvec2(base, row_atoms);
                 } else if (wx0 <= wx1) {
                     uint a = cell_first(rank, wx0);
-                    add_segment(ns, base + a, cell_end(rank, wx1, row_atoms) - a);
+                    seg0 = uvec2(base + a, cell_end(rank, wx1, row_atoms) - a);
                 } else { // the range wraps through x = 0
                     uint a = cell_first(rank, wx0);
-                    add_segment(ns, base + a, row_atoms - a);
-                    add_segment(ns, base, cell_end(rank, wx1, row_atoms));
+                    seg0 = uvec2(base + a, row_atoms - a);
+                    seg1 = uvec2(base, cell_end(rank, wx1, row_atoms));
                 }
             }
-            seg_n = ns;
         }
+        // Concatenate: inclusive scan of the rows' candidate counts.
+        uint mine = seg0.y + seg1.y;
+        scan[lid] = mine;
         barrier();
-        uint total = seg_prefix[seg_n];
+        if (lid == 0) // serial: fewer barriers than a tree, and only 64 adds
+            for (uint t = 1; t < WORKGROUP_SIZE; ++t)
+                scan[t] += scan[t - 1u];
+        barrier();
+        uint first = scan[lid] - mine;
+        seg_start[2u * lid] = seg0.x;
+        seg_prefix[2u * lid] = first;
+        seg_start[2u * lid + 1u] = seg1.x;
+        seg_prefix[2u * lid + 1u] = first + seg0.y;
+        if (lid == WORKGROUP_SIZE - 1u)
+            seg_prefix[SEGS] = scan[lid];
+        barrier();
+
+        uint total = seg_prefix[SEGS];
         uint seg = 0;
-        for (uint b = 0; b < total; b += PER * WORKGROUP_SIZE) {
-            uint slot[PER], mask[PER];
-            for (uint k = 0; k < PER; ++k) {
-                uint idx = b + k * WORKGROUP_SIZE + lid;
-                slot[k] = 0u;
-                mask[k] = 0u;
-                if (idx < total) {
-                    slot[k] = candidate_slot(idx, seg);
-                    mask[k] = pair_mask(cluster, slot[k], r2_list, near, centre);
-                }
+        for (uint b = 0; b < total; b += WORKGROUP_SIZE) {
+            uint idx = b + lid;
+            uint slot = 0u, mask = 0u;
+            if (idx < total) {
+                slot = candidate_slot(idx, seg);
+                mask = pair_mask(cluster, slot, r2_list, near, centre);
             }
-            if (lid < PER * WORDS)
+            if (lid < WORDS)
                 ballot_words[lid] = 0u;
             barrier();
-            for (uint k = 0; k < PER; ++k)
-                if (mask[k] != 0u)
-                    atomicOr(ballot_words[k * WORDS + lid / 32u], 1u << (lid % 32u));
+            if (mask != 0u)
+                atomicOr(ballot_words[lid / 32u], 1u << (lid % 32u));
             barrier();
-            for (uint k = 0; k < PER; ++k) {
-                uint before = bitCount(ballot_words[k * WORDS + lid / 32u] &
-                                       ((1u << (lid % 32u)) - 1u));
-                uint in_batch = 0;
-                for (uint w = 0; w < WORDS; ++w) {
-                    uint bits = bitCount(ballot_words[k * WORDS + w]);
-                    in_batch += bits;
-                    if (w < lid / 32u)
-                        before += bits;
-                }
-                uint at = count + before;
-                if (mask[k] != 0u && at < NL_MAX_NEIGH)
-                    list[cluster * NL_MAX_NEIGH + at] = (slot[k] << VKMD_NL_MASK_BITS) | mask[k];
-                count += in_batch;
+            uint before = bitCount(ballot_words[lid / 32u] & ((1u << (lid % 32u)) - 1u));
+            uint in_batch = 0;
+            for (uint w = 0; w < WORDS; ++w) {
+                uint bits = bitCount(ballot_words[w]);
+                in_batch += bits;
+                if (w < lid / 32u)
+                    before += bits;
             }
+            uint at = count + before;
+            if (mask != 0u && at < NL_MAX_NEIGH)
+                list[cluster * NL_MAX_NEIGH + at] = (slot << VKMD_NL_MASK_BITS) | mask;
+            count += in_batch;
             barrier();
         }
-        barrier();
     }
     if (lid == 0) {
         counts[cluster] = min(count, NL_MAX_NEIGH);

@@ -18,7 +18,6 @@
 #define VKMD_NL_EMPTY          0xFFFFFFFFu /* order[] value of a padding slot */
 #define VKMD_NL_WORKGROUP_SIZE 64          /* default for every nl_*.comp */
 #define VKMD_NL_SCAN_WORKGROUP 256         /* nl_scan.comp MODE ROWSCAN: one workgroup */
-#define VKMD_NL_SEGMENTS_MAX   128         /* nl_build.comp: candidate x-segments per chunk */
 
 /* ---- Specialization-constant ids (8..15) -------------------------------- */
 #define VKMD_SPEC_NL_MODE 8 /* nl_check / nl_scan / nl_sort: which kernel of the file */
