@@ -2,8 +2,9 @@
  * with the device neighbour list, against the double-precision reference
  * ref_nonbonded_pairs:
  *   - water:216 (box 18.6 A, list radius above half the box), the committed
- *     water_box and water_nacl (periodic, Ewald real space), villin_vac (no
- *     box: all pairs, plain Coulomb) and water:8000 (24,000 atoms);
+ *     water_box, water_nacl and water_na_charged (periodic, Ewald real
+ *     space), villin_vac (no box: all pairs, plain Coulomb) and water:8000
+ *     (24,000 atoms);
  *   - LJ and real-space Coulomb energies each within 1e-5 relative, their sum
  *     within 1e-6, forces RMS(F_gpu - F_ref) / RMS(F_ref) <= 1e-5 and
  *     max |dF| <= 1e-3 RMS(F_ref) (tests/tolerance.h), figures printed;
@@ -205,6 +206,9 @@ int main(void)
                  VKMD_TEST_DATA_DIR "/water_box.inpcrd", 1);
     compare_file(ctx, "water_nacl (AMBER prmtop)", VKMD_TEST_DATA_DIR "/water_nacl.prmtop",
                  VKMD_TEST_DATA_DIR "/water_nacl.inpcrd", 0);
+    compare_file(ctx, "water_na_charged (AMBER prmtop, net charge)",
+                 VKMD_TEST_DATA_DIR "/water_na_charged.prmtop",
+                 VKMD_TEST_DATA_DIR "/water_na_charged.inpcrd", 0);
     compare_file(ctx, "villin_vac (AMBER prmtop, vacuum)", VKMD_TEST_DATA_DIR "/villin_vac.prmtop",
                  VKMD_TEST_DATA_DIR "/villin_vac.inpcrd", 0);
     compare_file(ctx, "water:8000", "water:8000", NULL, 0);

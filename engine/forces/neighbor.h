@@ -29,8 +29,9 @@
  *   ballots (deterministic order).
  * - Rebuild on the device: every record runs a check (max displacement of
  *   any atom since the last build, minimum image) and a one-thread decide
- *   kernel that writes the indirect dispatch arguments of the five rebuild
- *   steps: their group counts when an atom moved more than skin / 2 (less a
+ *   kernel that writes the indirect dispatch arguments of the six rebuild
+ *   dispatches (bin, row scan, row-start scan, scatter, cell sort, pair
+ *   list): their group counts when an atom moved more than skin / 2 (less a
  *   float-rounding guard of 8 ulp of the largest box edge), the box changed,
  *   or a rebuild was forced; zero otherwise.
  * - Skin: 1.0 A by default, close to OpenMM's padding of 10% of the cutoff.
