@@ -1,12 +1,19 @@
-/* vkmd uff energy: UFF energy per term and per-atom forces of every record
- * and conformer of a molecule file or built-in molecule, on the CPU
- * double-precision reference (--device cpu, the only device for UFF until
- * the GPU UFF pass exists). Typing and terms follow RDKit 2022.09's UFF. */
+/* vkmd uff energy | scan: UFF energies per term and per-atom forces.
+ *
+ * energy: every record and conformer of a molecule file or built-in
+ *   molecule, on the CPU double-precision reference (--device cpu, the
+ *   default) or on a Vulkan device (--device N: every record and conformer is
+ *   one replica of the multi-replica pass, forces/pass_uff.h).
+ * scan: many conformations of one molecule (--confs: a multi-record SDF or
+ *   multi-frame XYZ of the same atoms) in batches of --replicas replicas per
+ *   dispatch; default device: the best Vulkan device, else the CPU.
+ * Both can print what the device computed for each interaction of one
+ * replica (--debug-replica K). Typing and terms follow RDKit 2022.09's UFF. */
 #include "args.h"
 #include "commands.h"
-#include "ref/ref_uff.h"
 #include "uff/uff_molecule.h"
 #include "uff/uff_terms.h"
+#include "uff_eval.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,13 +21,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SCAN_DEFAULT_REPLICAS 1024
+
 typedef struct uff_request {
+    int scan;
     const char *molecule;
     const char *device;
     const char *forces_path;
     const char *charges_path;
+    const char *confs_path;
     int json;
     int types;
+    int replicas;      /* 0: default */
+    int debug_replica; /* 1-based; 0: none */
     vkmd_uff_terms_desc desc;
 } uff_request;
 
@@ -28,20 +41,39 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: vkmd uff energy MOL [options]\n"
+            "       vkmd uff scan MOL --confs FILE [options]\n"
             "  MOL                  built-in molecule (formic-acid, xylitol), an SDF/MOL V2000\n"
             "                       file (every record), or an XYZ file (bonds from covalent\n"
             "                       radii, orders from standard valences; frames are conformers)\n"
-            "  --device cpu         cpu = the double-precision reference (default). It is the\n"
-            "                       only device for UFF so far: the GPU UFF path comes later\n"
+            "energy: every record and conformer of MOL\n"
+            "  --device cpu|N|NAME  cpu = the double-precision reference (default); N or a name\n"
+            "                       substring: that Vulkan device (vkmd devices), where every\n"
+            "                       record and conformer is one replica of one dispatch\n"
+            "  --replicas R         replicas per dispatch on a Vulkan device (default: all)\n"
+            "  --types              print each atom's UFF type and hybridisation\n"
+            "scan: the conformations of FILE, typed and parameterised as MOL (one record)\n"
+            "  --confs FILE         multi-record SDF or multi-frame XYZ with MOL's atoms in\n"
+            "                       MOL's order; every record and conformer is a conformation\n"
+            "  --device auto|cpu|N|NAME  auto (default): the best Vulkan device, or the CPU\n"
+            "                       reference when there is none (the report names it)\n"
+            "  --replicas R         conformations per dispatch (default %d)\n"
+            "both:\n"
             "  --json               one JSON object on stdout (keys carry their units)\n"
             "  --forces FILE        write per-atom forces (kcal/mol/A) of every conformer\n"
-            "  --types              print each atom's UFF type and hybridisation\n"
+            "  --debug-replica K    per-interaction details (geometry, energy, derivative,\n"
+            "                       force on each atom) of replica K, 1-based in the printed\n"
+            "                       order, as computed on the device (needs a Vulkan device)\n"
             "  --charges FILE       partial charges (e), one per atom: adds a Coulomb term\n"
             "                       (UFF as RDKit has none); applied to every record\n"
             "  --dielectric EPS     Coulomb dielectric constant (default 1)\n"
             "  --include-interfragment  van der Waals (and Coulomb) between separate\n"
             "                       fragments too; RDKit's default, kept here, leaves them out\n"
-            "Typing and terms follow RDKit 2022.09's UFF; energies in kcal/mol.\n");
+            "Typing and terms follow RDKit 2022.09's UFF; energies in kcal/mol. On a Vulkan\n"
+            "device coordinates are rounded to float and the arithmetic is fp32: per-term\n"
+            "energies within ~1e-6 relative of the reference for the same float coordinates\n"
+            "(the rounding itself can move a relaxed bond term by ~1e-5 of its value);\n"
+            "forces are summed in fixed point, so runs are bitwise repeatable.\n",
+            SCAN_DEFAULT_REPLICAS);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -72,24 +104,77 @@ static void rows_of(const vkmd_uff_energy *e, term_row r[7])
     memcpy(r, t, sizeof t);
 }
 
-/* Evaluates every conformer of one record and prints it. */
-static vkmd_result run_record(const uff_request *req, int32_t index, vkmd_uff_molecule *m,
-                              FILE *forces_file, int first)
+static void json_energy(FILE *out, const vkmd_uff_energy *e)
 {
+    term_row rows[7];
+    rows_of(e, rows);
+    fputc('{', out);
+    for (int k = 0; k < 7; ++k)
+        fprintf(out, "%s\"%s_kcal_per_mol\": %.10f", k ? ", " : "", rows[k].key, rows[k].value);
+    fputc('}', out);
+}
+
+/* One record's typing and terms. */
+typedef struct uff_setup {
     vkmd_uff_typing ty;
     vkmd_uff_terms terms;
-    memset(&ty, 0, sizeof ty);
-    memset(&terms, 0, sizeof terms);
-    double *f = NULL;
-    vkmd_result res = VKMD_OK;
-    if (req->charges_path)
-        VKMD_TRY(vkmd_uff_molecule_read_charges(req->charges_path, m));
-    VKMD_TRY(vkmd_uff_setup(m, &req->desc, &ty, &terms));
-    f = calloc((size_t)m->atom_count * 3, sizeof *f);
-    if (!f) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "no memory for %d forces", m->atom_count);
-        goto cleanup;
+} uff_setup;
+
+static void setups_free(uff_setup *s, int32_t count)
+{
+    for (int32_t k = 0; s && k < count; ++k) {
+        vkmd_uff_terms_free(&s[k].terms);
+        vkmd_uff_typing_free(&s[k].ty);
     }
+    free(s);
+}
+
+/* Charges (if asked) and setup of every record. */
+static vkmd_result setup_records(const uff_request *req, vkmd_uff_molecule *recs, int32_t count,
+                                 uff_setup **out)
+{
+    vkmd_result res = VKMD_OK;
+    uff_setup *s = calloc((size_t)count, sizeof *s);
+    if (!s)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "setup of %d records", count);
+    for (int32_t k = 0; k < count; ++k) {
+        if (req->charges_path)
+            VKMD_TRY(vkmd_uff_molecule_read_charges(req->charges_path, &recs[k]));
+        VKMD_TRY(vkmd_uff_setup(&recs[k], &req->desc, &s[k].ty, &s[k].terms));
+    }
+    *out = s;
+    return VKMD_OK;
+cleanup:
+    setups_free(s, count);
+    return res;
+}
+
+static void force_stats(const double *f, int32_t n, double *out_max, double *out_rms)
+{
+    double fmax2 = 0, fsum2 = 0;
+    for (int32_t a = 0; a < n; ++a) {
+        double f2 = f[3 * a] * f[3 * a] + f[3 * a + 1] * f[3 * a + 1] + f[3 * a + 2] * f[3 * a + 2];
+        fmax2 = fmax(fmax2, f2);
+        fsum2 += f2;
+    }
+    *out_max = sqrt(fmax2);
+    *out_rms = sqrt(fsum2 / n);
+}
+
+static void write_forces(FILE *ff, const char *what, int32_t n, const double *f)
+{
+    fprintf(ff, "# %s, %d atoms\n", what, n);
+    for (int32_t a = 0; a < n; ++a)
+        fprintf(ff, "%d %.10e %.10e %.10e\n", a + 1, f[3 * a], f[3 * a + 1], f[3 * a + 2]);
+}
+
+/* Prints one record of `vkmd uff energy` with its conformers' results. */
+static void print_record(const uff_request *req, int32_t index, const vkmd_uff_molecule *m,
+                         const uff_setup *s, const vkmd_uff_energy *e, double *const *f,
+                         FILE *forces_file, int first)
+{
+    const vkmd_uff_terms *terms = &s->terms;
+    const vkmd_uff_typing *ty = &s->ty;
     FILE *out = stdout;
     if (req->json) {
         fprintf(out, "%s    {\n      \"record\": %d,\n      \"name\": ", first ? "" : ",\n",
@@ -100,92 +185,74 @@ static vkmd_result run_record(const uff_request *req, int32_t index, vkmd_uff_mo
         fprintf(out,
                 ",\n      \"n_atoms\": %d,\n      \"n_bonds\": %d,\n      \"n_terms\": {\"bond\": "
                 "%d, \"angle\": %d, \"torsion\": %d, \"inversion\": %d, \"pair\": %d},\n",
-                m->atom_count, m->bond_count, terms.bond_count, terms.angle_count,
-                terms.torsion_count, terms.inversion_count, terms.pair_count);
+                m->atom_count, m->bond_count, terms->bond_count, terms->angle_count,
+                terms->torsion_count, terms->inversion_count, terms->pair_count);
         fprintf(out, "      \"types\": [");
         for (int32_t a = 0; a < m->atom_count; ++a)
-            fprintf(out, "%s\"%s\"", a ? ", " : "", ty.label[a]);
+            fprintf(out, "%s\"%s\"", a ? ", " : "", ty->label[a]);
         fprintf(out, "],\n      \"hybridization\": [");
         for (int32_t a = 0; a < m->atom_count; ++a)
             fprintf(out, "%s\"%s\"", a ? ", " : "",
-                    vkmd_uff_hybridization_name(ty.perception.hyb[a]));
+                    vkmd_uff_hybridization_name(ty->perception.hyb[a]));
         fprintf(out, "],\n      \"conformers\": [\n");
     } else {
         fprintf(out,
                 "%srecord %d \"%s\" (%s): %d atoms, %d bonds, %d conformer(s); terms: %d "
                 "bond, %d angle, %d torsion, %d inversion, %d pair\n",
                 first ? "" : "\n", index + 1, m->name, m->source, m->atom_count, m->bond_count,
-                m->conformer_count, terms.bond_count, terms.angle_count, terms.torsion_count,
-                terms.inversion_count, terms.pair_count);
+                m->conformer_count, terms->bond_count, terms->angle_count, terms->torsion_count,
+                terms->inversion_count, terms->pair_count);
         if (req->types)
             for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(out, "  atom %4d  %-6s %s%s\n", a + 1, ty.label[a],
-                        vkmd_uff_hybridization_name(ty.perception.hyb[a]),
-                        ty.perception.aromatic[a] ? " aromatic" : "");
+                fprintf(out, "  atom %4d  %-6s %s%s\n", a + 1, ty->label[a],
+                        vkmd_uff_hybridization_name(ty->perception.hyb[a]),
+                        ty->perception.aromatic[a] ? " aromatic" : "");
     }
     for (int32_t c = 0; c < m->conformer_count; ++c) {
-        vkmd_uff_energy e;
-        VKMD_TRY(vkmd_ref_uff_compute(&terms, vkmd_uff_molecule_conformer(m, c), &e, f));
         term_row rows[7];
-        rows_of(&e, rows);
-        double fmax2 = 0, fsum2 = 0;
-        for (int32_t a = 0; a < m->atom_count; ++a) {
-            double f2 =
-                f[3 * a] * f[3 * a] + f[3 * a + 1] * f[3 * a + 1] + f[3 * a + 2] * f[3 * a + 2];
-            fmax2 = fmax(fmax2, f2);
-            fsum2 += f2;
-        }
+        rows_of(&e[c], rows);
+        double fmax, frms;
+        force_stats(f[c], m->atom_count, &fmax, &frms);
         if (req->json) {
-            fprintf(out, "%s        {\n          \"conformer\": %d,\n          \"energy\": {",
+            fprintf(out, "%s        {\n          \"conformer\": %d,\n          \"energy\": ",
                     c ? ",\n" : "", c + 1);
-            for (int k = 0; k < 7; ++k)
-                fprintf(out, "%s\"%s_kcal_per_mol\": %.10f", k ? ", " : "", rows[k].key,
-                        rows[k].value);
-            fprintf(out, "},\n          \"forces_kcal_per_mol_per_a\": [");
+            json_energy(out, &e[c]);
+            fprintf(out, ",\n          \"forces_kcal_per_mol_per_a\": [");
             for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(out, "%s[%.10e, %.10e, %.10e]", a ? ", " : "", f[3 * a], f[3 * a + 1],
-                        f[3 * a + 2]);
+                fprintf(out, "%s[%.10e, %.10e, %.10e]", a ? ", " : "", f[c][3 * a], f[c][3 * a + 1],
+                        f[c][3 * a + 2]);
             fprintf(out, "]\n        }");
         } else {
             if (m->conformer_count > 1)
                 fprintf(out, "conformer %d\n", c + 1);
             fprintf(out, "  %-24s %18s\n", "term", "kcal/mol");
             for (int k = 0; k < 7; ++k) {
-                if (k == 5 && !terms.coulomb)
+                if (k == 5 && !terms->coulomb)
                     fprintf(out, "  %-24s %18s\n", rows[k].label, "off (no charges)");
                 else
                     fprintf(out, "  %-24s %18.6f\n", rows[k].label, rows[k].value);
             }
-            fprintf(out, "  forces (kcal/mol/A): max |F| %.6f, rms |F| %.6f\n", sqrt(fmax2),
-                    sqrt(fsum2 / m->atom_count));
+            fprintf(out, "  forces (kcal/mol/A): max |F| %.6f, rms |F| %.6f\n", fmax, frms);
             fprintf(out, "  %6s %-6s %14s %14s %14s\n", "atom", "type", "fx", "fy", "fz");
             for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(out, "  %6d %-6s %14.6f %14.6f %14.6f\n", a + 1, ty.label[a], f[3 * a],
-                        f[3 * a + 1], f[3 * a + 2]);
+                fprintf(out, "  %6d %-6s %14.6f %14.6f %14.6f\n", a + 1, ty->label[a], f[c][3 * a],
+                        f[c][3 * a + 1], f[c][3 * a + 2]);
         }
         if (forces_file) {
-            fprintf(forces_file, "# record %d \"%s\" conformer %d, %d atoms\n", index + 1, m->name,
-                    c + 1, m->atom_count);
-            for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(forces_file, "%d %.10e %.10e %.10e\n", a + 1, f[3 * a], f[3 * a + 1],
-                        f[3 * a + 2]);
+            char what[192];
+            snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", index + 1, m->name,
+                     c + 1);
+            write_forces(forces_file, what, m->atom_count, f[c]);
         }
     }
     if (req->json)
         fprintf(out, "\n      ]\n    }");
-cleanup:
-    free(f);
-    vkmd_uff_terms_free(&terms);
-    vkmd_uff_typing_free(&ty);
-    return res;
 }
 
-static int uff_energy(int argc, char **argv)
+static int parse_args(int argc, char **argv, uff_request *req)
 {
-    uff_request req;
-    memset(&req, 0, sizeof req);
-    req.device = "cpu";
     vkmd_result r = VKMD_OK;
+    const char *cmd = req->scan ? "uff scan" : "uff energy";
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
 #define VALUE()                                                                                    \
@@ -198,100 +265,219 @@ static int uff_energy(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--device")) {
             VALUE();
-            req.device = v;
+            req->device = v;
         } else if (!strcmp(a, "--json")) {
-            req.json = 1;
-        } else if (!strcmp(a, "--types")) {
-            req.types = 1;
+            req->json = 1;
+        } else if (!strcmp(a, "--types") && !req->scan) {
+            req->types = 1;
         } else if (!strcmp(a, "--forces")) {
             VALUE();
-            req.forces_path = v;
+            req->forces_path = v;
         } else if (!strcmp(a, "--charges")) {
             VALUE();
-            req.charges_path = v;
+            req->charges_path = v;
+        } else if (!strcmp(a, "--confs") && req->scan) {
+            VALUE();
+            req->confs_path = v;
+        } else if (!strcmp(a, "--replicas")) {
+            VALUE();
+            if (v)
+                r = args_int(a, v, 1, 1 << 24, &req->replicas);
+        } else if (!strcmp(a, "--debug-replica")) {
+            VALUE();
+            if (v)
+                r = args_int(a, v, 1, INT32_MAX, &req->debug_replica);
         } else if (!strcmp(a, "--dielectric")) {
             VALUE();
             if (v)
-                r = args_double(a, v, 1e-3, 1e6, &req.desc.dielectric);
+                r = args_double(a, v, 1e-3, 1e6, &req->desc.dielectric);
         } else if (!strcmp(a, "--include-interfragment")) {
-            req.desc.include_interfragment = 1;
+            req->desc.include_interfragment = 1;
         } else if (a[0] == '-' && a[1]) {
-            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see vkmd uff --help)",
-                          a);
-        } else if (!req.molecule) {
-            req.molecule = a;
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                          "unknown option '%s' for vkmd %s (see vkmd uff --help)", a, cmd);
+        } else if (!req->molecule) {
+            req->molecule = a;
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
 #undef VALUE
     }
-    if (r == VKMD_OK && !req.molecule)
+    if (r == VKMD_OK && !req->molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
-    if (r == VKMD_OK && req.device && strcmp(req.device, "cpu") != 0)
+    if (r == VKMD_OK && req->scan && !req->confs_path)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                      "--device %s: only 'cpu' (the double-precision reference) computes UFF so "
-                      "far; the GPU UFF path is not written yet",
-                      req.device);
+                      "no --confs FILE given: the conformations to scan (see vkmd uff --help)");
+    if (r == VKMD_OK && !*req->device)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--device: empty device name");
+    if (r == VKMD_OK && req->debug_replica && !strcmp(req->device, "cpu"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "--debug-replica shows what a Vulkan device computed; it needs --device N "
+                      "(or a device name), not cpu");
+    if (r == VKMD_OK && !req->scan && !strcmp(req->device, "auto"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "--device auto is for vkmd uff scan; energy takes cpu, N or a name");
     if (r != VKMD_OK) {
-        tool_error("uff energy", r);
+        tool_error(cmd, r);
         return 2;
     }
+    return -1;
+}
+
+static vkmd_result open_forces_file(const uff_request *req, const uff_eval *ev, FILE **out)
+{
+    *out = NULL;
+    if (!req->forces_path)
+        return VKMD_OK;
+    FILE *ff = fopen(req->forces_path, "w");
+    if (!ff)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", req->forces_path,
+                         strerror(errno));
+    fprintf(ff, "# vkmd uff forces of %s, units kcal/mol/A, device %s\n# atom fx fy fz\n",
+            req->molecule, ev->device);
+    *out = ff;
+    return VKMD_OK;
+}
+
+static vkmd_result close_outputs(const uff_request *req, FILE **ff)
+{
+    if (*ff) {
+        int bad = ferror(*ff);
+        int closed = fclose(*ff);
+        *ff = NULL;
+        if (bad || closed != 0)
+            return vkmd_fail(VKMD_ERROR_IO, "%s: writing forces failed", req->forces_path);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return vkmd_fail(VKMD_ERROR_IO, "writing the report failed");
+    return VKMD_OK;
+}
+
+static vkmd_result check_debug_range(const uff_request *req, int32_t replicas)
+{
+    if (req->debug_replica > replicas)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--debug-replica %d: there are %d replicas (1..%d)", req->debug_replica,
+                         replicas, replicas);
+    return VKMD_OK;
+}
+
+/* The debug section after the results: text table or a JSON member. */
+static void print_debug(const uff_request *req, const uff_eval *ev, const char *what,
+                        const vkmd_uff_debug_record *dbg, int32_t count,
+                        char (*labels)[VKMD_UFF_LABEL_MAX])
+{
+    if (req->json) {
+        printf(",\n  \"debug\": {\"replica\": %d, \"of\": ", req->debug_replica);
+        json_string(stdout, what);
+        printf(", \"interactions\": ");
+        uff_eval_print_debug(stdout, dbg, count, labels, 1, 2);
+        printf("}");
+    } else {
+        printf("\nper-interaction details of replica %d (%s), computed on %s: %d terms\n",
+               req->debug_replica, what, ev->device, count);
+        uff_eval_print_debug(stdout, dbg, count, labels, 0, 0);
+    }
+}
+
+static int uff_energy(int argc, char **argv)
+{
+    uff_request req;
+    memset(&req, 0, sizeof req);
+    req.device = "cpu";
+    int early = parse_args(argc, argv, &req);
+    if (early >= 0)
+        return early;
 
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *recs = NULL;
-    int32_t count = 0;
+    int32_t count = 0, nrep = 0;
+    uff_setup *setups = NULL;
+    uff_eval ev;
+    memset(&ev, 0, sizeof ev);
+    uff_eval_replica *reps = NULL;
+    vkmd_uff_energy *energy = NULL;
+    double *force_data = NULL, **forces = NULL;
+    const vkmd_uff_terms **mols = NULL;
+    vkmd_uff_debug_record *dbg = NULL;
+    int32_t dbg_count = 0;
     FILE *ff = NULL;
     int exit_code = 1;
     VKMD_TRY(vkmd_uff_molecule_load(req.molecule, &recs, &count));
-    if (req.forces_path) {
-        ff = fopen(req.forces_path, "w");
-        if (!ff) {
-            res = vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", req.forces_path,
-                            strerror(errno));
-            goto cleanup;
-        }
-        fprintf(ff,
-                "# vkmd uff forces of %s, units kcal/mol/A, device cpu (double-precision "
-                "reference)\n# atom fx fy fz\n",
-                req.molecule);
+    VKMD_TRY(setup_records(&req, recs, count, &setups));
+    size_t natoms = 0;
+    for (int32_t k = 0; k < count; ++k) {
+        nrep += recs[k].conformer_count;
+        natoms += (size_t)recs[k].conformer_count * (size_t)recs[k].atom_count;
     }
+    if ((res = check_debug_range(&req, nrep)) != VKMD_OK) {
+        exit_code = 2;
+        goto cleanup;
+    }
+    reps = calloc((size_t)nrep, sizeof *reps);
+    energy = calloc((size_t)nrep, sizeof *energy);
+    forces = calloc((size_t)nrep, sizeof *forces);
+    force_data = calloc(3 * natoms, sizeof *force_data);
+    mols = calloc((size_t)count, sizeof *mols);
+    if (!reps || !energy || !forces || !force_data || !mols) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d conformers", nrep);
+        goto cleanup;
+    }
+    for (int32_t k = 0, r = 0, at = 0; k < count; ++k) {
+        mols[k] = &setups[k].terms;
+        for (int32_t c = 0; c < recs[k].conformer_count; ++c, ++r) {
+            reps[r] = (uff_eval_replica){k, vkmd_uff_molecule_conformer(&recs[k], c)};
+            forces[r] = force_data + 3 * (size_t)at;
+            at += recs[k].atom_count;
+        }
+    }
+    VKMD_TRY(uff_eval_open(req.device, &ev));
+    ev.replicas_per_batch = req.replicas;
+    ev.debug_replica = req.debug_replica - 1;
+    VKMD_TRY(uff_eval_run(&ev, mols, count, reps, nrep, energy, forces, &dbg, &dbg_count));
+    VKMD_TRY(open_forces_file(&req, &ev, &ff));
+
     if (req.json) {
         printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
                "\"length\": \"angstrom\"},\n");
         printf("  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"molecule\": ", VKMD_VERSION,
                VKMD_GIT_COMMIT);
         json_string(stdout, req.molecule);
-        printf(",\n  \"device\": \"cpu (double-precision reference)\",\n"
+        printf(",\n  \"device\": ");
+        json_string(stdout, ev.device);
+        printf(",\n  \"replicas\": %d,\n  \"dispatches\": %d,\n"
                "  \"force_field\": \"UFF (Rappe et al. 1992), typing as RDKit 2022.09\",\n"
                "  \"include_interfragment\": %s,\n  \"coulomb\": %s,\n"
                "  \"dielectric\": %g,\n  \"records\": [\n",
-               req.desc.include_interfragment ? "true" : "false",
+               nrep, ev.batches, req.desc.include_interfragment ? "true" : "false",
                req.charges_path ? "true" : "false",
                req.desc.dielectric > 0 ? req.desc.dielectric : 1.0);
     } else {
-        printf("vkmd uff energy: %s, %d record(s), device cpu (double-precision reference)\n",
-               req.molecule, count);
-        printf("UFF (Rappe et al. 1992), typing as RDKit 2022.09; van der Waals between "
+        printf("vkmd uff energy: %s, %d record(s), device %s", req.molecule, count, ev.device);
+        if (ev.ctx)
+            printf("; %d replica(s) in %d dispatch(es)", nrep, ev.batches);
+        printf("\nUFF (Rappe et al. 1992), typing as RDKit 2022.09; van der Waals between "
                "fragments %s\n\n",
                req.desc.include_interfragment ? "included" : "left out (as RDKit)");
     }
-    for (int32_t k = 0; k < count; ++k)
-        VKMD_TRY(run_record(&req, k, &recs[k], ff, k == 0));
+    for (int32_t k = 0, r = 0; k < count; r += recs[k].conformer_count, ++k)
+        print_record(&req, k, &recs[k], &setups[k], energy + r, forces + r, ff, k == 0);
     if (req.json)
-        printf("\n  ]\n}\n");
-    if (ff) {
-        int bad = ferror(ff);
-        int closed = fclose(ff);
-        ff = NULL;
-        if (bad || closed != 0) {
-            res = vkmd_fail(VKMD_ERROR_IO, "%s: writing forces failed", req.forces_path);
-            goto cleanup;
-        }
+        printf("\n  ]");
+    if (dbg) {
+        int32_t r = req.debug_replica - 1, k = reps[r].molecule;
+        int32_t c = r;
+        for (int32_t j = 0; j < k; ++j)
+            c -= recs[j].conformer_count;
+        char what[192];
+        snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", k + 1, recs[k].name,
+                 c + 1);
+        print_debug(&req, &ev, what, dbg, dbg_count, setups[k].ty.label);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        res = vkmd_fail(VKMD_ERROR_IO, "writing the report failed");
-        goto cleanup;
-    }
+    if (req.json)
+        printf("\n}\n");
+    VKMD_TRY(close_outputs(&req, &ff));
+    VKMD_TRY(uff_eval_close(&ev));
     exit_code = 0;
 cleanup:
     if (exit_code != 0) {
@@ -300,6 +486,217 @@ cleanup:
     }
     if (ff)
         fclose(ff);
+    uff_eval_close(&ev);
+    free(dbg);
+    free(reps);
+    free(energy);
+    free(forces);
+    free(force_data);
+    free(mols);
+    setups_free(setups, count);
+    vkmd_uff_molecule_array_free(recs, count);
+    return exit_code;
+}
+
+/* The conformations of req->confs_path as replicas of `m` (checked to have
+ * m's elements in m's order). *out_confs owns the coordinates. */
+static vkmd_result load_conformations(const uff_request *req, const vkmd_uff_molecule *m,
+                                      vkmd_uff_molecule **out_confs, int32_t *out_conf_count,
+                                      uff_eval_replica **out_reps, int32_t *out_count)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *confs = NULL;
+    int32_t nconf = 0, n = 0;
+    uff_eval_replica *reps = NULL;
+    VKMD_TRY(vkmd_uff_molecule_load(req->confs_path, &confs, &nconf));
+    for (int32_t k = 0; k < nconf; ++k) {
+        const vkmd_uff_molecule *c = &confs[k];
+        if (c->atom_count != m->atom_count) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "%s: record %d has %d atoms, %s has %d: not a conformation of it",
+                            c->source, k + 1, c->atom_count, req->molecule, m->atom_count);
+            goto cleanup;
+        }
+        for (int32_t a = 0; a < m->atom_count; ++a)
+            if (c->z[a] != m->z[a]) {
+                res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                "%s: record %d atom %d has atomic number %d, %s has %d there (the "
+                                "atoms must come in the same order)",
+                                c->source, k + 1, a + 1, c->z[a], req->molecule, m->z[a]);
+                goto cleanup;
+            }
+        n += c->conformer_count;
+    }
+    reps = calloc((size_t)n, sizeof *reps);
+    if (!reps) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", n);
+        goto cleanup;
+    }
+    for (int32_t k = 0, r = 0; k < nconf; ++k)
+        for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
+            reps[r] = (uff_eval_replica){0, vkmd_uff_molecule_conformer(&confs[k], c)};
+    *out_confs = confs;
+    *out_conf_count = nconf;
+    *out_reps = reps;
+    *out_count = n;
+    return VKMD_OK;
+cleanup:
+    vkmd_uff_molecule_array_free(confs, nconf);
+    return res;
+}
+
+/* Record and conformer (0-based) of conformation r. */
+static void conformation_origin(const vkmd_uff_molecule *confs, int32_t r, int32_t *out_record,
+                                int32_t *out_conformer)
+{
+    int32_t k = 0;
+    while (r >= confs[k].conformer_count) {
+        r -= confs[k].conformer_count;
+        ++k;
+    }
+    *out_record = k;
+    *out_conformer = r;
+}
+
+static int uff_scan(int argc, char **argv)
+{
+    uff_request req;
+    memset(&req, 0, sizeof req);
+    req.scan = 1;
+    req.device = "auto";
+    int early = parse_args(argc, argv, &req);
+    if (early >= 0)
+        return early;
+
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *recs = NULL, *confs = NULL;
+    int32_t count = 0, nconf = 0, n = 0;
+    uff_setup *setup = NULL;
+    uff_eval ev;
+    memset(&ev, 0, sizeof ev);
+    uff_eval_replica *reps = NULL;
+    vkmd_uff_energy *energy = NULL;
+    double *force_data = NULL, **forces = NULL;
+    vkmd_uff_debug_record *dbg = NULL;
+    int32_t dbg_count = 0;
+    FILE *ff = NULL;
+    int exit_code = 1;
+    VKMD_TRY(vkmd_uff_molecule_load(req.molecule, &recs, &count));
+    if (count != 1) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "%s has %d records; scan takes one molecule (its conformations come "
+                        "from --confs)",
+                        req.molecule, count);
+        goto cleanup;
+    }
+    VKMD_TRY(setup_records(&req, recs, 1, &setup));
+    VKMD_TRY(load_conformations(&req, &recs[0], &confs, &nconf, &reps, &n));
+    if ((res = check_debug_range(&req, n)) != VKMD_OK) {
+        exit_code = 2;
+        goto cleanup;
+    }
+    const int32_t na = recs[0].atom_count;
+    energy = calloc((size_t)n, sizeof *energy);
+    if (req.forces_path) {
+        forces = calloc((size_t)n, sizeof *forces);
+        force_data = calloc(3 * (size_t)n * (size_t)na, sizeof *force_data);
+        for (int32_t r = 0; forces && force_data && r < n; ++r)
+            forces[r] = force_data + 3 * (size_t)r * na;
+    }
+    if (!energy || (req.forces_path && (!forces || !force_data))) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d conformations", n);
+        goto cleanup;
+    }
+    VKMD_TRY(uff_eval_open(req.device, &ev));
+    ev.replicas_per_batch = req.replicas ? req.replicas : SCAN_DEFAULT_REPLICAS;
+    ev.debug_replica = req.debug_replica - 1;
+    const vkmd_uff_terms *mols[1] = {&setup[0].terms};
+    VKMD_TRY(uff_eval_run(&ev, mols, 1, reps, n, energy, forces, &dbg, &dbg_count));
+    VKMD_TRY(open_forces_file(&req, &ev, &ff));
+
+    const int32_t per = ev.replicas_per_batch < n ? ev.replicas_per_batch : n;
+    const vkmd_uff_terms *t = &setup[0].terms;
+    if (req.json) {
+        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
+               "\"length\": \"angstrom\"},\n");
+        printf("  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"molecule\": ", VKMD_VERSION,
+               VKMD_GIT_COMMIT);
+        json_string(stdout, req.molecule);
+        printf(",\n  \"name\": ");
+        json_string(stdout, recs[0].name);
+        printf(",\n  \"confs\": ");
+        json_string(stdout, req.confs_path);
+        printf(",\n  \"device\": ");
+        json_string(stdout, ev.device);
+        printf(",\n  \"force_field\": \"UFF (Rappe et al. 1992), typing as RDKit 2022.09\",\n"
+               "  \"n_atoms\": %d,\n  \"n_terms\": {\"bond\": %d, \"angle\": %d, \"torsion\": %d, "
+               "\"inversion\": %d, \"pair\": %d},\n  \"coulomb\": %s,\n  \"n_conformations\": "
+               "%d,\n  \"replicas_per_dispatch\": %d,\n  \"dispatches\": %d,\n"
+               "  \"conformations\": [",
+               na, t->bond_count, t->angle_count, t->torsion_count, t->inversion_count,
+               t->pair_count, t->coulomb ? "true" : "false", n, ev.ctx ? per : 0, ev.batches);
+    } else {
+        printf("vkmd uff scan: %s \"%s\" (%d atoms; terms: %d bond, %d angle, %d torsion, %d "
+               "inversion, %d pair), %d conformation(s) from %s\n",
+               req.molecule, recs[0].name, na, t->bond_count, t->angle_count, t->torsion_count,
+               t->inversion_count, t->pair_count, n, req.confs_path);
+        printf("device %s", ev.device);
+        if (ev.ctx)
+            printf("; %d dispatch(es) of up to %d replicas", ev.batches, per);
+        printf("\nUFF (Rappe et al. 1992), typing as RDKit 2022.09; energies in kcal/mol\n\n");
+        printf("  %6s %14s %14s %14s %14s %14s %14s %16s\n", "conf", "bond", "angle", "torsion",
+               "inversion", "vdW", "Coulomb", "total");
+    }
+    for (int32_t r = 0; r < n; ++r) {
+        int32_t k, c;
+        conformation_origin(confs, r, &k, &c);
+        const vkmd_uff_energy *e = &energy[r];
+        if (req.json) {
+            printf("%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, \"energy\": ",
+                   r ? "," : "", r + 1, k + 1, c + 1);
+            json_energy(stdout, e);
+            printf("}");
+        } else {
+            printf("  %6d %14.6f %14.6f %14.6f %14.6f %14.6f %14.6f %16.6f\n", r + 1, e->bond,
+                   e->angle, e->torsion, e->inversion, e->vdw, e->coulomb, e->total);
+        }
+        if (ff) {
+            char what[96];
+            snprintf(what, sizeof what, "conformation %d (record %d, conformer %d)", r + 1, k + 1,
+                     c + 1);
+            write_forces(ff, what, na, forces[r]);
+        }
+    }
+    if (req.json)
+        printf("\n  ]");
+    if (dbg) {
+        int32_t k, c;
+        conformation_origin(confs, req.debug_replica - 1, &k, &c);
+        char what[96];
+        snprintf(what, sizeof what, "conformation %d: record %d, conformer %d", req.debug_replica,
+                 k + 1, c + 1);
+        print_debug(&req, &ev, what, dbg, dbg_count, setup[0].ty.label);
+    }
+    if (req.json)
+        printf("\n}\n");
+    VKMD_TRY(close_outputs(&req, &ff));
+    VKMD_TRY(uff_eval_close(&ev));
+    exit_code = 0;
+cleanup:
+    if (exit_code != 0) {
+        fflush(stdout);
+        tool_error("uff scan", res);
+    }
+    if (ff)
+        fclose(ff);
+    uff_eval_close(&ev);
+    free(dbg);
+    free(reps);
+    free(energy);
+    free(forces);
+    free(force_data);
+    setups_free(setup, count == 1 ? 1 : 0);
+    vkmd_uff_molecule_array_free(confs, nconf);
     vkmd_uff_molecule_array_free(recs, count);
     return exit_code;
 }
@@ -312,7 +709,9 @@ int cmd_uff(int argc, char **argv)
     }
     if (!strcmp(argv[1], "energy"))
         return uff_energy(argc - 1, argv + 1);
-    fprintf(stderr, "vkmd uff: unknown subcommand '%s' (expected: energy)\n\n", argv[1]);
+    if (!strcmp(argv[1], "scan"))
+        return uff_scan(argc - 1, argv + 1);
+    fprintf(stderr, "vkmd uff: unknown subcommand '%s' (expected: energy, scan)\n\n", argv[1]);
     usage(stderr);
     return 2;
 }

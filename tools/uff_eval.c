@@ -1,0 +1,277 @@
+/* Replica evaluation for the uff subcommands (see uff_eval.h). */
+#include "uff_eval.h"
+#include "forces/pass_uff.h"
+#include "ref/ref_uff.h"
+#include "uff/uff_batch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+vkmd_result uff_eval_open(const char *device, uff_eval *out)
+{
+    memset(out, 0, sizeof *out);
+    out->debug_replica = -1;
+    if (!strcmp(device, "cpu")) {
+        snprintf(out->device, sizeof out->device, "cpu (double-precision reference)");
+        return VKMD_OK;
+    }
+    const int automatic = !strcmp(device, "auto");
+    const vkmd_vk_context_desc desc = {.device = automatic ? NULL : device};
+    vkmd_result res = vkmd_vk_context_create(&desc, &out->ctx);
+    if (res == VKMD_ERROR_NO_DEVICE && automatic) {
+        snprintf(out->device, sizeof out->device,
+                 "cpu (double-precision reference; no Vulkan device found)");
+        return VKMD_OK;
+    }
+    if (res != VKMD_OK)
+        return res;
+    snprintf(out->device, sizeof out->device, "%s (Vulkan device %u)", out->ctx->info.name,
+             out->ctx->info.index);
+    return VKMD_OK;
+}
+
+vkmd_result uff_eval_close(uff_eval *ev)
+{
+    vkmd_result res = VKMD_OK;
+    if (ev->ctx) {
+        res = vkmd_vk_context_check_validation(ev->ctx);
+        vkmd_vk_context_destroy(ev->ctx);
+        ev->ctx = NULL;
+    }
+    return res;
+}
+
+static vkmd_result run_cpu(const vkmd_uff_terms *const *mols, const uff_eval_replica *reps,
+                           int32_t count, vkmd_uff_energy *out_energy, double *const *out_forces)
+{
+    for (int32_t r = 0; r < count; ++r) {
+        vkmd_result res = vkmd_ref_uff_compute(mols[reps[r].molecule], reps[r].positions,
+                                               &out_energy[r], out_forces ? out_forces[r] : NULL);
+        if (res != VKMD_OK)
+            return res;
+    }
+    return VKMD_OK;
+}
+
+vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_t mol_count,
+                         const uff_eval_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
+                         double *const *out_forces, vkmd_uff_debug_record **out_debug,
+                         int32_t *out_debug_count)
+{
+    if (out_debug) {
+        *out_debug = NULL;
+        *out_debug_count = 0;
+    }
+    if (!ev->ctx) {
+        if (ev->debug_replica >= 0 && ev->debug_replica < count)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "per-interaction details are computed on a Vulkan device only");
+        return run_cpu(mols, reps, count, out_energy, out_forces);
+    }
+    vkmd_result res = VKMD_OK;
+    const int32_t per = ev->replicas_per_batch > 0 && ev->replicas_per_batch < count
+                            ? ev->replicas_per_batch
+                            : count;
+    int32_t *which = calloc((size_t)per, sizeof *which);
+    int32_t *prev = calloc((size_t)per, sizeof *prev);
+    vkmd_uff_energy *energy = calloc((size_t)per, sizeof *energy);
+    double *xyz = NULL, *forces = NULL;
+    vkmd_uff_batch batch;
+    memset(&batch, 0, sizeof batch);
+    vkmd_pass_uff *pass = NULL;
+    int32_t prev_n = 0, prev_debug = 0;
+    if (!which || !prev || !energy) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "batches of %d replicas", per);
+        goto cleanup;
+    }
+    for (int32_t start = 0; start < count; start += per) {
+        const int32_t n = count - start < per ? count - start : per;
+        for (int32_t i = 0; i < n; ++i)
+            which[i] = reps[start + i].molecule;
+        const int debug_here = ev->debug_replica >= start && ev->debug_replica < start + n;
+        /* Full batches of a scan have the same layout: keep the pass (its
+         * pipeline and tables) and upload only the coordinates. */
+        if (!pass || debug_here || prev_debug || n != prev_n ||
+            memcmp(which, prev, (size_t)n * sizeof *which) != 0) {
+            vkmd_pass_uff_destroy(ev->ctx, pass);
+            pass = NULL;
+            vkmd_uff_batch_free(&batch);
+            free(xyz);
+            free(forces);
+            xyz = forces = NULL;
+            VKMD_TRY(vkmd_uff_batch_build(mols, mol_count, which, n, &batch));
+            const vkmd_pass_uff_desc desc = {.debug = debug_here,
+                                             .debug_replica = ev->debug_replica - start};
+            VKMD_TRY(vkmd_pass_uff_create(ev->ctx, &batch, &desc, &pass));
+            xyz = malloc(3 * (size_t)batch.atom_count * sizeof *xyz);
+            forces = malloc(3 * (size_t)batch.atom_count * sizeof *forces);
+            if (!xyz || !forces) {
+                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "batch of %d atoms", batch.atom_count);
+                goto cleanup;
+            }
+            memcpy(prev, which, (size_t)n * sizeof *which);
+            prev_n = n;
+            prev_debug = debug_here;
+        }
+        for (int32_t i = 0; i < n; ++i)
+            memcpy(xyz + 3 * (size_t)batch.replica_atom_offset[i], reps[start + i].positions,
+                   3 * (size_t)vkmd_uff_batch_replica_atoms(&batch, i) * sizeof *xyz);
+        VKMD_TRY(vkmd_pass_uff_evaluate(ev->ctx, pass, xyz, out_forces ? forces : NULL, energy));
+        ++ev->batches;
+        for (int32_t i = 0; i < n; ++i) {
+            out_energy[start + i] = energy[i];
+            if (out_forces && out_forces[start + i])
+                memcpy(out_forces[start + i], forces + 3 * (size_t)batch.replica_atom_offset[i],
+                       3 * (size_t)vkmd_uff_batch_replica_atoms(&batch, i) * sizeof *forces);
+        }
+        if (debug_here && out_debug && vkmd_pass_uff_debug_count(pass) > 0) {
+            int32_t nd = vkmd_pass_uff_debug_count(pass);
+            *out_debug = calloc((size_t)nd, sizeof **out_debug);
+            if (!*out_debug) {
+                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d debug records", nd);
+                goto cleanup;
+            }
+            *out_debug_count = nd;
+            VKMD_TRY(vkmd_pass_uff_readback_debug(ev->ctx, pass, *out_debug));
+        }
+    }
+cleanup:
+    vkmd_pass_uff_destroy(ev->ctx, pass);
+    vkmd_uff_batch_free(&batch);
+    free(xyz);
+    free(forces);
+    free(which);
+    free(prev);
+    free(energy);
+    if (res != VKMD_OK && out_debug) {
+        free(*out_debug);
+        *out_debug = NULL;
+        *out_debug_count = 0;
+    }
+    return res;
+}
+
+/* Atoms a term of `kind` names. */
+static int kind_atoms(uint32_t kind)
+{
+    return kind == VKMD_UFF_KIND_ANGLE                                          ? 3
+           : (kind == VKMD_UFF_KIND_TORSION || kind == VKMD_UFF_KIND_INVERSION) ? 4
+                                                                                : 2;
+}
+
+static void indent_by(FILE *out, int n)
+{
+    fprintf(out, "%*s", n, "");
+}
+
+static const double rad_to_deg = 57.29577951308232;
+
+void uff_eval_print_debug(FILE *out, const vkmd_uff_debug_record *recs, int32_t count,
+                          char (*labels)[VKMD_UFF_LABEL_MAX], int json, int indent)
+{
+    if (json)
+        fputs("[", out);
+    int first = 1;
+    for (int32_t n = 0; n < count; ++n) {
+        const vkmd_uff_debug_record *d = &recs[n];
+        if (d->info.z != 1)
+            continue;
+        const uint32_t kind = d->info.x;
+        const uint32_t at[4] = {d->atoms.x, d->atoms.y, d->atoms.z, d->atoms.w};
+        const int na = kind_atoms(kind);
+        if (json) {
+            fputs(first ? "\n" : ",\n", out);
+            indent_by(out, indent + 2);
+            fprintf(out, "{\"kind\": \"%s\", \"index\": %u, \"atoms\": [", vkmd_uff_kind_name(kind),
+                    d->info.y + 1);
+            for (int q = 0; q < na; ++q)
+                fprintf(out, "%s%u", q ? ", " : "", at[q] + 1);
+            fputs("], ", out);
+            switch (kind) {
+            case VKMD_UFF_KIND_BOND:
+                fprintf(out,
+                        "\"r_angstrom\": %.8f, \"r_minus_r0_angstrom\": %.8e, "
+                        "\"energy_kcal_per_mol\": %.10e, \"de_dr_kcal_per_mol_per_angstrom\": "
+                        "%.8e, ",
+                        d->geom.x, d->geom.y, d->energy.x, d->energy.y);
+                break;
+            case VKMD_UFF_KIND_PAIR:
+                fprintf(out,
+                        "\"r_angstrom\": %.8f, \"within_vdw_threshold\": %s, "
+                        "\"vdw_kcal_per_mol\": %.10e, \"coulomb_kcal_per_mol\": %.10e, "
+                        "\"f_over_r_kcal_per_mol_per_angstrom2\": %.8e, ",
+                        d->geom.x, d->geom.y != 0 ? "true" : "false", d->energy.x, d->energy.z,
+                        d->energy.y + d->energy.w);
+                break;
+            default:
+                fprintf(out,
+                        "\"cos\": %.9f, \"sin\": %.9f, \"angle_degrees\": %.6f, "
+                        "\"energy_kcal_per_mol\": %.10e, \"de_dcos_kcal_per_mol\": %.8e, ",
+                        d->geom.x, d->geom.y, d->geom.z * rad_to_deg, d->energy.x, d->energy.y);
+                if (kind != VKMD_UFF_KIND_ANGLE || d->info.w != 0)
+                    fprintf(out, "\"%s\": %u, ",
+                            kind == VKMD_UFF_KIND_INVERSION ? "form"
+                            : kind == VKMD_UFF_KIND_TORSION ? "periodicity"
+                                                            : "order",
+                            d->info.w);
+                break;
+            }
+            fputs("\"forces_kcal_per_mol_per_angstrom\": [", out);
+            for (int q = 0; q < na; ++q)
+                fprintf(out, "%s[%.8e, %.8e, %.8e]", q ? ", " : "", d->force[q].x, d->force[q].y,
+                        d->force[q].z);
+            fputs("]}", out);
+        } else {
+            if (first)
+                fprintf(out, "  %-9s %5s  %-32s %-40s %16s  %s\n", "term", "#", "atoms", "geometry",
+                        "E (kcal/mol)", "derivative; force on each atom (kcal/mol/A)");
+            char atoms[96] = "", geom[96], deriv[64];
+            for (int q = 0; q < na; ++q) {
+                char one[24];
+                if (labels)
+                    snprintf(one, sizeof one, "%s%u(%s)", q ? "-" : "", at[q] + 1, labels[at[q]]);
+                else
+                    snprintf(one, sizeof one, "%s%u", q ? "-" : "", at[q] + 1);
+                strncat(atoms, one, sizeof atoms - strlen(atoms) - 1);
+            }
+            double e = d->energy.x;
+            switch (kind) {
+            case VKMD_UFF_KIND_BOND:
+                snprintf(geom, sizeof geom, "r %.6f A, r - r0 %+.3e A", d->geom.x, d->geom.y);
+                snprintf(deriv, sizeof deriv, "dE/dr %+.6e kcal/mol/A", d->energy.y);
+                break;
+            case VKMD_UFF_KIND_PAIR:
+                snprintf(geom, sizeof geom, "r %.6f A%s, vdW %+.6e", d->geom.x,
+                         d->geom.y != 0 ? "" : " (beyond threshold)", d->energy.x);
+                if (d->energy.z != 0)
+                    snprintf(geom + strlen(geom), sizeof geom - strlen(geom), ", Coulomb %+.6e",
+                             d->energy.z);
+                e = d->energy.x + d->energy.z;
+                snprintf(deriv, sizeof deriv, "-dE/dr/r %+.6e kcal/mol/A^2",
+                         d->energy.y + d->energy.w);
+                break;
+            default:
+                snprintf(geom, sizeof geom, "%s %.6f deg (cos %+.7f)",
+                         kind == VKMD_UFF_KIND_ANGLE     ? "theta"
+                         : kind == VKMD_UFF_KIND_TORSION ? "phi"
+                                                         : "Y",
+                         d->geom.z * rad_to_deg, d->geom.x);
+                snprintf(deriv, sizeof deriv, "dE/dcos %+.6e kcal/mol", d->energy.y);
+                break;
+            }
+            fprintf(out, "  %-9s %5u  %-32s %-40s %16.9f  %s;", vkmd_uff_kind_name(kind),
+                    d->info.y + 1, atoms, geom, e, deriv);
+            for (int q = 0; q < na; ++q)
+                fprintf(out, " %u: (%+.6e, %+.6e, %+.6e)", at[q] + 1, d->force[q].x, d->force[q].y,
+                        d->force[q].z);
+            fputc('\n', out);
+        }
+        first = 0;
+    }
+    if (json) {
+        fputc('\n', out);
+        indent_by(out, indent);
+        fputs("]", out);
+    }
+}

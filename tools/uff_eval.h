@@ -1,0 +1,59 @@
+/* UFF energies and forces of many replicas for `vkmd uff energy` and
+ * `vkmd uff scan`: on the CPU double reference (one replica at a time) or
+ * on a Vulkan device (forces/pass_uff.h: batches of up to
+ * replicas_per_batch replicas, one dispatch each), with the same outputs,
+ * plus the device's per-interaction details of one replica and their
+ * printing. */
+#ifndef VKMD_TOOLS_UFF_EVAL_H
+#define VKMD_TOOLS_UFF_EVAL_H
+
+#include "common/vkmd_layout.h"
+#include "uff/uff_terms.h"
+#include "uff/uff_typing.h"
+#include "vk/context.h"
+
+#include <stdio.h>
+
+typedef struct uff_eval {
+    vkmd_vk_context *ctx;       /* NULL: the CPU reference */
+    char device[320];           /* for reports: "cpu (double-precision reference)" or the device */
+    int32_t replicas_per_batch; /* 0: all replicas of a call in one batch */
+    int32_t debug_replica;      /* -1: none; else the replica (0-based) to record details of */
+    int32_t batches;            /* dispatches made so far */
+} uff_eval;
+
+/* Opens the evaluator for `device`: "cpu"; "auto": the best Vulkan device,
+ * or the CPU reference when there is none (note in ev->device); otherwise a
+ * Vulkan device by index or name substring (vkmd devices). Errors: those of
+ * vkmd_vk_context_create (VKMD_ERROR_NO_DEVICE names what exists). */
+vkmd_result uff_eval_open(const char *device, uff_eval *out);
+
+/* Checks the validation layer's count (VKMD_ERROR_VALIDATION) and closes. */
+vkmd_result uff_eval_close(uff_eval *ev);
+
+/* One replica: molecule index into the `mols` of uff_eval_run and its
+ * coordinates [3 * atoms] A (borrowed). */
+typedef struct uff_eval_replica {
+    int32_t molecule;
+    const double *positions;
+} uff_eval_replica;
+
+/* Energies out_energy[r] and forces out_forces[r] ([3 * atoms] kcal/mol/A;
+ * out_forces or any entry may be NULL) of `count` replicas. When
+ * ev->debug_replica is one of them, *out_debug receives its records
+ * (malloc'd, *out_debug_count of them; free()) computed on the device;
+ * both may be NULL otherwise. Errors: VKMD_ERROR_NUMERIC (a non-finite CPU
+ * energy), VKMD_ERROR_INVALID_ARGUMENT (debug replica on the CPU), pass and
+ * Vulkan errors. */
+vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_t mol_count,
+                         const uff_eval_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
+                         double *const *out_forces, vkmd_uff_debug_record **out_debug,
+                         int32_t *out_debug_count);
+
+/* Prints debug records of one replica (molecule-local atoms printed 1-based
+ * with their UFF labels `labels`, may be NULL): a table, or with json a
+ * JSON array (no trailing newline) indented by `indent` spaces. */
+void uff_eval_print_debug(FILE *out, const vkmd_uff_debug_record *recs, int32_t count,
+                          char (*labels)[VKMD_UFF_LABEL_MAX], int json, int indent);
+
+#endif
