@@ -14,9 +14,11 @@
  *     with floor = 1e-6 kcal/mol for terms that are near zero (a planar ring's
  *     torsions); RMS(F_gpu - F_ref) / RMS(F_ref) <= 1e-5 and max |dF| /
  *     RMS(F_ref) <= 1e-3 per replica; the worst replica's figures printed;
- *   - bitwise: the same evaluation twice, workgroup 64 vs 256, staged
- *     buffers, and each replica alone (R = 1) vs inside the 1,000-replica
- *     batch give the same int64 sums;
+ *   - bitwise: the same evaluation twice, workgroup 64 vs 256, 3 workgroups
+ *     looping over every item, staged buffers, and each replica alone
+ *     (R = 1) vs inside the 1,000-replica batch give the same int64 sums;
+ *   - a command buffer recorded once and replayed with new coordinates gives
+ *     the bits of fresh evaluations;
  *   - --debug-replica machinery: the debug pipeline changes no result bit,
  *     writes one record per term of that replica only, and its energies and
  *     force pieces add up to the replica's totals;
@@ -29,6 +31,8 @@
 #include "io/sdf.h"
 #include "ref/ref_uff.h"
 #include "uff/uff_batch.h"
+#include "vk/barrier.h"
+#include "vk/command.h"
 #include "vk/context.h"
 
 #include <math.h>
@@ -262,19 +266,23 @@ static void test_replicas(vkmd_vk_context *ctx, test_mol *m, int32_t R, int stag
     double *xyz = batch_coordinates(mols, &b, 0);
     const vkmd_pass_uff_desc d64 = {.force_staging = staged};
     const vkmd_pass_uff_desc d256 = {.workgroup_size = 256, .force_staging = staged};
-    gpu_run a, a2, c;
+    const vkmd_pass_uff_desc looped = {.max_groups = 3};
+    gpu_run a, a2, c, l;
     run_gpu(ctx, &b, xyz, &d64, &a);
     run_gpu(ctx, &b, xyz, &d64, &a2);
     run_gpu(ctx, &b, xyz, &d256, &c);
+    run_gpu(ctx, &b, xyz, &looped, &l);
     char label[160];
     snprintf(label, sizeof label, "%s x %d", m->mol.name, R);
     if (a.ok)
         check_all(label, mols, &b, xyz, &a);
-    int rep = same_bits(&a, &a2, &b), wg = same_bits(&a, &c, &b);
-    printf("  two evaluations bitwise identical: %s; workgroup 64 vs 256: %s\n", rep ? "yes" : "NO",
-           wg ? "yes" : "NO");
+    int rep = same_bits(&a, &a2, &b), wg = same_bits(&a, &c, &b), loop = same_bits(&a, &l, &b);
+    printf("  two evaluations bitwise identical: %s; workgroup 64 vs 256: %s; 3 workgroups "
+           "looping over all items: %s\n",
+           rep ? "yes" : "NO", wg ? "yes" : "NO", loop ? "yes" : "NO");
     CHECK(rep);
     CHECK(wg);
+    CHECK(loop);
 
     if (R >= 1000) { /* a replica's sums do not depend on the batch around it */
         vkmd_uff_batch one;
@@ -303,6 +311,7 @@ static void test_replicas(vkmd_vk_context *ctx, test_mol *m, int32_t R, int stag
     gpu_run_free(&a);
     gpu_run_free(&a2);
     gpu_run_free(&c);
+    gpu_run_free(&l);
     free(xyz);
     vkmd_uff_batch_free(&b);
 }
@@ -437,6 +446,57 @@ static void test_mixed(vkmd_vk_context *ctx, vkmd_uff_molecule *recs, int32_t nr
     free(which);
 }
 
+/* The pattern a minimiser or MD loop uses: one command buffer recorded once
+ * (clear, dispatch, barrier) and replayed after new coordinates are
+ * uploaded; each replay gives the bits of a fresh evaluation. */
+static void test_replay(vkmd_vk_context *ctx, test_mol *m)
+{
+    vkmd_uff_batch b;
+    test_mol *mols[1] = {m};
+    const vkmd_uff_terms *terms[1] = {&m->terms};
+    CHECK_OK(vkmd_uff_batch_build(terms, 1, NULL, 10, &b));
+    if (b.replica_count != 10)
+        return;
+    printf("== recorded once, replayed with new coordinates (%s x 10)\n", m->mol.name);
+    const size_t nf = 3 * (size_t)b.atom_count, ne = 10 * VKMD_UFF_ENERGY_STRIDE;
+    vkmd_pass_uff *pass = NULL;
+    vkmd_vk_cmd cmd = {0};
+    int64_t *rf = calloc(nf, sizeof *rf), *re = calloc(ne, sizeof *re);
+    int same = 1;
+    CHECK_OK(vkmd_pass_uff_create(ctx, &b, NULL, &pass));
+    CHECK_OK(vkmd_vk_cmd_create(ctx, &cmd));
+    if (pass && cmd.cb) {
+        CHECK_OK(vkmd_vk_cmd_begin(ctx, &cmd));
+        vkmd_pass_uff_record_clear(pass, cmd.cb);
+        vkmd_pass_uff_record(pass, cmd.cb);
+        vkmd_vk_barrier_compute_to_transfer(cmd.cb);
+        CHECK_OK(vkmd_vk_cmd_end(ctx, &cmd));
+        for (int round = 0; round < 3; ++round) {
+            double *xyz = batch_coordinates(mols, &b, 0);
+            gpu_run fresh;
+            run_gpu(ctx, &b, xyz, NULL, &fresh);
+            CHECK_OK(vkmd_pass_uff_upload_positions(ctx, pass, xyz));
+            CHECK_OK(vkmd_vk_cmd_submit_wait(ctx, &cmd));
+            CHECK_OK(
+                vkmd_vk_buffer_readback(ctx, vkmd_pass_uff_forces(pass), 0, rf, nf * sizeof *rf));
+            CHECK_OK(
+                vkmd_vk_buffer_readback(ctx, vkmd_pass_uff_energies(pass), 0, re, ne * sizeof *re));
+            same &= fresh.ok && !memcmp(rf, fresh.raw_forces, nf * sizeof *rf) &&
+                    !memcmp(re, fresh.raw_energy, ne * sizeof *re);
+            gpu_run_free(&fresh);
+            free(xyz);
+        }
+    }
+    printf("  3 replays with new coordinates bitwise identical to fresh evaluations: %s\n",
+           same ? "yes" : "NO");
+    CHECK(same);
+    vkmd_vk_cmd_destroy(ctx, &cmd);
+    vkmd_pass_uff_destroy(ctx, pass);
+    free(rf);
+    free(re);
+    vkmd_uff_batch_free(&b);
+}
+
 static void test_batch_errors(const test_mol *m)
 {
     printf("== batch packing errors\n");
@@ -508,6 +568,7 @@ int main(void)
             }
             mol_free(&mq);
             free(q);
+            test_replay(ctx, &mx);
             test_batch_errors(&mx);
         }
         mol_free(&mx);

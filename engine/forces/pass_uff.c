@@ -127,6 +127,8 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
      * the shader's grid-stride loop covers the rest. */
     uint32_t groups = vkmd_vk_div_up(batch->item_count, wg);
     uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    if (desc->max_groups > 0 && desc->max_groups < max_groups)
+        max_groups = desc->max_groups;
     p->groups = batch->range_count == 0 ? 0 : (groups < max_groups ? groups : max_groups);
     vkmd_log_debug("UFF pass: %d replicas of %d molecules, %u items in %u ranges, %u groups of %u",
                    batch->replica_count, batch->molecule_count, batch->item_count,
@@ -157,6 +159,9 @@ vkmd_result vkmd_pass_uff_upload_positions(vkmd_vk_context *ctx, vkmd_pass_uff *
 
 void vkmd_pass_uff_record_clear(const vkmd_pass_uff *pass, VkCommandBuffer cb)
 {
+    /* after any earlier dispatch that wrote them, e.g. the previous replay of
+     * the same command buffer */
+    vkmd_vk_barrier_compute_to_transfer(cb);
     vkmd_vk_buffer_record_fill(cb, &pass->forces, 0);
     vkmd_vk_buffer_record_fill(cb, &pass->energies, 0);
     if (pass->debug_count > 0)

@@ -59,6 +59,8 @@ typedef struct vkmd_pass_uff_desc {
     int debug;                 /* 0; 1: record per-interaction details of debug_replica */
     int32_t debug_replica;     /* 0; the replica (0-based) whose details are recorded */
     int force_staging;         /* 0; 1: stage every buffer (tests) */
+    uint32_t max_groups;       /* 0: the device's limit; a smaller cap makes threads loop
+                                  over several items (tests) */
 } vkmd_pass_uff_desc;
 
 typedef struct vkmd_pass_uff vkmd_pass_uff;
@@ -78,8 +80,9 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
 vkmd_result vkmd_pass_uff_upload_positions(vkmd_vk_context *ctx, vkmd_pass_uff *pass,
                                            const double *xyz);
 
-/* Records zero fills of the forces, energies (and debug records) and the
- * transfer->compute barrier. Record it before vkmd_pass_uff_record unless
+/* Records zero fills of the forces, energies (and debug records) between a
+ * compute->transfer and a transfer->compute barrier (so a replayed command
+ * buffer may start with it). Record it before vkmd_pass_uff_record unless
  * something else of the caller's has added forces in between on purpose. */
 void vkmd_pass_uff_record_clear(const vkmd_pass_uff *pass, VkCommandBuffer cb);
 

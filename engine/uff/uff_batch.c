@@ -254,10 +254,10 @@ vkmd_result vkmd_uff_batch_build(const vkmd_uff_terms *const *molecules, int32_t
                 (vkmd_uff_range){.a = {(uint32_t)items, kind_start, (uint32_t)first_slot[m], n_rep},
                                  .b = {(uint32_t)k, b.molecule_term_start[m], (uint32_t)m, 0}};
             items += (uint64_t)n_rep * n_terms;
-            if (items >= UINT32_MAX) {
+            if (items >= VKMD_UFF_BATCH_MAX_ITEMS) {
                 free(first_slot);
                 res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                "UFF batch: 2^32 items (terms x replicas) or more: split the "
+                                "UFF batch: 2^31 items (terms x replicas) or more: split the "
                                 "batch");
                 goto cleanup;
             }

@@ -24,6 +24,10 @@
 
 #include <stdint.h>
 
+/* Items (terms x replicas) of one batch stay below 2^31, so that the
+ * shader's 32-bit grid-stride index cannot wrap. */
+#define VKMD_UFF_BATCH_MAX_ITEMS (1u << 31)
+
 typedef struct vkmd_uff_batch {
     int32_t molecule_count;
     int32_t replica_count;
@@ -42,7 +46,7 @@ typedef struct vkmd_uff_batch {
     vkmd_uff_range *ranges; /* [range_count] */
     uint32_t range_count;
     vkmd_gpu_uvec4 *slots; /* [replica_count]: (replica, atom offset, atom count, molecule) */
-    uint32_t item_count;   /* terms summed over replicas; < 2^32 */
+    uint32_t item_count;   /* terms summed over replicas; < VKMD_UFF_BATCH_MAX_ITEMS */
 } vkmd_uff_batch;
 
 /* Packs `replica_count` replicas of the `molecule_count` molecules
@@ -51,8 +55,8 @@ typedef struct vkmd_uff_batch {
  * (overwritten; free with vkmd_uff_batch_free; zeroed on failure).
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (no molecules or replicas, a molecule
  * index out of range, a term naming an atom outside its molecule, a general
- * angle with C2 <= 0, a batch of 2^31 atoms or 2^32 items or more: split
- * it), VKMD_ERROR_OUT_OF_MEMORY. */
+ * angle with C2 <= 0, a batch of 2^31 atoms or VKMD_UFF_BATCH_MAX_ITEMS
+ * items or more: split it), VKMD_ERROR_OUT_OF_MEMORY. */
 vkmd_result vkmd_uff_batch_build(const vkmd_uff_terms *const *molecules, int32_t molecule_count,
                                  const int32_t *replica_molecule, int32_t replica_count,
                                  vkmd_uff_batch *out);
