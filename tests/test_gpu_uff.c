@@ -5,11 +5,12 @@
  *     torsions, inversions), R = 1, 2, 10 and 1,000 replicas, each its own
  *     conformation (the record's coordinates displaced by a deterministic
  *     random amount of 0.02-0.2 A per coordinate);
- *   - one batch mixing every record of tests/data/uff/molecules.sdf (57, all
- *     UFF forms: linear, trigonal-bipyramidal, octahedral-free, group 15/16
- *     inversions and torsions), three replicas each (as given and two
- *     displaced), interleaved so a molecule's replicas are not contiguous,
- *     plus xylitol with partial charges (the Coulomb path);
+ *   - one batch mixing every record of tests/data/uff/molecules.sdf (57:
+ *     linear and trigonal-bipyramidal centres, sp2 small rings, group 15
+ *     inversions, group 16 torsions, several fragments), three replicas each
+ *     (as given, i.e. nearly relaxed, and two displaced), interleaved so a
+ *     molecule's replicas are not contiguous, plus xylitol with partial
+ *     charges (the Coulomb path);
  *   - per replica and term kind: |E_gpu - E_ref| <= max(1e-5 |E_ref|, floor)
  *     with floor = 1e-6 kcal/mol for terms that are near zero (a planar ring's
  *     torsions); RMS(F_gpu - F_ref) / RMS(F_ref) <= 1e-5 and max |dF| /
@@ -20,7 +21,7 @@
  *   - a command buffer recorded once and replayed with new coordinates gives
  *     the bits of fresh evaluations;
  *   - --debug-replica machinery: the debug pipeline changes no result bit,
- *     writes one record per term of that replica only, and its energies and
+ *     writes one record per term of that replica, and its energies and
  *     force pieces add up to the replica's totals;
  *   - batch packing errors; no validation error.
  * Positions are rounded to float before the reference sees them, so the
