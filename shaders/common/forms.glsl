@@ -82,12 +82,14 @@ float form_coulomb_erfc(float r, float inv_r, float kqq, float alpha, out float 
 // (+450,000 kcal/mol, cancelled by the self term) it would be a visible
 // bias. Adding the correction in float would be lost to rounding; callers
 // convert both parts to fixed point separately.
+float form_erfc_precise(float x, out float exp_mx2); // defined below
+
 float form_erf(float x, out float out_lo)
 {
     if (x >= 1.0) {
         float ex;
         out_lo = 0.0;
-        return 1.0 - form_erfc_approx(x, ex);
+        return 1.0 - form_erfc_precise(x, ex); // erfc <= 0.16 here: few-ulp relative
     }
     float z = x * x;
     float p = 1.3122532963e-8;
