@@ -1,22 +1,46 @@
 # Compiles every shaders/*.comp (and later viewer shaders) to SPIR-V at build
 # time with glslangValidator and embeds the words in a static library with a
 # lookup table (engine/vk/spirv.h), so binaries run from any directory.
+#
+# Build variants: shaders/variants.cmake lists "<file> <suffix> <DEFINE>"
+# entries; each is a second compilation of <file> with -D<DEFINE>, embedded
+# as "<file>+<suffix>". Only for what a specialization constant cannot do
+# (a SPIR-V capability is declared for the whole module; see there).
 function(vkmd_embed_shaders target shader_dir)
   file(GLOB shader_sources CONFIGURE_DEPENDS ${shader_dir}/*.comp ${shader_dir}/*.vert ${shader_dir}/*.frag)
   list(SORT shader_sources)
+  set(VKMD_SHADER_VARIANTS "")
+  include(${shader_dir}/variants.cmake OPTIONAL)
+  set(builds "")
+  foreach(src ${shader_sources})
+    get_filename_component(fname ${src} NAME)
+    list(APPEND builds "${fname}|${src}|")
+    foreach(variant ${VKMD_SHADER_VARIANTS})
+      separate_arguments(parts UNIX_COMMAND "${variant}")
+      list(GET parts 0 vfile)
+      if(vfile STREQUAL fname)
+        list(GET parts 1 suffix)
+        list(GET parts 2 define)
+        list(APPEND builds "${fname}+${suffix}|${src}|-D${define}")
+      endif()
+    endforeach()
+  endforeach()
   set(gen_dir ${CMAKE_BINARY_DIR}/generated/spirv)
   file(MAKE_DIRECTORY ${gen_dir})
   set(headers "")
   set(table_includes "")
   set(table_entries "")
-  foreach(src ${shader_sources})
-    get_filename_component(fname ${src} NAME)
-    string(REPLACE "." "_" cname ${fname})
+  foreach(build ${builds})
+    string(REPLACE "|" ";" fields "${build}")
+    list(GET fields 0 fname)
+    list(GET fields 1 src)
+    list(GET fields 2 defines)
+    string(REGEX REPLACE "[.+]" "_" cname ${fname})
     set(out ${gen_dir}/${cname}.h)
     add_custom_command(
       OUTPUT ${out}
       COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${shader_dir}
-              -I${CMAKE_SOURCE_DIR}/engine --vn vkmd_spv_${cname} --depfile ${out}.d -o ${out} ${src}
+              -I${CMAKE_SOURCE_DIR}/engine ${defines} --vn vkmd_spv_${cname} --depfile ${out}.d -o ${out} ${src}
       DEPENDS ${src}
       DEPFILE ${out}.d
       COMMENT "SPIR-V ${fname}"

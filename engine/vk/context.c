@@ -326,6 +326,23 @@ static uint32_t pick_queue_family(VkPhysicalDevice pd, uint32_t *out_timestamp_b
     return best;
 }
 
+static int env_on(const char *name);
+
+/* Test overrides: VKMD_FORCE_NO_INT64_ATOMICS=1 clears shaderBufferInt64Atomics
+ * and VKMD_FORCE_NO_INT64=1 also shaderInt64, as if the device lacked them
+ * (the feature is then not enabled either), so that the 32-bit fixed-point
+ * fallback of the force passes runs, under validation, on devices that have
+ * both (see engine/forces/fixed_point.h). */
+static void apply_feature_overrides(vkmd_vk_features *f)
+{
+    if (env_on("VKMD_FORCE_NO_INT64")) {
+        f->shader_int64 = 0;
+        f->buffer_int64_atomics = 0;
+    }
+    if (env_on("VKMD_FORCE_NO_INT64_ATOMICS"))
+        f->buffer_int64_atomics = 0;
+}
+
 static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -408,6 +425,7 @@ static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_inf
         vkGetPhysicalDeviceFeatures(pd, &f);
         info->features.shader_int64 = !!f.shaderInt64;
     }
+    apply_feature_overrides(&info->features);
 }
 
 /* Enumerates physical devices into a malloc'd array (caller frees). */

@@ -26,7 +26,9 @@
 #include <vulkan/vulkan.h>
 
 /* Optional device capabilities vkmd can use (1 = supported; when the context
- * is created every supported one is also enabled). */
+ * is created every supported one is also enabled). For tests,
+ * VKMD_FORCE_NO_INT64_ATOMICS=1 reports buffer_int64_atomics as 0 and
+ * VKMD_FORCE_NO_INT64=1 also shader_int64 (and neither is enabled). */
 typedef struct vkmd_vk_features {
     int shader_float16;            /* Vulkan12 shaderFloat16 */
     int storage_buffer_16bit;      /* Vulkan11 storageBuffer16BitAccess */

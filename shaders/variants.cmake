@@ -1,0 +1,16 @@
+# Second SPIR-V builds of shaders with one preprocessor define each, read by
+# cmake/shaders.cmake: "<file> <suffix> <DEFINE>" embeds <file> compiled with
+# -D<DEFINE> as "<file>+<suffix>".
+#
+# Variants are specialization constants everywhere else; these exist because
+# a SPIR-V capability is declared for the whole module and checked against
+# the device's enabled features before specialization, so an int64 atomic
+# behind a false constant still makes the module invalid on a device without
+# shaderBufferInt64Atomics (and any int64 type, without shaderInt64).
+#
+# +words: fixed-point sums in 32-bit words only (common/fixed_point.glsl),
+# for devices without 64-bit integer atomics or arithmetic; same results to
+# the bit. engine/forces/fixed_point.c picks the module.
+set(VKMD_SHADER_VARIANTS
+  "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
+)
