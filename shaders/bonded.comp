@@ -12,17 +12,18 @@
 // split. Functional forms come from common/forms.glsl; atan2 from
 // common/vkmd_math.glsl (the built-in may be 4096 ulp off, see there).
 //
-// Determinism: forces are added with int64 atomics in fixed point (2^32 per
+// Determinism: forces are added with 64-bit atomics in fixed point (2^32 per
 // kcal/mol/A). Integer addition is associative, so the sum is the same for any
 // thread order. Energies too: each term's energy is converted to fixed point,
 // summed per workgroup by a shared-memory tree (exact integer sums) and added
-// once per workgroup and slot with an int64 atomic. A float reduction would
-// round differently for each order; this one cannot.
+// once per workgroup and slot with a 64-bit atomic. A float reduction would
+// round differently for each order; this one cannot. The 64-bit values and
+// atomics are int64 or, in the "+words" build, pairs of 32-bit words with the
+// same bits (common/fixed_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 #include "common/forms.glsl"
 #include "common/vkmd_math.glsl"
 
@@ -30,19 +31,17 @@ layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_BONDED_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
-layout(std430, binding = VKMD_BONDED_BINDING_FORCES) buffer Forces { int64_t force[]; };
-layout(std430, binding = VKMD_BONDED_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_BONDED_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_BONDED_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_BONDED_BINDING_TERMS) readonly buffer Terms { vkmd_bonded_term terms[]; };
 layout(push_constant) uniform Push { VKMD_BONDED_PUSH_FIELDS } pc;
 
 // The seven slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL.
 const uint SLOTS = 7;
-shared int64_t red[SLOTS][WORKGROUP_SIZE];
+shared vkmd_fixed red[SLOTS][WORKGROUP_SIZE];
 
-int64_t to_fixed(float v)
-{
-    return int64_t(v * float(VKMD_FIXED_SCALE));
-}
+VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
+VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
 // b - a under the minimum-image convention when the box is periodic.
 vec3 delta(vec3 a, vec3 b)
@@ -56,9 +55,9 @@ vec3 delta(vec3 a, vec3 b)
 void add_force(uint atom, vec3 f)
 {
     uint n = pc.atom_count;
-    atomicAdd(force[VKMD_FORCE_INDEX(0, atom, n)], to_fixed(f.x));
-    atomicAdd(force[VKMD_FORCE_INDEX(1, atom, n)], to_fixed(f.y));
-    atomicAdd(force[VKMD_FORCE_INDEX(2, atom, n)], to_fixed(f.z));
+    force_add(VKMD_FORCE_INDEX(0, atom, n), to_fixed(f.x));
+    force_add(VKMD_FORCE_INDEX(1, atom, n), to_fixed(f.y));
+    force_add(VKMD_FORCE_INDEX(2, atom, n), to_fixed(f.z));
 }
 
 float bond(vkmd_bonded_term t)
@@ -120,18 +119,18 @@ float dihedral(vkmd_bonded_term t)
 }
 
 // Scaled 1-4 pair: plain 1/r Coulomb and LJ at any distance (no cutoff).
-void pair14(vkmd_bonded_term t, inout int64_t e_lj, inout int64_t e_coul)
+void pair14(vkmd_bonded_term t, inout vkmd_fixed e_lj, inout vkmd_fixed e_coul)
 {
     vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz); // r_j - r_i
     float inv_r = inversesqrt(dot(d, d));
     float f_lj, f_coul;
-    e_lj += to_fixed(form_lj(inv_r * inv_r, t.params.y, t.params.z, f_lj));
+    e_lj = fixed_add(e_lj, to_fixed(form_lj(inv_r * inv_r, t.params.y, t.params.z, f_lj)));
     // kqq arrives as a float pair (x + w) so that identical pairs do not all
     // round the same way (see pass_bonded.c); the two energy halves go to
     // fixed point separately (see excluded()).
     float f_lo;
-    e_coul += to_fixed(form_coulomb(inv_r, t.params.x, f_coul)) +
-              to_fixed(form_coulomb(inv_r, t.params.w, f_lo));
+    e_coul = fixed_add(e_coul, fixed_add(to_fixed(form_coulomb(inv_r, t.params.x, f_coul)),
+                                         to_fixed(form_coulomb(inv_r, t.params.w, f_lo))));
     vec3 f = (f_lj + f_coul) * d; // force on j; i gets the opposite
     add_force(t.atoms.x, -f);
     add_force(t.atoms.y, f);
@@ -142,7 +141,7 @@ void pair14(vkmd_bonded_term t, inout int64_t e_lj, inout int64_t e_coul)
 // 2/sqrt(pi)) would bias all 3N of them alike: each constant arrives as a
 // float pair and the energy leaves as a pair, both halves converted to
 // fixed point separately (a float sum would round the correction away).
-void excluded(vkmd_bonded_term t, inout int64_t e_sum)
+void excluded(vkmd_bonded_term t, inout vkmd_fixed e_sum)
 {
     vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz);
     float r = length(d);
@@ -157,7 +156,7 @@ void excluded(vkmd_bonded_term t, inout int64_t e_sum)
     float kqq = t.params.x, kqq_lo = t.params.y;
     float e = -kqq * erf_hi * inv_r;
     float e_lo = -(kqq_lo * erf_hi + kqq * erf_lo) * inv_r;
-    e_sum += to_fixed(e) + to_fixed(e_lo);
+    e_sum = fixed_add(e_sum, fixed_add(to_fixed(e), to_fixed(e_lo)));
     float f_over_r = (e + kqq * pc.ewald_alpha * FORM_TWO_OVER_SQRT_PI * ex) * inv_r * inv_r;
     vec3 f = f_over_r * d;
     add_force(t.atoms.x, -f);
@@ -170,19 +169,21 @@ void main()
     uint dihedrals_end = angles_end + pc.dihedral_count;
     uint pairs_end = dihedrals_end + pc.pair14_count;
     uint total = pairs_end + pc.excl_count;
-    int64_t e[SLOTS] = int64_t[SLOTS](0l, 0l, 0l, 0l, 0l, 0l, 0l);
+    vkmd_fixed e[SLOTS];
+    for (uint s = 0; s < SLOTS; ++s)
+        e[s] = VKMD_FIXED_ZERO;
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     for (uint id = gl_GlobalInvocationID.x; id < total; id += stride) {
         vkmd_bonded_term t = terms[id];
         if (id < pc.bond_count)
-            e[0] += to_fixed(bond(t));
+            e[0] = fixed_add(e[0], to_fixed(bond(t)));
         else if (id < angles_end)
-            e[1] += to_fixed(angle(t));
+            e[1] = fixed_add(e[1], to_fixed(angle(t)));
         else if (id < dihedrals_end) {
             if (t.params.w != 0.0)
-                e[3] += to_fixed(dihedral(t));
+                e[3] = fixed_add(e[3], to_fixed(dihedral(t)));
             else
-                e[2] += to_fixed(dihedral(t));
+                e[2] = fixed_add(e[2], to_fixed(dihedral(t)));
         } else if (id < pairs_end)
             pair14(t, e[4], e[5]);
         else
@@ -196,11 +197,11 @@ void main()
     for (uint half_size = WORKGROUP_SIZE / 2; half_size > 0; half_size /= 2) {
         if (lid < half_size)
             for (uint s = 0; s < SLOTS; ++s)
-                red[s][lid] += red[s][lid + half_size];
+                red[s][lid] = fixed_add(red[s][lid], red[s][lid + half_size]);
         barrier();
     }
     if (lid == 0)
         for (uint s = 0; s < SLOTS; ++s)
-            if (red[s][0] != 0)
-                atomicAdd(energy[VKMD_ENERGY_BOND + s], red[s][0]);
+            if (!fixed_is_zero(red[s][0]))
+                energy_add(VKMD_ENERGY_BOND + s, red[s][0]);
 }

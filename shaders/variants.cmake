@@ -12,5 +12,6 @@
 # for devices without 64-bit integer atomics or arithmetic; same results to
 # the bit. engine/forces/fixed_point.c picks the module.
 set(VKMD_SHADER_VARIANTS
+  "bonded.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
 )

@@ -1,5 +1,6 @@
 /* Shared test harness (see testlib.h). */
 #include "testlib.h"
+#include "forces/fixed_point.h"
 #include "vk/context.h"
 
 #include <math.h>
@@ -106,6 +107,8 @@ int test_vk_open(const char *name, vkmd_vk_context **out_ctx)
         return test_finish(name);
     char line[512];
     vkmd_vk_device_describe(&(*out_ctx)->info, line, sizeof line);
-    printf("device: %s; validation %s\n", line, (*out_ctx)->validation_enabled ? "on" : "off");
+    printf("device: %s; validation %s; fixed-point sums: %s\n", line,
+           (*out_ctx)->validation_enabled ? "on" : "off",
+           vkmd_fixed_mode_name(vkmd_fixed_mode_of(*out_ctx)));
     return -1;
 }

@@ -7,6 +7,7 @@
  * the kinds are contiguous and warps/waves straddle at most two boundaries. */
 #include "forces/pass_bonded.h"
 #include "core/log.h"
+#include "forces/fixed_point.h"
 #include "vk/pipeline.h"
 
 #include <stdlib.h>
@@ -157,12 +158,10 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
 {
     vkmd_result res = VKMD_OK;
     *out_pass = NULL;
-    const vkmd_vk_features *f = &ctx->info.features;
-    if (!f->shader_int64 || !f->buffer_int64_atomics)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "bonded pass: %s lacks shaderInt64/shaderBufferInt64Atomics, needed for "
-                         "fixed-point force sums (a fallback without int64 atomics is planned)",
-                         ctx->info.name);
+    const char *shader = NULL;
+    res = vkmd_fixed_shader(ctx, "bonded pass", "bonded.comp", &shader);
+    if (res != VKMD_OK)
+        return res;
     if (!desc || !desc->positions || !desc->accum)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "bonded pass: positions and accumulators "
                                                       "are required");
@@ -202,7 +201,7 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
 
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}};
     const vkmd_vk_pipeline_desc pd = {
-        .shader = "bonded.comp",
+        .shader = shader,
         .buffer_count = VKMD_BONDED_BINDING_COUNT,
         .push_size = sizeof(vkmd_bonded_push),
         .specs = specs,
@@ -231,7 +230,8 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     uint32_t groups = vkmd_vk_div_up(total, wg);
     uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
     p->groups = groups < max_groups ? groups : max_groups;
-    vkmd_log_debug("bonded pass: %u terms, %u groups of %u", total, p->groups, wg);
+    vkmd_log_debug("bonded pass: %u terms, %u groups of %u, fixed point in %s", total, p->groups,
+                   wg, vkmd_fixed_mode_name(vkmd_fixed_mode_of(ctx)));
     *out_pass = p;
     return VKMD_OK;
 cleanup:

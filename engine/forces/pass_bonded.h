@@ -10,10 +10,10 @@
  * (adds into the caller's accumulators; no clear, no barrier) -> readback
  * (convenience: the accumulators as forces and energies) -> destroy.
  *
- * Needs shaderInt64 and shaderBufferInt64Atomics (forces are int64 fixed point
- * summed with atomics, for bitwise-reproducible results). Without them create
- * fails with VKMD_ERROR_UNSUPPORTED; a gather fallback (per-term forces
- * written out, then summed per atom in a fixed order) is planned. */
+ * Forces and energies are 64-bit fixed point summed with atomics, for
+ * bitwise-reproducible results: int64 atomics where the device has
+ * shaderInt64 and shaderBufferInt64Atomics, else the same sums to the bit in
+ * 32-bit words (forces/fixed_point.h). */
 #ifndef VKMD_FORCES_PASS_BONDED_H
 #define VKMD_FORCES_PASS_BONDED_H
 
@@ -35,9 +35,10 @@ typedef struct vkmd_pass_bonded vkmd_pass_bonded;
 
 /* Builds the pass for `sys` (its bonded terms and box) and uploads the
  * parameters. The positions buffer and accumulators are borrowed and must
- * outlive the pass. Errors: VKMD_ERROR_UNSUPPORTED (no int64 atomics),
- * VKMD_ERROR_INVALID_ARGUMENT (missing buffers, atom count mismatch, bad
- * workgroup size, atom index out of range), Vulkan and memory errors. */
+ * outlive the pass. Errors: VKMD_ERROR_UNSUPPORTED (no shader build for the
+ * device's fixed-point mode), VKMD_ERROR_INVALID_ARGUMENT (missing buffers,
+ * atom count mismatch, bad workgroup size, atom index out of range), Vulkan
+ * and memory errors. */
 vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                     const vkmd_pass_bonded_desc *desc, vkmd_pass_bonded **out_pass);
 
