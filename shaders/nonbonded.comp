@@ -18,15 +18,16 @@
 //
 // Sums: each thread adds its pairs in a fixed order (the list order) with
 // Kahan-compensated float sums (error ~1 ulp of the result, independent of
-// the number of pairs), converts once to int64 fixed point and adds with
+// the number of pairs), converts once to 64-bit fixed point and adds with
 // one atomic per force component; energies are reduced per workgroup in
-// int64. Integer sums do not depend on thread order, so two evaluations are
-// bitwise identical.
+// 64-bit fixed point. Integer sums do not depend on thread order, so two
+// evaluations are bitwise identical. The 64-bit values and atomics are int64
+// or, in the "+words" build, pairs of 32-bit words with the same bits
+// (common/fixed_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 #include "common/forms.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
@@ -34,8 +35,8 @@ layout(constant_id = VKMD_SPEC_NB_MODE) const uint MODE = VKMD_NB_MODE_LIST;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_NB_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
-layout(std430, binding = VKMD_NB_BINDING_FORCES) buffer Forces { int64_t force[]; };
-layout(std430, binding = VKMD_NB_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_NB_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_NB_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_NB_BINDING_CHARGE) readonly buffer Charge { float charge[]; };
 layout(std430, binding = VKMD_NB_BINDING_TYPE) readonly buffer Type { uint type[]; };
 layout(std430, binding = VKMD_NB_BINDING_LJ) readonly buffer LJ { float lj[]; };
@@ -49,12 +50,10 @@ layout(push_constant) uniform Push { VKMD_NB_PUSH_FIELDS } pc;
 
 const uint C = VKMD_NL_CLUSTER_SIZE;
 
-shared int64_t red[2][WORKGROUP_SIZE];
+shared vkmd_fixed red[2][WORKGROUP_SIZE];
 
-int64_t to_fixed(float v)
-{
-    return int64_t(v * float(VKMD_FIXED_SCALE));
-}
+VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
+VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
 // Kahan summation: s + c carries the sum to about one ulp whatever the
 // number of terms. `precise` stops the compiler from re-associating
@@ -116,9 +115,9 @@ void pair(vec3 d, float r2, float kqq, uint t)
 void add_force(uint atom)
 {
     uint n = pc.sizes.x;
-    atomicAdd(force[VKMD_FORCE_INDEX(0, atom, n)], to_fixed(f_sum.x) + to_fixed(f_comp.x));
-    atomicAdd(force[VKMD_FORCE_INDEX(1, atom, n)], to_fixed(f_sum.y) + to_fixed(f_comp.y));
-    atomicAdd(force[VKMD_FORCE_INDEX(2, atom, n)], to_fixed(f_sum.z) + to_fixed(f_comp.z));
+    force_add(VKMD_FORCE_INDEX(0, atom, n), fixed_add(to_fixed(f_sum.x), to_fixed(f_comp.x)));
+    force_add(VKMD_FORCE_INDEX(1, atom, n), fixed_add(to_fixed(f_sum.y), to_fixed(f_comp.y)));
+    force_add(VKMD_FORCE_INDEX(2, atom, n), fixed_add(to_fixed(f_sum.z), to_fixed(f_comp.z)));
 }
 
 void reset_sums()
@@ -144,7 +143,7 @@ void gather()
 }
 
 // Periodic list kernel; returns the thread's energies in fixed point.
-void list_pairs(inout int64_t e_lj, inout int64_t e_c)
+void list_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
 {
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     uint slots = pc.sizes.z * C;
@@ -172,13 +171,13 @@ void list_pairs(inout int64_t e_lj, inout int64_t e_c)
                 pair(d, r2, xi.w * xj.w, row + stype[js]);
         }
         add_force(atom);
-        e_lj += to_fixed(elj_sum) + to_fixed(elj_comp);
-        e_c += to_fixed(ec_sum) + to_fixed(ec_comp);
+        e_lj = fixed_add(e_lj, fixed_add(to_fixed(elj_sum), to_fixed(elj_comp)));
+        e_c = fixed_add(e_c, fixed_add(to_fixed(ec_sum), to_fixed(ec_comp)));
     }
 }
 
 // Vacuum kernel: all pairs, no cutoff, no minimum image.
-void all_pairs(inout int64_t e_lj, inout int64_t e_c)
+void all_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
 {
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     uint n = pc.sizes.x;
@@ -201,8 +200,8 @@ void all_pairs(inout int64_t e_lj, inout int64_t e_c)
             pair(d, dot(d, d), qi * charge[j], row + type[j]);
         }
         add_force(i);
-        e_lj += to_fixed(elj_sum) + to_fixed(elj_comp);
-        e_c += to_fixed(ec_sum) + to_fixed(ec_comp);
+        e_lj = fixed_add(e_lj, fixed_add(to_fixed(elj_sum), to_fixed(elj_comp)));
+        e_c = fixed_add(e_c, fixed_add(to_fixed(ec_sum), to_fixed(ec_comp)));
     }
 }
 
@@ -212,7 +211,7 @@ void main()
         gather();
         return;
     }
-    int64_t e_lj = 0l, e_c = 0l;
+    vkmd_fixed e_lj = VKMD_FIXED_ZERO, e_c = VKMD_FIXED_ZERO;
     if (MODE == VKMD_NB_MODE_LIST)
         list_pairs(e_lj, e_c);
     else
@@ -224,15 +223,15 @@ void main()
     barrier();
     for (uint h = WORKGROUP_SIZE / 2; h > 0; h /= 2) {
         if (lid < h) {
-            red[0][lid] += red[0][lid + h];
-            red[1][lid] += red[1][lid + h];
+            red[0][lid] = fixed_add(red[0][lid], red[0][lid + h]);
+            red[1][lid] = fixed_add(red[1][lid], red[1][lid + h]);
         }
         barrier();
     }
     if (lid == 0) {
-        if (red[0][0] != 0)
-            atomicAdd(energy[VKMD_ENERGY_LJ], red[0][0]);
-        if (red[1][0] != 0)
-            atomicAdd(energy[VKMD_ENERGY_COUL_REAL], red[1][0]);
+        if (!fixed_is_zero(red[0][0]))
+            energy_add(VKMD_ENERGY_LJ, red[0][0]);
+        if (!fixed_is_zero(red[1][0]))
+            energy_add(VKMD_ENERGY_COUL_REAL, red[1][0]);
     }
 }

@@ -14,4 +14,5 @@
 set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
+  "nonbonded.comp words VKMD_FIXED_WORDS"
 )

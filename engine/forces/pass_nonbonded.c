@@ -6,6 +6,7 @@
  * the same binding layout. */
 #include "forces/pass_nonbonded.h"
 #include "core/log.h"
+#include "forces/fixed_point.h"
 #include "vk/barrier.h"
 #include "vk/pipeline.h"
 
@@ -93,12 +94,10 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
 {
     vkmd_result res = VKMD_OK;
     *out_pass = NULL;
-    const vkmd_vk_features *f = &ctx->info.features;
-    if (!f->shader_int64 || !f->buffer_int64_atomics)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "nonbonded pass: %s lacks shaderInt64/shaderBufferInt64Atomics, needed "
-                         "for fixed-point force sums",
-                         ctx->info.name);
+    const char *shader = NULL;
+    res = vkmd_fixed_shader(ctx, "nonbonded pass", "nonbonded.comp", &shader);
+    if (res != VKMD_OK)
+        return res;
     if (!desc || !desc->positions || !desc->accum || !desc->settings)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "nonbonded pass: positions, accumulators and settings are required");
@@ -179,7 +178,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             k == 0 ? VKMD_NB_MODE_GATHER : (periodic ? VKMD_NB_MODE_LIST : VKMD_NB_MODE_ALL_PAIRS);
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}, {VKMD_SPEC_NB_MODE, mode}};
         const vkmd_vk_pipeline_desc pd = {
-            .shader = "nonbonded.comp",
+            .shader = shader,
             .buffer_count = VKMD_NB_BINDING_COUNT,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,

@@ -33,11 +33,11 @@
  *   float sums (about one ulp of the result however many pairs; a float
  *   to int64 conversion per pair would cost more on GPUs, and fixed-point
  *   truncation per pair biases), then converts once to 64-bit fixed point;
- *   forces are added with one int64 atomic per component and atom, energies
- *   reduced per workgroup in int64. Results are bitwise reproducible.
- *
- * Needs shaderInt64 and shaderBufferInt64Atomics (VKMD_ERROR_UNSUPPORTED
- * otherwise). */
+ *   forces are added with one 64-bit atomic per component and atom,
+ *   energies reduced per workgroup in 64-bit fixed point. Results are
+ *   bitwise reproducible. The 64-bit sums are int64 atomics where the device
+ *   has shaderInt64 and shaderBufferInt64Atomics, else the same sums to the
+ *   bit in 32-bit words (forces/fixed_point.h). */
 #ifndef VKMD_FORCES_PASS_NONBONDED_H
 #define VKMD_FORCES_PASS_NONBONDED_H
 
@@ -62,10 +62,10 @@ typedef struct vkmd_pass_nonbonded vkmd_pass_nonbonded;
 /* Builds the pass for `sys` (charges, LJ types and tables, exclusions for
  * vacuum, box) and uploads its parameters. positions, accum and neighbor are
  * borrowed and must outlive the pass. Errors: VKMD_ERROR_UNSUPPORTED (no
- * int64 atomics), VKMD_ERROR_INVALID_ARGUMENT (missing buffers or settings,
- * atom count mismatch, no list for a periodic system or one built for a
- * smaller cutoff, bad workgroup size, LJ type out of range), Vulkan and
- * memory errors. */
+ * shader build for the device's fixed-point mode),
+ * VKMD_ERROR_INVALID_ARGUMENT (missing buffers or settings, atom count
+ * mismatch, no list for a periodic system or one built for a smaller cutoff,
+ * bad workgroup size, LJ type out of range), Vulkan and memory errors. */
 vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                        const vkmd_pass_nonbonded_desc *desc,
                                        vkmd_pass_nonbonded **out_pass);
