@@ -8,6 +8,7 @@
  * pipelines on first use). Wall time per evaluation includes the submit and
  * fence wait, which a recorded MD loop amortises over many steps. */
 #include "args.h"
+#include "bench_uff.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "io/load.h"
@@ -22,13 +23,16 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: vkmd bench --forces [options]\n"
-                 "  --forces               time full force evaluations (energy + forces)\n"
-                 "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
-                 "                         beside them) or water:N (default water:8000)\n"
-                 "  --repeat N             evaluations averaged per figure (default 20)\n"
-                 "  --device N|NAME        Vulkan device (default: the best one)\n"
-                 "  --json FILE            also write the results as JSON (units in the keys)\n");
+    fprintf(out,
+            "usage: vkmd bench --forces|--uff [options]\n"
+            "  --forces               time full force evaluations (energy + forces)\n"
+            "  --uff                  UFF replica evaluations per second (--molecule, default\n"
+            "                         xylitol; --replicas LIST, default 1,100,10000)\n"
+            "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
+            "                         beside them) or water:N (default water:8000)\n"
+            "  --repeat N             evaluations averaged per figure (default 20)\n"
+            "  --device N|NAME        Vulkan device (default: the best one)\n"
+            "  --json FILE            also write the results as JSON (units in the keys)\n");
 }
 
 typedef struct bench_result {
@@ -194,10 +198,57 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     return VKMD_OK;
 }
 
+static int bench_uff_main(const char *device, const char *molecule, const int32_t *reps, int nrep,
+                          int repeat, const char *json)
+{
+    vkmd_vk_context *ctx = NULL;
+    bench_uff_result res[16];
+    double cpu = 0;
+    const vkmd_vk_context_desc cd = {.device = device};
+    vkmd_result r = vkmd_vk_context_create(&cd, &ctx);
+    if (r == VKMD_OK)
+        r = bench_uff_run(ctx, molecule, reps, nrep, repeat, res, &cpu);
+    if (r == VKMD_OK) {
+        const vkmd_vk_device_info *d = &ctx->info;
+        printf("vkmd bench --uff: %s on %s (%s %s), vkmd %s (%s)\n%10s %14s %14s %16s\n", molecule,
+               d->name, d->driver_name, d->driver_info, VKMD_VERSION, VKMD_GIT_COMMIT, "replicas",
+               "gpu_ms/batch", "wall_ms/batch", "evals/s (GPU)");
+        for (int k = 0; k < nrep; ++k)
+            printf("%10d %14.4f %14.4f %16.1f\n", res[k].replicas, res[k].gpu_ms_per_batch,
+                   res[k].wall_ms_per_batch, res[k].evals_per_s);
+        printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
+        FILE *f = json ? fopen(json, "w") : NULL;
+        if (json && !f)
+            r = vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", json);
+        if (f) {
+            fprintf(
+                f,
+                "{\n  \"benchmark\": \"uff\",\n  \"molecule\": \"%s\",\n  \"units\": {\"time\": "
+                "\"ms\", \"rate\": \"replica evaluations per second\"},\n  \"device\": \"%s\","
+                "\n  \"commit\": \"%s\",\n  \"cpu_reference_evals_per_s\": %.3f,\n  "
+                "\"runs\": [\n",
+                molecule, d->name, VKMD_GIT_COMMIT, cpu);
+            for (int k = 0; k < nrep; ++k)
+                fprintf(f,
+                        "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
+                        "%.6f, \"evals_per_s\": %.3f}%s\n",
+                        res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
+                        res[k].evals_per_s, k + 1 < nrep ? "," : "");
+            fprintf(f, "  ]\n}\n");
+            if (fclose(f) != 0)
+                r = vkmd_fail(VKMD_ERROR_IO, "%s: write failed", json);
+        }
+    }
+    int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
+    vkmd_vk_context_destroy(ctx);
+    return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     const char *systems = "water:8000", *device = NULL, *json = NULL;
-    int repeat = 20, forces = 0;
+    const char *molecule = "xylitol", *replica_list = "1,100,10000";
+    int repeat = 20, forces = 0, uff = 0;
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
@@ -206,10 +257,16 @@ int cmd_bench(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--forces")) {
             forces = 1;
+        } else if (!strcmp(a, "--uff")) {
+            uff = 1;
         } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
-                   !strcmp(a, "--repeat")) {
+                   !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
+            else if (!strcmp(a, "--molecule"))
+                molecule = v;
+            else if (!strcmp(a, "--replicas"))
+                replica_list = v;
             else if (!strcmp(a, "--systems"))
                 systems = v;
             else if (!strcmp(a, "--device"))
@@ -222,15 +279,31 @@ int cmd_bench(int argc, char **argv)
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
         }
     }
-    if (r == VKMD_OK && !forces)
+    if (r == VKMD_OK && forces + uff != 1)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                      "only --forces is implemented in this version (MD-step benchmarks come "
-                      "with the MD loop)");
+                      "give --forces or --uff (MD-step benchmarks come with the MD loop)");
+    int32_t reps[16];
+    int nrep = 0;
+    for (const char *p = replica_list; r == VKMD_OK && uff && *p && nrep < 16;) {
+        char *end;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1 || n > 10000000 || (*end && *end != ','))
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                          "--replicas: expected a list like 1,100,"
+                          "10000, got '%s'",
+                          replica_list);
+        else
+            reps[nrep++] = (int32_t)n;
+        p = *end ? end + 1 : end;
+    }
     if (r != VKMD_OK) {
         fprintf(stderr, "vkmd bench: %s\n", vkmd_last_error());
         usage(stderr);
         return 2;
     }
+
+    if (uff)
+        return bench_uff_main(device, molecule, reps, nrep, repeat, json);
 
     char *list = strdup(systems);
     bench_result results[32];

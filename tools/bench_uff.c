@@ -1,0 +1,125 @@
+/* vkmd bench --uff: UFF throughput of the multi-replica GPU pass for one
+ * molecule (default xylitol) at several replica counts, in replica
+ * evaluations (energy + forces) per second, from GPU timestamps around one
+ * clear + pass, averaged over --repeat submissions after a warm-up; plus the
+ * CPU double reference's rate for scale. Replicas are the molecule's
+ * coordinates displaced by up to 0.2 A (fixed seed), so they differ. */
+#include "bench_uff.h"
+#include "forces/pass_uff.h"
+#include "ref/ref_uff.h"
+#include "uff/uff_batch.h"
+#include "uff/uff_molecule.h"
+#include "uff/uff_terms.h"
+#include "vk/command.h"
+#include "vk/timer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static double rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}
+
+/* One replica count: GPU ms per pass and evaluations per second. */
+static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
+                                  const vkmd_uff_terms *terms, int32_t replicas, int repeat,
+                                  bench_uff_result *out)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_batch batch = {0};
+    vkmd_pass_uff *pass = NULL;
+    vkmd_vk_timer timer = {0};
+    vkmd_vk_cmd cmd = {0};
+    double *xyz = NULL;
+    const vkmd_uff_terms *mols[1] = {terms};
+    VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, replicas, &batch));
+    xyz = malloc(sizeof *xyz * 3 * (size_t)batch.atom_count);
+    if (!xyz) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d atoms", batch.atom_count);
+        goto cleanup;
+    }
+    const double *x0 = vkmd_uff_molecule_conformer(mol, 0);
+    for (int32_t r = 0; r < replicas; ++r)
+        for (int32_t i = 0; i < 3 * mol->atom_count; ++i)
+            xyz[3 * (size_t)batch.replica_atom_offset[r] + i] = x0[i] + 0.4 * (rnd() - 0.5);
+    VKMD_TRY(vkmd_pass_uff_create(ctx, &batch, NULL, &pass));
+    VKMD_TRY(vkmd_pass_uff_upload_positions(ctx, pass, xyz));
+    VKMD_TRY(vkmd_vk_timer_create(ctx, 2, &timer));
+    VKMD_TRY(vkmd_vk_cmd_create(ctx, &cmd));
+    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &cmd));
+    vkmd_vk_timer_record_reset(cmd.cb, &timer);
+    vkmd_vk_timer_record_mark(cmd.cb, &timer, 0);
+    vkmd_pass_uff_record_clear(pass, cmd.cb);
+    vkmd_pass_uff_record(pass, cmd.cb);
+    vkmd_vk_timer_record_mark(cmd.cb, &timer, 1);
+    VKMD_TRY(vkmd_vk_cmd_end(ctx, &cmd));
+    VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &cmd)); /* warm-up: pipeline compiled */
+    double gpu_ns = 0, wall = 0;
+    for (int it = 0; it < repeat; ++it) {
+        double t0 = now_s(), ns;
+        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &cmd));
+        wall += now_s() - t0;
+        VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, &timer, 0, 1, &ns));
+        gpu_ns += ns;
+    }
+    out->replicas = replicas;
+    out->gpu_ms_per_batch = gpu_ns * 1e-6 / repeat;
+    out->wall_ms_per_batch = wall * 1e3 / repeat;
+    out->evals_per_s = replicas / (out->gpu_ms_per_batch * 1e-3);
+cleanup:
+    vkmd_vk_cmd_destroy(ctx, &cmd);
+    vkmd_vk_timer_destroy(ctx, &timer);
+    vkmd_pass_uff_destroy(ctx, pass);
+    vkmd_uff_batch_free(&batch);
+    free(xyz);
+    return res;
+}
+
+vkmd_result bench_uff_run(vkmd_vk_context *ctx, const char *molecule, const int32_t *replicas,
+                          int count, int repeat, bench_uff_result *out, double *out_cpu_evals_per_s)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *recs = NULL;
+    int32_t nrec = 0;
+    vkmd_uff_typing types = {0};
+    vkmd_uff_terms terms = {0};
+    double *f = NULL;
+    VKMD_TRY(vkmd_uff_molecule_load(molecule, &recs, &nrec));
+    VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &types, &terms));
+    for (int k = 0; k < count; ++k)
+        VKMD_TRY(bench_replicas(ctx, &recs[0], &terms, replicas[k], repeat, &out[k]));
+    /* the CPU double reference, one replica at a time, for scale */
+    f = malloc(sizeof *f * 3 * (size_t)recs[0].atom_count);
+    if (!f) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff");
+        goto cleanup;
+    }
+    int n = 0;
+    double t0 = now_s();
+    vkmd_uff_energy e;
+    do {
+        VKMD_TRY(vkmd_ref_uff_compute(&terms, vkmd_uff_molecule_conformer(&recs[0], 0), &e, f));
+        ++n;
+    } while (now_s() - t0 < 0.5);
+    *out_cpu_evals_per_s = n / (now_s() - t0);
+cleanup:
+    free(f);
+    vkmd_uff_terms_free(&terms);
+    vkmd_uff_typing_free(&types);
+    vkmd_uff_molecule_array_free(recs, nrec);
+    return res;
+}
