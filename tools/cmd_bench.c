@@ -239,6 +239,8 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
                 r = vkmd_fail(VKMD_ERROR_IO, "%s: write failed", json);
         }
     }
+    if (r == VKMD_OK)
+        r = vkmd_vk_context_check_validation(ctx);
     int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
     vkmd_vk_context_destroy(ctx);
     return rc;
@@ -324,6 +326,8 @@ int cmd_bench(int argc, char **argv)
         if (json)
             r = write_json(json, ctx, results, n, repeat);
     }
+    if (r == VKMD_OK)
+        r = vkmd_vk_context_check_validation(ctx);
     int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
     vkmd_vk_context_destroy(ctx);
     free(list);

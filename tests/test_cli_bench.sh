@@ -1,0 +1,55 @@
+#!/bin/bash
+# `vkmd bench --forces` and `vkmd bench --uff` run end to end on the device,
+# print their table, and write JSON with every documented field filled (no
+# timing is asserted: speed is reported, not tested).
+# Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
+set -u
+vkmd=$1
+scratch=$3/cli_bench
+mkdir -p "$scratch"
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+py=/usr/bin/python3
+
+if ! "$vkmd" bench --forces --systems water:216 --repeat 2 --json "$scratch/f.json" >"$scratch/f.txt" 2>"$scratch/f.err"; then
+    cat "$scratch/f.err"
+    if grep -qi "no Vulkan" "$scratch/f.err" && [ "${VKMD_REQUIRE_DEVICE:-0}" = 0 ]; then exit 77; fi
+    err "bench --forces failed"
+fi
+cat "$scratch/f.txt"
+$py - "$scratch/f.json" <<'PY' || err "bench --forces JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["units"]["time"] == "ms"
+for k in ("name", "vendor", "driver_info", "vulkan"):
+    assert d["device"][k], k
+s = d["systems"][0]
+assert s["system"] == "water:216" and s["atoms"] == 648
+assert s["eval_ms"] > 0 and s["eval_with_rebuild_ms"] > 0 and s["wall_ms_per_eval"] > 0
+passes = ("neighbor", "nonbonded", "bonded", "pme_spread", "pme_fft", "pme_convolve", "pme_gather")
+assert all(s["passes_ms"][p] > 0 for p in passes), s["passes_ms"]
+assert abs(sum(s["passes_ms"].values()) - s["eval_ms"]) < 1e-6 * s["eval_ms"] + 1e-9
+print("  bench --forces JSON: every field filled")
+PY
+
+if ! "$vkmd" bench --uff --replicas 1,10 --repeat 2 --json "$scratch/u.json" >"$scratch/u.txt" 2>"$scratch/u.err"; then
+    cat "$scratch/u.err"
+    err "bench --uff failed"
+fi
+cat "$scratch/u.txt"
+$py - "$scratch/u.json" <<'PY' || err "bench --uff JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["molecule"] == "xylitol" and d["cpu_reference_evals_per_s"] > 0
+assert [r["replicas"] for r in d["runs"]] == [1, 10]
+assert all(r["evals_per_s"] > 0 and r["gpu_ms_per_batch"] > 0 for r in d["runs"])
+print("  bench --uff JSON: every field filled")
+PY
+
+"$vkmd" bench >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "bench without --forces/--uff should exit 2, got $rc"
+"$vkmd" bench --uff --replicas 0 >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "--replicas 0 should exit 2, got $rc"
+
+if [ $fail -ne 0 ]; then echo "FAIL test_cli_bench"; exit 1; fi
+echo "PASS test_cli_bench"
