@@ -6,27 +6,30 @@
 // even) stands for itself and its conjugate and counts twice. One thread per
 // complex value, grid-stride loop.
 //
-// Determinism of the energy: each value's energy is converted to int64 fixed
+// Determinism of the energy: each value's energy is converted to 64-bit fixed
 // point (VKMD_FIXED_SCALE), summed per thread, then per workgroup by a
-// shared-memory tree, then added with one int64 atomic per workgroup into
+// shared-memory tree, then added with one 64-bit atomic per workgroup into
 // VKMD_ENERGY_COUL_RECIP. Integer addition is associative, so the total does
 // not depend on the order in which threads or workgroups run; a float sum (or
-// float atomics) would round differently for each schedule.
+// float atomics) would round differently for each schedule. The 64-bit values
+// and atomics are int64 or, in the "+words" build, pairs of 32-bit words with
+// the same bits (common/fixed_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
-layout(std430, binding = VKMD_PME_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_PME_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) buffer FftGrid { vec2 spectrum[]; };
 layout(std430, binding = VKMD_PME_BINDING_MODULI) readonly buffer Moduli { float inv_moduli[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
 
-shared int64_t red[WORKGROUP_SIZE];
+shared vkmd_fixed red[WORKGROUP_SIZE];
+
+VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
 // Signed frequency of index i on an axis of k points, as ref_pme.c.
 float frequency(uint i, uint k)
@@ -39,7 +42,7 @@ void main()
     uint k0 = pc.grid.x, k1 = pc.grid.y, k2 = pc.grid.z, kc = pc.grid.w;
     uint total = k0 * k1 * kc;
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
-    int64_t e = 0;
+    vkmd_fixed e = VKMD_FIXED_ZERO;
     for (uint c = gl_GlobalInvocationID.x; c < total; c += stride) {
         if (c == 0) { // m = 0: no term (no neutralising background)
             spectrum[0] = vec2(0.0);
@@ -55,7 +58,7 @@ void main()
                       inv_moduli[k0 + y] * inv_moduli[k0 + k1 + z];
         vec2 s = spectrum[c];
         bool twice = z != 0 && !(k2 % 2 == 0 && z == k2 / 2);
-        e += int64_t((twice ? 1.0 : 0.5) * eterm * dot(s, s) * float(VKMD_FIXED_SCALE));
+        e = fixed_add(e, to_fixed((twice ? 1.0 : 0.5) * eterm * dot(s, s)));
         spectrum[c] = s * eterm;
     }
 
@@ -64,9 +67,9 @@ void main()
     barrier();
     for (uint half_size = WORKGROUP_SIZE / 2; half_size > 0; half_size /= 2) {
         if (lid < half_size)
-            red[lid] += red[lid + half_size];
+            red[lid] = fixed_add(red[lid], red[lid + half_size]);
         barrier();
     }
-    if (lid == 0 && red[0] != 0)
-        atomicAdd(energy[VKMD_ENERGY_COUL_RECIP], red[0]);
+    if (lid == 0 && !fixed_is_zero(red[0]))
+        energy_add(VKMD_ENERGY_COUL_RECIP, red[0]);
 }

@@ -4,13 +4,13 @@
 // over the same ORDER^3 points pme_spread.comp used (the B-splines are
 // recomputed from the same positions, so they are the same bits). One thread
 // per atom, grid-stride loop; each thread sums in a fixed order and adds its
-// three components into the shared force accumulator with int64 atomics
-// (other passes add to the same atoms).
+// three components into the shared force accumulator with 64-bit atomics
+// (other passes add to the same atoms): int64 or, in the "+words" build,
+// pairs of 32-bit words with the same bits (common/fixed_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
@@ -19,14 +19,11 @@ layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_PME_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { float charge[]; };
-layout(std430, binding = VKMD_PME_BINDING_FORCES) buffer Forces { int64_t force[]; };
+layout(std430, binding = VKMD_PME_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) readonly buffer FftGrid { float grid[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
 
-int64_t to_fixed(float v)
-{
-    return int64_t(v * float(VKMD_FIXED_SCALE));
-}
+VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 
 void main()
 {
@@ -66,8 +63,8 @@ void main()
         }
         f *= -q * vec3(pc.grid.xyz) / pc.box.xyz;
         uint n = pc.atom_count;
-        atomicAdd(force[VKMD_FORCE_INDEX(0, a, n)], to_fixed(f.x));
-        atomicAdd(force[VKMD_FORCE_INDEX(1, a, n)], to_fixed(f.y));
-        atomicAdd(force[VKMD_FORCE_INDEX(2, a, n)], to_fixed(f.z));
+        force_add(VKMD_FORCE_INDEX(0, a, n), to_fixed(f.x));
+        force_add(VKMD_FORCE_INDEX(1, a, n), to_fixed(f.y));
+        force_add(VKMD_FORCE_INDEX(2, a, n), to_fixed(f.z));
     }
 }

@@ -1,16 +1,18 @@
-// PME step 2: converts the int64 fixed-point charge grid (pme_spread.comp)
+// PME step 2: converts the 64-bit fixed-point charge grid (pme_spread.comp)
 // into the fp32 grid VkFFT transforms in place: rows of K2 reals padded to
 // 2 (K2/2 + 1) floats, padding set to 0. One thread per padded float,
-// grid-stride loop. The one fp32 rounding of each grid value happens here.
+// grid-stride loop. The one fp32 rounding of each grid value happens here
+// (to nearest even, the same in the int64 and "+words" builds,
+// common/fixed_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
-layout(std430, binding = VKMD_PME_BINDING_CHARGE) readonly buffer ChargeGrid { int64_t qgrid[]; };
+layout(std430, binding = VKMD_PME_BINDING_CHARGE) readonly buffer ChargeGrid { vkmd_fixed qgrid[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) writeonly buffer FftGrid { float grid[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
 
@@ -21,7 +23,8 @@ void main()
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     for (uint p = gl_GlobalInvocationID.x; p < total; p += stride) {
         uint z = p % row_len, row = p / row_len;
-        grid[p] = z < pc.grid.z ? float(qgrid[row * pc.grid.z + z]) * float(VKMD_PME_GRID_INV_SCALE)
-                                : 0.0;
+        grid[p] = z < pc.grid.z
+                      ? fixed_to_float(qgrid[row * pc.grid.z + z]) * float(VKMD_PME_GRID_INV_SCALE)
+                      : 0.0;
     }
 }

@@ -4,15 +4,16 @@
 // One thread per atom, grid-stride loop.
 //
 // Determinism: neighbouring atoms hit the same grid points, so the adds race.
-// They are int64 atomics in fixed point (VKMD_PME_GRID_SCALE = 2^40 per e, see
+// They are 64-bit atomics in fixed point (VKMD_PME_GRID_SCALE = 2^40 per e, see
 // common/layout_pme.h for the range and why the sum is exact): integer
 // addition is associative, so the grid is the same bits for any thread order.
+// The 64-bit values and atomics are int64 or, in the "+words" build, pairs of
+// 32-bit words with the same bits (common/fixed_point.glsl).
 // The grid is zeroed by the pass (vkCmdFillBuffer) before this dispatch.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
@@ -21,8 +22,10 @@ layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_PME_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { float charge[]; };
-layout(std430, binding = VKMD_PME_BINDING_CHARGE) buffer ChargeGrid { int64_t qgrid[]; };
+layout(std430, binding = VKMD_PME_BINDING_CHARGE) buffer ChargeGrid { vkmd_fixed qgrid[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+
+VKMD_FIXED_DEFINE_ATOMIC_ADD(qgrid_add, qgrid)
 
 void main()
 {
@@ -50,7 +53,7 @@ void main()
                 uint row = (gx * pc.grid.y + gy) * pc.grid.z;
                 for (int iz = 0; iz < ORDER; ++iz) {
                     uint gz = pme_wrap(i0z, iz, pc.grid.z);
-                    atomicAdd(qgrid[row + gz], int64_t(qxy * tz[iz] * float(VKMD_PME_GRID_SCALE)));
+                    qgrid_add(row + gz, fixed_trunc(qxy * tz[iz] * float(VKMD_PME_GRID_SCALE)));
                 }
             }
         }

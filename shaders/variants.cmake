@@ -15,4 +15,8 @@ set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
   "nonbonded.comp words VKMD_FIXED_WORDS"
+  "pme_convolve.comp words VKMD_FIXED_WORDS"
+  "pme_gather.comp words VKMD_FIXED_WORDS"
+  "pme_grid_convert.comp words VKMD_FIXED_WORDS"
+  "pme_spread.comp words VKMD_FIXED_WORDS"
 )

@@ -2,10 +2,12 @@
  *
  * Four pipelines share one binding table (VKMD_PME_BINDING_*, each shader
  * uses a subset) and one push-constant block, so each gets a descriptor set
- * over the same buffers. The charge grid is int64 fixed point only for the
- * deterministic spread; VkFFT works on the separate fp32 grid, in place. */
+ * over the same buffers. The charge grid is 64-bit fixed point only for the
+ * deterministic spread; VkFFT works on the separate fp32 grid, in place. The
+ * shaders are the int64 or 32-bit words builds (forces/fixed_point.h). */
 #include "forces/pass_pme.h"
 #include "core/log.h"
+#include "forces/fixed_point.h"
 #include "forces/pme_fft.h"
 #include "ref/ref.h"
 #include "vk/barrier.h"
@@ -24,7 +26,7 @@ struct vkmd_pass_pme {
     vkmd_vk_descset sets[STAGE_COUNT];
     uint32_t groups[STAGE_COUNT];
     vkmd_vk_buffer charges;     /* float [atom_count] */
-    vkmd_vk_buffer charge_grid; /* int64 [K0 K1 K2] */
+    vkmd_vk_buffer charge_grid; /* 64-bit fixed point [K0 K1 K2] */
     vkmd_vk_buffer fft_grid;    /* float [K0 K1 2 (K2/2+1)] */
     vkmd_vk_buffer moduli;      /* float [K0 + K1 + K2] */
     vkmd_pme_fft *fft;
@@ -51,12 +53,6 @@ void vkmd_pass_pme_set_box(vkmd_pass_pme *pass, const vkmd_box *box)
 static vkmd_result check_args(const vkmd_vk_context *ctx, const vkmd_system *sys,
                               const vkmd_pass_pme_desc *desc)
 {
-    const vkmd_vk_features *f = &ctx->info.features;
-    if (!f->shader_int64 || !f->buffer_int64_atomics)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "PME pass: %s lacks shaderInt64/shaderBufferInt64Atomics, needed for "
-                         "fixed-point grid and force sums",
-                         ctx->info.name);
     if (!desc || !desc->positions || !desc->accum || !desc->settings)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "PME pass: positions, accumulators and settings are required");
@@ -185,8 +181,10 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
                                   {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order}};
     for (int st = 0; st < STAGE_COUNT; ++st) {
+        const char *shader = NULL;
+        VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass", stage_shaders[st], &shader));
         const vkmd_vk_pipeline_desc pd = {
-            .shader = stage_shaders[st],
+            .shader = shader,
             .buffer_count = VKMD_PME_BINDING_COUNT,
             .push_size = sizeof(vkmd_pme_push),
             .specs = specs,

@@ -6,10 +6,10 @@
  * E = 1/2 sum_m eterm(m) |S(m)|^2 without m = 0, F = -dE/dr, the Coulomb
  * constant of the settings.
  *
- * One evaluation records, in order: zero the int64 charge grid; spread
- * (pme_spread.comp, int64 fixed-point atomics: deterministic); convert to the
- * fp32 grid (pme_grid_convert.comp); VkFFT R2C in place; convolution with the
- * Ewald kernel and the energy as an int64 fixed-point reduction
+ * One evaluation records, in order: zero the 64-bit fixed-point charge grid;
+ * spread (pme_spread.comp, fixed-point atomics: deterministic); convert to
+ * the fp32 grid (pme_grid_convert.comp); VkFFT R2C in place; convolution with
+ * the Ewald kernel and the energy as a 64-bit fixed-point reduction
  * (pme_convolve.comp); VkFFT C2R in place; force gather (pme_gather.comp).
  * Every sum is either in a fixed order per thread or an integer sum, so two
  * evaluations are bitwise identical.
@@ -21,7 +21,9 @@
  *   wrapped in the shaders. They are fp32, so accuracy falls slowly with the
  *   distance from the unit cell (atoms moved up to 2 boxes away: force RMS
  *   error 4.8e-6 instead of 2e-6 in test_gpu_pme).
- * - Needs shaderInt64 and shaderBufferInt64Atomics, as every vkmd pass.
+ * - Fixed-point sums use int64 atomics where the device has shaderInt64 and
+ *   shaderBufferInt64Atomics, else the same sums to the bit in 32-bit words
+ *   (forces/fixed_point.h), as every vkmd force pass.
  * - VkFFT compiles its kernels with glslang at create (0.1-0.3 s per plan on
  *   lavapipe): create once, record many times. */
 #ifndef VKMD_FORCES_PASS_PME_H
@@ -57,8 +59,9 @@ typedef struct vkmd_pass_pme vkmd_pass_pme;
  * Synchronous (uploads and VkFFT's plan set-up wait for the queue). Errors:
  * VKMD_ERROR_INVALID_ARGUMENT (missing desc fields, a non-periodic system,
  * atom count mismatch, grid smaller than the order, order outside 3..12,
- * alpha <= 0, a grid too large to index), VKMD_ERROR_UNSUPPORTED (no int64
- * atomics), VKMD_ERROR_VULKAN (VkFFT), Vulkan and memory errors. */
+ * alpha <= 0, a grid too large to index), VKMD_ERROR_UNSUPPORTED (no shader
+ * build for the device's fixed-point mode), VKMD_ERROR_VULKAN (VkFFT), Vulkan
+ * and memory errors. */
 vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                  const vkmd_pass_pme_desc *desc, vkmd_pass_pme **out_pass);
 
