@@ -14,6 +14,7 @@
 #include "testlib.h"
 #include "tolerance.h"
 #include "forces/pass_bonded.h"
+#include "forces/positions.h"
 #include "io/load.h"
 #include "ref/ref.h"
 #include "vk/barrier.h"
@@ -195,14 +196,8 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
     vkmd_accum acc = {0};
     vkmd_pass_bonded *pass = NULL;
     vkmd_vk_cmd cmd = {0};
-    float *pos4 = calloc(4 * (size_t)n, sizeof(float));
-    for (int32_t i = 0; i < n; ++i)
-        for (int c = 0; c < 3; ++c)
-            pos4[4 * i + c] = (float)sys->positions[3 * i + c];
-    const vkmd_vk_buffer_desc pd = {
-        .size = 16 * (VkDeviceSize)n, .force_staging = force_staging, .name = "positions"};
-    CHECK_OK(vkmd_vk_buffer_create(ctx, &pd, &pos));
-    CHECK_OK(vkmd_vk_buffer_upload(ctx, &pos, 0, pos4, pd.size));
+    CHECK_OK(vkmd_positions_create(ctx, n, force_staging, &pos));
+    CHECK_OK(vkmd_positions_upload(ctx, &pos, sys->positions, n));
     CHECK_OK(vkmd_accum_create(ctx, n, force_staging, &acc));
     const vkmd_pass_bonded_desc desc = {.positions = &pos,
                                         .accum = &acc,
@@ -227,7 +222,6 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
     vkmd_pass_bonded_destroy(ctx, pass);
     vkmd_accum_destroy(ctx, &acc);
     vkmd_vk_buffer_destroy(ctx, &pos);
-    free(pos4);
 }
 
 /* with_pairs: also the 1-4 pairs and (periodic) the Ewald exclusion

@@ -16,6 +16,7 @@
 #include "testlib.h"
 #include "tolerance.h"
 #include "forces/pass_nonbonded.h"
+#include "forces/positions.h"
 #include "io/load.h"
 #include "ref/ref.h"
 #include "vk/barrier.h"
@@ -56,14 +57,8 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
     vkmd_neighbor *nl = NULL;
     vkmd_pass_nonbonded *pass = NULL;
     vkmd_vk_cmd cmd = {0};
-    float *pos4 = calloc(4 * (size_t)n, sizeof(float));
-    for (int32_t i = 0; i < n; ++i)
-        for (int c = 0; c < 3; ++c)
-            pos4[4 * i + c] = (float)sys->positions[3 * i + c];
-    const vkmd_vk_buffer_desc pd = {
-        .size = 16 * (VkDeviceSize)n, .force_staging = force_staging, .name = "positions"};
-    CHECK_OK(vkmd_vk_buffer_create(ctx, &pd, &pos));
-    CHECK_OK(vkmd_vk_buffer_upload(ctx, &pos, 0, pos4, pd.size));
+    CHECK_OK(vkmd_positions_create(ctx, n, force_staging, &pos));
+    CHECK_OK(vkmd_positions_upload(ctx, &pos, sys->positions, n));
     CHECK_OK(vkmd_accum_create(ctx, n, force_staging, &acc));
     if (sys->box.periodic) {
         const vkmd_neighbor_desc nd = {.positions = &pos,
@@ -108,7 +103,6 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
     vkmd_neighbor_destroy(ctx, nl);
     vkmd_accum_destroy(ctx, &acc);
     vkmd_vk_buffer_destroy(ctx, &pos);
-    free(pos4);
 }
 
 static int same_bits(const gpu_eval *a, int ka, const gpu_eval *b, int kb, int32_t n)

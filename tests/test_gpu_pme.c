@@ -20,6 +20,7 @@
  * comparison measures the pass's arithmetic, not the fp32 input rounding. */
 #include "testlib.h"
 #include "tolerance.h"
+#include "forces/positions.h"
 #include "forces/pass_pme.h"
 #include "io/load.h"
 #include "ref/ref.h"
@@ -59,12 +60,7 @@ static void gpu_eval_free(gpu_eval *e)
 
 static void upload_positions(vkmd_vk_context *ctx, rig *r, const vkmd_system *sys)
 {
-    float *pos4 = calloc(4 * (size_t)r->n, sizeof(float));
-    for (int32_t i = 0; i < r->n; ++i)
-        for (int c = 0; c < 3; ++c)
-            pos4[4 * i + c] = (float)sys->positions[3 * i + c];
-    CHECK_OK(vkmd_vk_buffer_upload(ctx, &r->pos, 0, pos4, r->pos.size));
-    free(pos4);
+    CHECK_OK(vkmd_positions_upload(ctx, &r->pos, sys->positions, r->n));
 }
 
 static void rig_destroy(vkmd_vk_context *ctx, rig *r)
@@ -82,9 +78,7 @@ static int rig_create(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_f
 {
     memset(r, 0, sizeof *r);
     r->n = sys->atom_count;
-    const vkmd_vk_buffer_desc pd = {
-        .size = 16 * (VkDeviceSize)r->n, .force_staging = force_staging, .name = "positions"};
-    CHECK_OK(vkmd_vk_buffer_create(ctx, &pd, &r->pos));
+    CHECK_OK(vkmd_positions_create(ctx, r->n, force_staging, &r->pos));
     CHECK_OK(vkmd_accum_create(ctx, r->n, force_staging, &r->acc));
     if (!r->pos.buffer || !r->acc.forces.buffer)
         return 0;

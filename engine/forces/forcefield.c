@@ -1,7 +1,8 @@
 /* The force field on a device (see forcefield.h): owns the shared buffers and
  * the passes, records them in order, adds the host-side constants.
  *
- * The passes all add into the same int64 accumulators with atomics; Vulkan
+ * The passes all add into the same 64-bit fixed-point accumulators with
+ * atomics (int64 or 32-bit word pairs, forces/fixed_point.h); Vulkan
  * treats those as writes, so consecutive passes are separated by compute
  * barriers (no order dependence in the values: integer sums commute).
  *
@@ -14,6 +15,7 @@
 #include "forces/pass_bonded.h"
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"
+#include "forces/positions.h"
 #include "ref/ref.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
@@ -47,7 +49,6 @@ struct vkmd_forcefield {
     vkmd_pass_pme *pme;
     /* host constants, kcal/mol */
     double e_self, e_dispersion, e_net_charge;
-    float *pos4; /* upload staging [4 * atom_count] */
 };
 
 const char *vkmd_ff_pass_name(vkmd_ff_pass pass)
@@ -120,15 +121,7 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     ff->periodic = sys->box.periodic;
     ff->skin_a = desc->skin_a;
     ff->force_staging = desc->force_staging;
-    ff->pos4 = calloc(4 * (size_t)sys->atom_count, sizeof *ff->pos4);
-    if (!ff->pos4) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field: %d positions", sys->atom_count);
-        goto cleanup;
-    }
-    const vkmd_vk_buffer_desc pd = {.size = 16 * (VkDeviceSize)sys->atom_count,
-                                    .force_staging = desc->force_staging,
-                                    .name = "positions"};
-    VKMD_TRY(vkmd_vk_buffer_create(ctx, &pd, &ff->positions));
+    VKMD_TRY(vkmd_positions_create(ctx, sys->atom_count, desc->force_staging, &ff->positions));
     VKMD_TRY(vkmd_forcefield_upload_positions(ctx, ff, sys->positions));
     VKMD_TRY(vkmd_accum_create(ctx, sys->atom_count, desc->force_staging, &ff->accum));
     VKMD_TRY(create_nonbonded(ctx, ff, sys, desc->max_neighbors));
@@ -164,7 +157,6 @@ void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
     vkmd_neighbor_destroy(ctx, ff->neighbor);
     vkmd_accum_destroy(ctx, &ff->accum);
     vkmd_vk_buffer_destroy(ctx, &ff->positions);
-    free(ff->pos4);
     free(ff);
 }
 
@@ -181,10 +173,7 @@ const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff)
 vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                              const double *positions)
 {
-    for (int32_t i = 0; i < ff->atom_count; ++i)
-        for (int c = 0; c < 3; ++c)
-            ff->pos4[4 * i + c] = (float)positions[3 * i + c];
-    return vkmd_vk_buffer_upload(ctx, &ff->positions, 0, ff->pos4, ff->positions.size);
+    return vkmd_positions_upload(ctx, &ff->positions, positions, ff->atom_count);
 }
 
 static void mark(VkCommandBuffer cb, const vkmd_vk_timer *timer, uint32_t slot)
