@@ -57,8 +57,9 @@ const char *vkmd_ff_pass_name(vkmd_ff_pass pass);
 
 /* Builds every pass for `sys` and uploads its parameters and positions.
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (no positions, unresolved settings),
- * VKMD_ERROR_UNSUPPORTED (device lacks int64 atomics), Vulkan and memory
- * errors, each naming the pass. */
+ * VKMD_ERROR_UNSUPPORTED (a pass has no shader build for the device's
+ * fixed-point mode, forces/fixed_point.h), Vulkan and memory errors, each
+ * naming the pass. */
 vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                    const vkmd_forcefield_desc *desc, vkmd_forcefield **out_ff);
 
