@@ -160,4 +160,65 @@ _Static_assert(VKMD_UFF_ENERGY_BOND == VKMD_UFF_KIND_BOND &&
                "bonded kinds index their energy slot directly");
 #endif
 
+/* ---- Surfaces (shaders/uff_surface_*.comp, engine/forces/pass_uff_surface.c,
+ * host side engine/uff/uff_surface.c): every batch atom against a periodic
+ * substrate (x, y periodic, finite in z), directly or through a potential
+ * grid. The surface energy goes to slot VKMD_UFF_ENERGY_SURFACE of each
+ * replica's row; it is NOT among the VKMD_UFF_ENERGY_COUNT slots that
+ * vkmd_pass_uff_energy_from_fixed sums into the molecule's total. Slot
+ * VKMD_UFF_ENERGY_SURFACE_BELOW counts (as the integer 1 per atom, not
+ * scaled) atoms below the grid's lowest plane in grid mode. */
+#define VKMD_UFF_ENERGY_SURFACE       6
+#define VKMD_UFF_ENERGY_SURFACE_BELOW 7
+
+/* uff_surface_direct/grid_build: the pair form, VKMD_UFF_SURFACE_FORM_*. */
+#define VKMD_SPEC_UFF_SURFACE_FORM  33
+#define VKMD_UFF_SURFACE_FORM_LJ    0 /* UFF LJ 12-6 */
+#define VKMD_UFF_SURFACE_FORM_MORSE 1 /* Morse with the UFF well, alpha = 6 / r0 */
+
+#define VKMD_UFF_SURFACE_BINDING_POSITIONS 0 /* vec4 [atom_count], the UFF pass's */
+#define VKMD_UFF_SURFACE_BINDING_FORCES    1 /* int64 [3 * atom_count], added to */
+#define VKMD_UFF_SURFACE_BINDING_ENERGIES  2 /* int64 [replicas * VKMD_UFF_ENERGY_STRIDE] */
+/* uvec4 [atom_count]: x channel (the atom's UFF type among the surface's
+ * channels), y replica, z, w unused */
+#define VKMD_UFF_SURFACE_BINDING_ATOMS 3
+/* vec4 [image_count]: substrate atoms and their x-y images that can be within
+ * the cutoff of a point of the cell: xyz A, w substrate kind (float) */
+#define VKMD_UFF_SURFACE_BINDING_IMAGES 4
+/* vec4 [channel_count * kind_count], channel-major: (D kcal/mol, r0 A,
+ * alpha 1/A (Morse), E(cutoff) kcal/mol subtracted so E is 0 at the cutoff) */
+#define VKMD_UFF_SURFACE_BINDING_PAIRS 5
+/* float: grid build writes values [channel][nz][ny][nx] kcal/mol; grid eval
+ * reads prefiltered B-spline coefficients [channel][nz + 2][ny][nx] (planes
+ * k = -1 .. nz) */
+#define VKMD_UFF_SURFACE_BINDING_GRID  6
+#define VKMD_UFF_SURFACE_BINDING_COUNT 7
+
+/* Shared by the three surface shaders.
+ * counts:  atom_count (batch atoms), image_count, kind_count, channel_count
+ * grid_n:  nx, ny, nz (grid points; x and y periodic), point_count (nx ny nz)
+ * cell:    (a.x, a.y, b.x, b.y) in-plane lattice vectors, A
+ * inv_cell: rows of the inverse of [a b] (fractional u = inv (x, y)):
+ *          (i00, i01, i10, i11)
+ * zgrid:   (z0 of plane 0 A, dz A, cutoff^2 A^2, -) */
+#define VKMD_UFF_SURFACE_PUSH_FIELDS                                                               \
+    VKMD_UVEC4 counts;                                                                             \
+    VKMD_UVEC4 grid_n;                                                                             \
+    VKMD_VEC4 cell;                                                                                \
+    VKMD_VEC4 inv_cell;                                                                            \
+    VKMD_VEC4 zgrid;
+
+#define VKMD_UFF_SURFACE_WORKGROUP_SIZE 64
+
+#ifdef __STDC__
+typedef struct vkmd_uff_surface_push {
+    VKMD_UFF_SURFACE_PUSH_FIELDS
+} vkmd_uff_surface_push;
+_Static_assert(sizeof(vkmd_uff_surface_push) == 80, "surface push constants are 80 bytes");
+_Static_assert(offsetof(vkmd_uff_surface_push, cell) == 32, "surface push cell at 32");
+_Static_assert(VKMD_UFF_ENERGY_SURFACE >= VKMD_UFF_ENERGY_COUNT &&
+                   VKMD_UFF_ENERGY_SURFACE_BELOW < VKMD_UFF_ENERGY_STRIDE,
+               "surface slots are beyond the molecule's and inside the row");
+#endif
+
 #endif
