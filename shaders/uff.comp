@@ -17,16 +17,17 @@
 // or kcal/mol) added with int64 atomics, so the sums are the same bits for
 // any thread order. Each item adds its energy to its replica's slot directly:
 // neighbouring threads belong to different replicas, so these atomics do not
-// collide the way one slot per workgroup would.
+// collide the way one slot per workgroup would. The int64 values and
+// atomics are 32-bit word pairs with the same bits in the "+words" build
+// (common/fixed_point.glsl), for devices without them.
 //
 // Debug: with DEBUG_REPLICA != VKMD_UFF_DEBUG_NONE (specialization constant),
 // the items of that replica also write their geometry, energy and force
 // pieces to the debug buffer; otherwise the compiler removes those writes.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
 #include "common/uff_forms.glsl"
 #include "common/vkmd_math.glsl"
 
@@ -35,18 +36,16 @@ layout(constant_id = VKMD_SPEC_UFF_DEBUG_REPLICA) const uint DEBUG_REPLICA = VKM
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_UFF_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
-layout(std430, binding = VKMD_UFF_BINDING_FORCES) buffer Forces { int64_t force[]; };
-layout(std430, binding = VKMD_UFF_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_UFF_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_UFF_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_UFF_BINDING_TERMS) readonly buffer Terms { vkmd_uff_term terms[]; };
 layout(std430, binding = VKMD_UFF_BINDING_RANGES) readonly buffer Ranges { vkmd_uff_range ranges[]; };
 layout(std430, binding = VKMD_UFF_BINDING_SLOTS) readonly buffer Slots { uvec4 slots[]; };
 layout(std430, binding = VKMD_UFF_BINDING_DEBUG) writeonly buffer Debug { vkmd_uff_debug_record dbg[]; };
 layout(push_constant) uniform Push { VKMD_UFF_PUSH_FIELDS } pc;
 
-int64_t to_fixed(float v)
-{
-    return int64_t(v * float(VKMD_FIXED_SCALE));
-}
+VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
+VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
 // The item being evaluated: its replica's first atom and energy row, and
 // whether its details go to the debug buffer (record index dbg_index).
@@ -64,16 +63,16 @@ void add_force(uint a, vec3 f)
 {
     uint n = pc.atom_count;
     uint atom = atom_base + a;
-    atomicAdd(force[VKMD_FORCE_INDEX(0, atom, n)], to_fixed(f.x));
-    atomicAdd(force[VKMD_FORCE_INDEX(1, atom, n)], to_fixed(f.y));
-    atomicAdd(force[VKMD_FORCE_INDEX(2, atom, n)], to_fixed(f.z));
+    force_add(VKMD_FORCE_INDEX(0, atom, n), to_fixed(f.x));
+    force_add(VKMD_FORCE_INDEX(1, atom, n), to_fixed(f.y));
+    force_add(VKMD_FORCE_INDEX(2, atom, n), to_fixed(f.z));
 }
 
 void add_energy(uint slot, float e)
 {
-    int64_t q = to_fixed(e);
-    if (q != 0l)
-        atomicAdd(energy[energy_base + slot], q);
+    vkmd_fixed q = to_fixed(e);
+    if (!fixed_is_zero(q))
+        energy_add(energy_base + slot, q);
 }
 
 // Cosine and sine of the angle between a and b, and the gradient of the

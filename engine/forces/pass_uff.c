@@ -1,6 +1,7 @@
 /* Multi-replica UFF GPU pass (see pass_uff.h and shaders/uff.comp). */
 #include "forces/pass_uff.h"
 #include "core/log.h"
+#include "forces/fixed_point.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/pipeline.h"
@@ -36,12 +37,10 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
     const vkmd_pass_uff_desc defaults = {0};
     if (!desc)
         desc = &defaults;
-    const vkmd_vk_features *f = &ctx->info.features;
-    if (!f->shader_int64 || !f->buffer_int64_atomics)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "UFF pass: %s lacks shaderInt64/shaderBufferInt64Atomics, needed for "
-                         "fixed-point force sums",
-                         ctx->info.name);
+    const char *shader = NULL;
+    res = vkmd_fixed_shader(ctx, "UFF pass", "uff.comp", &shader);
+    if (res != VKMD_OK)
+        return res;
     if (!batch || batch->replica_count < 1 || batch->atom_count < 1)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "UFF pass: empty batch");
     const VkDeviceSize pos_size = 16 * (VkDeviceSize)batch->atom_count;
@@ -77,7 +76,7 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
                                                                     ? (uint32_t)desc->debug_replica
                                                                     : VKMD_UFF_DEBUG_NONE}};
     const vkmd_vk_pipeline_desc pd = {
-        .shader = "uff.comp",
+        .shader = shader,
         .buffer_count = VKMD_UFF_BINDING_COUNT,
         .push_size = sizeof(vkmd_uff_push),
         .specs = specs,

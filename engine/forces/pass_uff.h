@@ -37,8 +37,8 @@
  *
  * Determinism: forces and energies are int64 fixed point (VKMD_FIXED_SCALE)
  * summed with int64 atomics: bitwise identical results for any thread order
- * and workgroup size. Needs shaderInt64 and shaderBufferInt64Atomics
- * (VKMD_ERROR_UNSUPPORTED otherwise).
+ * and workgroup size. Without shaderInt64 or shaderBufferInt64Atomics the
+ * same sums are made to the bit in 32-bit words (forces/fixed_point.h).
  *
  * Buffers (layouts in shaders/common/layout_uff.h):
  *   positions vec4 [atom_count] xyz A, replica r's atoms from
@@ -67,9 +67,10 @@ typedef struct vkmd_pass_uff vkmd_pass_uff;
 
 /* Builds the pipeline (with the debug variant when desc->debug), the
  * accumulators and the tables of `batch`, and uploads the tables. `desc` may
- * be NULL (defaults). Errors: VKMD_ERROR_UNSUPPORTED (no int64 atomics),
- * VKMD_ERROR_INVALID_ARGUMENT (empty batch, positions buffer too small, bad
- * workgroup size, debug replica out of range), Vulkan and memory errors. */
+ * be NULL (defaults). Errors: VKMD_ERROR_UNSUPPORTED (no shader build for the
+ * device's fixed-point mode), VKMD_ERROR_INVALID_ARGUMENT (empty batch,
+ * positions buffer too small, bad workgroup size, debug replica out of
+ * range), Vulkan and memory errors. */
 vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
                                  const vkmd_pass_uff_desc *desc, vkmd_pass_uff **out_pass);
 
