@@ -20,4 +20,5 @@ set(VKMD_SHADER_VARIANTS
   "pme_grid_convert.comp words VKMD_FIXED_WORDS"
   "pme_spread.comp words VKMD_FIXED_WORDS"
   "uff.comp words VKMD_FIXED_WORDS"
+  "uff_fire.comp words VKMD_FIXED_WORDS"
 )

@@ -221,4 +221,65 @@ _Static_assert(VKMD_UFF_ENERGY_SURFACE >= VKMD_UFF_ENERGY_COUNT &&
                "surface slots are beyond the molecule's and inside the row");
 #endif
 
+/* ---- FIRE minimiser (shaders/uff_fire.comp, engine/uff/uff_fire.c) -------
+ * One workgroup per replica (grid-stride over replicas): its threads loop
+ * over the replica's atoms, and per-replica sums (|F|^2, max |F|^2, F.v,
+ * |v|^2) reduce in shared memory in a fixed tree order, so a run is
+ * deterministic. Positions are the force pass's float positions plus a
+ * float correction per atom (compensated sums: steps far below one ulp of
+ * a coordinate still move it). The kernel zeroes the forces and energies
+ * it has read, so the next step's force pass needs no clear (two transfer
+ * commands and two barriers fewer per step). */
+#define VKMD_UFF_FIRE_BINDING_POSITIONS 0 /* vec4 [atom_count]: the pass's positions, updated */
+/* int64 [3 * atom_count]: the pass's force planes, zeroed once read */
+#define VKMD_UFF_FIRE_BINDING_FORCES     1
+#define VKMD_UFF_FIRE_BINDING_VELOCITIES 2 /* vec4 [atom_count]: FIRE velocities (xyz) */
+#define VKMD_UFF_FIRE_BINDING_POS_LO     3 /* vec4 [atom_count]: float correction of positions */
+#define VKMD_UFF_FIRE_BINDING_REPLICAS   4 /* uvec4 [replica_count]: (first atom, atoms, -, -) */
+#define VKMD_UFF_FIRE_BINDING_STATE      5 /* vkmd_uff_fire_state [replica_count] */
+/* int64 [replica_count * VKMD_UFF_ENERGY_STRIDE]: the pass's energies, zeroed once read */
+#define VKMD_UFF_FIRE_BINDING_ENERGIES 6
+#define VKMD_UFF_FIRE_BINDING_COUNT    7
+#define VKMD_UFF_FIRE_WORKGROUP_SIZE   64 /* at most; 16-64 by molecule size */
+
+/* Flags of a replica's FIRE state. */
+#define VKMD_UFF_FIRE_CONVERGED 1u /* criterion met; the replica no longer moves */
+#define VKMD_UFF_FIRE_STOPPED   2u /* max_steps reached unconverged */
+
+/* Per-replica FIRE state.
+ * f: dt, alpha, max |F| kcal/mol/A, RMS |F| kcal/mol/A (at the last check);
+ * u: steps since the last uphill step (N_min count), steps taken, flags, -. */
+#define VKMD_UFF_FIRE_STATE_FIELDS                                                                 \
+    VKMD_VEC4 f;                                                                                   \
+    VKMD_UVEC4 u;
+
+/* Criterion: 0 max |F|, 1 RMS (VKMD_UFF_FIRE_*_FORCE of uff_fire.h). */
+#define VKMD_UFF_FIRE_PUSH_FIELDS                                                                  \
+    VKMD_UINT replica_count;                                                                       \
+    VKMD_UINT atom_count;                                                                          \
+    VKMD_UINT max_steps;                                                                           \
+    VKMD_UINT criterion;                                                                           \
+    VKMD_UINT n_min;                                                                               \
+    VKMD_FLOAT ftol;                                                                               \
+    VKMD_FLOAT dt_max;                                                                             \
+    VKMD_FLOAT max_step;                                                                           \
+    VKMD_FLOAT f_inc;                                                                              \
+    VKMD_FLOAT f_dec;                                                                              \
+    VKMD_FLOAT alpha_start;                                                                        \
+    VKMD_FLOAT f_alpha;
+
+struct vkmd_uff_fire_state {
+    VKMD_UFF_FIRE_STATE_FIELDS
+};
+
+#ifdef __STDC__
+typedef struct vkmd_uff_fire_state vkmd_uff_fire_state;
+typedef struct vkmd_uff_fire_push {
+    VKMD_UFF_FIRE_PUSH_FIELDS
+} vkmd_uff_fire_push;
+_Static_assert(sizeof(vkmd_uff_fire_state) == 32, "std430 FIRE state is 32 bytes");
+_Static_assert(offsetof(vkmd_uff_fire_state, u) == 16, "fire state.u at 16");
+_Static_assert(sizeof(vkmd_uff_fire_push) == 48, "FIRE push constants are 48 bytes");
+#endif
+
 #endif
