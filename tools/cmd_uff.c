@@ -14,6 +14,7 @@
 #include "uff/uff_molecule.h"
 #include "uff/uff_terms.h"
 #include "uff_eval.h"
+#include "uff_surface_cli.h"
 
 #include <errno.h>
 #include <math.h>
@@ -35,6 +36,7 @@ typedef struct uff_request {
     int replicas;      /* 0: default */
     int debug_replica; /* 1-based; 0: none */
     vkmd_uff_terms_desc desc;
+    uff_surface_request surface; /* energy: --surface and its options */
 } uff_request;
 
 static void usage(FILE *out)
@@ -74,6 +76,7 @@ static void usage(FILE *out)
             "(the rounding itself can move a relaxed bond term by ~1e-5 of its value);\n"
             "forces are summed in fixed point, so runs are bitwise repeatable.\n",
             SCAN_DEFAULT_REPLICAS);
+    uff_surface_usage(out);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -293,6 +296,8 @@ static int parse_args(int argc, char **argv, uff_request *req)
                 r = args_double(a, v, 1e-3, 1e6, &req->desc.dielectric);
         } else if (!strcmp(a, "--include-interfragment")) {
             req->desc.include_interfragment = 1;
+        } else if (!req->scan && uff_surface_parse_arg(argc, argv, &i, &req->surface, &r)) {
+            /* a surface option, consumed */
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                           "unknown option '%s' for vkmd %s (see vkmd uff --help)", a, cmd);
@@ -303,6 +308,8 @@ static int parse_args(int argc, char **argv, uff_request *req)
         }
 #undef VALUE
     }
+    if (r == VKMD_OK && !req->scan)
+        r = uff_surface_check(&req->surface);
     if (r == VKMD_OK && !req->molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
     if (r == VKMD_OK && req->scan && !req->confs_path)
@@ -384,6 +391,7 @@ static int uff_energy(int argc, char **argv)
 {
     uff_request req;
     memset(&req, 0, sizeof req);
+    uff_surface_request_init(&req.surface);
     req.device = "cpu";
     int early = parse_args(argc, argv, &req);
     if (early >= 0)
@@ -402,6 +410,10 @@ static int uff_energy(int argc, char **argv)
     vkmd_uff_debug_record *dbg = NULL;
     int32_t dbg_count = 0;
     FILE *ff = NULL;
+    double *surf_e = NULL;
+    int32_t *surf_below = NULL;
+    const vkmd_uff_typing **surf_types = NULL;
+    char surf_desc[512] = "";
     int exit_code = 1;
     VKMD_TRY(vkmd_uff_molecule_load(req.molecule, &recs, &count));
     VKMD_TRY(setup_records(&req, recs, count, &setups));
@@ -435,6 +447,19 @@ static int uff_energy(int argc, char **argv)
     ev.replicas_per_batch = req.replicas;
     ev.debug_replica = req.debug_replica - 1;
     VKMD_TRY(uff_eval_run(&ev, mols, count, reps, nrep, energy, forces, &dbg, &dbg_count));
+    if (req.surface.spec) {
+        surf_e = calloc((size_t)nrep, sizeof *surf_e);
+        surf_below = calloc((size_t)nrep, sizeof *surf_below);
+        surf_types = calloc((size_t)count, sizeof *surf_types);
+        if (!surf_e || !surf_below || !surf_types) {
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface results");
+            goto cleanup;
+        }
+        for (int32_t k = 0; k < count; ++k)
+            surf_types[k] = &setups[k].ty;
+        VKMD_TRY(uff_surface_run(&req.surface, &ev, surf_types, mols, count, reps, nrep, forces,
+                                 surf_e, surf_below, surf_desc, sizeof surf_desc));
+    }
     VKMD_TRY(open_forces_file(&req, &ev, &ff));
 
     if (req.json) {
@@ -464,6 +489,8 @@ static int uff_energy(int argc, char **argv)
         print_record(&req, k, &recs[k], &setups[k], energy + r, forces + r, ff, k == 0);
     if (req.json)
         printf("\n  ]");
+    if (req.surface.spec)
+        uff_surface_print(&req.surface, surf_desc, surf_e, surf_below, energy, nrep, req.json);
     if (dbg) {
         int32_t r = req.debug_replica - 1, k = reps[r].molecule;
         int32_t c = r;
@@ -488,6 +515,9 @@ cleanup:
         fclose(ff);
     uff_eval_close(&ev);
     free(dbg);
+    free(surf_e);
+    free(surf_below);
+    free(surf_types);
     free(reps);
     free(energy);
     free(forces);

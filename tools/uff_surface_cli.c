@@ -1,0 +1,295 @@
+/* --surface for `vkmd uff energy` (see uff_surface_cli.h). */
+#include "uff_surface_cli.h"
+#include "args.h"
+#include "forces/pass_uff.h"
+#include "forces/pass_uff_surface.h"
+#include "ref/ref_uff_surface.h"
+#include "uff/uff_batch.h"
+#include "uff/uff_surface.h"
+#include "vk/barrier.h"
+#include "vk/command.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_HEIGHT 3.0
+
+void uff_surface_request_init(uff_surface_request *req)
+{
+    memset(req, 0, sizeof *req);
+    req->mode = -1;
+}
+
+int uff_surface_parse_arg(int argc, char **argv, int *i, uff_surface_request *req, vkmd_result *res)
+{
+    const char *a = argv[*i];
+    const char *v = NULL;
+    if (strcmp(a, "--surface") && strcmp(a, "--surface-mode") && strcmp(a, "--surface-form") &&
+        strcmp(a, "--grid-spacing") && strcmp(a, "--height") && strcmp(a, "--save-grid") &&
+        strcmp(a, "--load-grid"))
+        return 0;
+    if (!(v = args_value(argc, argv, i))) {
+        *res = VKMD_ERROR_INVALID_ARGUMENT;
+        return 1;
+    }
+    if (!strcmp(a, "--surface")) {
+        req->spec = v;
+    } else if (!strcmp(a, "--surface-mode")) {
+        if (!strcmp(v, "direct") || !strcmp(v, "grid"))
+            req->mode = !strcmp(v, "grid");
+        else
+            *res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "--surface-mode: '%s' is not direct or grid", v);
+    } else if (!strcmp(a, "--surface-form")) {
+        if (!strcmp(v, "lj") || !strcmp(v, "morse"))
+            req->form =
+                !strcmp(v, "morse") ? VKMD_UFF_SURFACE_FORM_MORSE : VKMD_UFF_SURFACE_FORM_LJ;
+        else
+            *res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--surface-form: '%s' is not lj or morse",
+                             v);
+    } else if (!strcmp(a, "--grid-spacing")) {
+        *res = args_double(a, v, 0.02, 2.0, &req->spacing);
+    } else if (!strcmp(a, "--height")) {
+        *res = args_double(a, v, 0.5, 50.0, &req->height);
+    } else if (!strcmp(a, "--save-grid")) {
+        req->save_grid = v;
+    } else {
+        req->load_grid = v;
+    }
+    return 1;
+}
+
+vkmd_result uff_surface_check(const uff_surface_request *req)
+{
+    if (!req->spec && (req->mode >= 0 || req->spacing > 0 || req->height > 0 || req->save_grid ||
+                       req->load_grid || req->form))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "surface options need --surface nacl|graphene|FILE.xyz");
+    if (req->save_grid && req->load_grid)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--save-grid and --load-grid exclude each other");
+    if (req->mode == 0 && (req->save_grid || req->load_grid))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--save-grid/--load-grid need --surface-mode grid");
+    if (req->load_grid && req->spacing > 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--grid-spacing is the loaded grid's own with --load-grid");
+    return VKMD_OK;
+}
+
+void uff_surface_usage(FILE *out)
+{
+    fprintf(out,
+            "surface (energy): the molecule above a periodic substrate (x-y), UFF LJ pairs\n"
+            "  --surface nacl|graphene|FILE.xyz  NaCl(001) 2 layers, graphene, or extended XYZ\n"
+            "                       with Lattice=\"...\" (a, b in the x-y plane)\n"
+            "  --surface-mode direct|grid  direct pair sums (default) or the potential grid\n"
+            "                       (built on the device, tricubic B-spline interpolation)\n"
+            "  --surface-form lj|morse  UFF LJ 12-6 (default) or Morse with the same well\n"
+            "  --grid-spacing A     grid spacing (default 0.1)\n"
+            "  --save-grid F.xsf | --load-grid F.xsf  XSF DATAGRID_3D, one grid per UFF type\n"
+            "  --height A           lowest atom this far above the top layer (default 3.0)\n");
+}
+
+/* Coordinates of replica r translated so that its lowest atom is at h. */
+static void place(const double *src, int32_t n, double h, double *dst)
+{
+    double zmin = INFINITY;
+    for (int32_t a = 0; a < n; ++a)
+        zmin = fmin(zmin, src[3 * a + 2]);
+    for (int32_t a = 0; a < n; ++a) {
+        dst[3 * a + 0] = src[3 * a + 0];
+        dst[3 * a + 1] = src[3 * a + 1];
+        dst[3 * a + 2] = src[3 * a + 2] - zmin + h;
+    }
+}
+
+static vkmd_result run_device(const uff_eval *ev, const vkmd_uff_surface *surf,
+                              const vkmd_uff_surface_grid *grid, const vkmd_uff_terms *const *mols,
+                              int32_t mol_count, const uff_eval_replica *reps, int32_t count,
+                              const int32_t *channel, const double *xyz, double *forces,
+                              double *out_energy, int32_t *out_below)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_batch batch = {0};
+    vkmd_pass_uff *uff = NULL;
+    vkmd_pass_uff_surface *sp = NULL;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    int32_t *rep_mol = malloc((size_t)count * sizeof *rep_mol);
+    if (!rep_mol)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface replicas");
+    for (int32_t r = 0; r < count; ++r)
+        rep_mol[r] = reps[r].molecule;
+    VKMD_TRY(vkmd_uff_batch_build(mols, mol_count, rep_mol, count, &batch));
+    VKMD_TRY(vkmd_pass_uff_create(ev->ctx, &batch, NULL, &uff));
+    const vkmd_pass_uff_surface_desc d = {
+        .mode = grid ? VKMD_UFF_SURFACE_MODE_GRID : VKMD_UFF_SURFACE_MODE_DIRECT, .grid = grid};
+    VKMD_TRY(vkmd_pass_uff_surface_create(ev->ctx, surf, &batch, channel,
+                                          vkmd_pass_uff_positions(uff), vkmd_pass_uff_forces(uff),
+                                          vkmd_pass_uff_energies(uff), &d, &sp));
+    VKMD_TRY(vkmd_pass_uff_upload_positions(ev->ctx, uff, xyz));
+    VKMD_TRY(vkmd_vk_oneshot_begin(ev->ctx, &cb));
+    vkmd_pass_uff_record_clear(uff, cb); /* the UFF terms themselves are not recorded here */
+    vkmd_pass_uff_surface_record(sp, cb);
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    VKMD_TRY(vkmd_vk_oneshot_submit(ev->ctx, cb));
+    VKMD_TRY(vkmd_pass_uff_readback(ev->ctx, uff, forces, NULL));
+    VKMD_TRY(vkmd_pass_uff_surface_readback(ev->ctx, sp, out_energy, out_below));
+cleanup:
+    vkmd_pass_uff_surface_destroy(ev->ctx, sp);
+    vkmd_pass_uff_destroy(ev->ctx, uff);
+    vkmd_uff_batch_free(&batch);
+    free(rep_mol);
+    return res;
+}
+
+vkmd_result uff_surface_run(const uff_surface_request *req, const uff_eval *ev,
+                            const vkmd_uff_typing *const *types, const vkmd_uff_terms *const *mols,
+                            int32_t mol_count, const uff_eval_replica *reps, int32_t count,
+                            double *const *forces, double *out_energy, int32_t *out_below,
+                            char *out_desc, size_t desc_size)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_param_table params = {0};
+    vkmd_uff_substrate sub = {0};
+    vkmd_uff_surface surf = {0};
+    vkmd_uff_surface_grid grid = {0};
+    char(*labels)[VKMD_UFF_LABEL_MAX] = NULL;
+    int32_t *channel = NULL, *offset = NULL;
+    double *xyz = NULL, *f = NULL;
+    const int grid_mode = req->mode == 1 || (req->mode < 0 && (req->load_grid || req->save_grid));
+    const double height = req->height > 0 ? req->height : DEFAULT_HEIGHT;
+
+    VKMD_TRY(vkmd_uff_params_load_default(&params));
+    VKMD_TRY(vkmd_uff_substrate_load(req->spec, &params, &sub));
+    int32_t label_count = 0, atoms = 0;
+    offset = malloc((size_t)count * sizeof *offset);
+    int32_t max_labels = 0;
+    for (int32_t m = 0; m < mol_count; ++m)
+        max_labels += types[m]->atom_count;
+    labels = calloc((size_t)max_labels, sizeof *labels);
+    if (!offset || !labels)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
+    for (int32_t r = 0; r < count; ++r) {
+        offset[r] = atoms;
+        atoms += types[reps[r].molecule]->atom_count;
+    }
+    if (req->load_grid) {
+        VKMD_TRY(vkmd_uff_surface_grid_load(req->load_grid, &grid));
+        label_count = grid.channel_count;
+        memcpy(labels, grid.channel_label, (size_t)label_count * sizeof *labels);
+    } else {
+        /* the distinct UFF types of every molecule, in order of appearance */
+        for (int32_t m = 0; m < mol_count; ++m)
+            for (int32_t a = 0; a < types[m]->atom_count; ++a) {
+                const char *l = types[m]->label[a];
+                int32_t k = 0;
+                while (k < label_count && strcmp(labels[k], l) != 0)
+                    ++k;
+                if (k == label_count)
+                    memcpy(labels[label_count++], l, VKMD_UFF_LABEL_MAX);
+            }
+    }
+    const vkmd_uff_surface_desc sd = {.form = req->form};
+    VKMD_TRY(vkmd_uff_surface_build(&sub, &params, (const char(*)[VKMD_UFF_LABEL_MAX])labels,
+                                    label_count, &sd, &surf));
+    channel = malloc((size_t)(atoms > 0 ? atoms : 1) * sizeof *channel);
+    xyz = malloc(3 * (size_t)(atoms > 0 ? atoms : 1) * sizeof *xyz);
+    f = calloc(3 * (size_t)(atoms > 0 ? atoms : 1), sizeof *f);
+    if (!channel || !xyz || !f)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
+    for (int32_t r = 0; r < count; ++r) {
+        const vkmd_uff_typing *ty = types[reps[r].molecule];
+        VKMD_TRY(vkmd_uff_surface_atom_channels(&surf, ty, channel + offset[r]));
+        place(reps[r].positions, ty->atom_count, height, xyz + 3 * (size_t)offset[r]);
+    }
+    if (grid_mode) {
+        if (req->load_grid) {
+            VKMD_TRY(vkmd_uff_surface_grid_check(&surf, &grid));
+        } else {
+            const vkmd_uff_surface_grid_desc gd = {.spacing_a = req->spacing};
+            VKMD_TRY(vkmd_uff_surface_grid_alloc(&surf, &gd, &grid));
+            if (ev->ctx) {
+                VKMD_TRY(vkmd_pass_uff_surface_grid_compute(ev->ctx, &surf, &grid));
+            } else {
+                ref_uff_surface_grid_values(&surf, &grid);
+                VKMD_TRY(vkmd_uff_surface_grid_prefilter(&grid));
+            }
+        }
+        if (req->save_grid)
+            VKMD_TRY(vkmd_uff_surface_grid_save(req->save_grid, &grid));
+    }
+    if (ev->ctx) {
+        VKMD_TRY(run_device(ev, &surf, grid_mode ? &grid : NULL, mols, mol_count, reps, count,
+                            channel, xyz, f, out_energy, out_below));
+    } else {
+        for (int32_t r = 0; r < count; ++r) {
+            const int32_t n = types[reps[r].molecule]->atom_count;
+            const size_t o = (size_t)offset[r];
+            out_below[r] = 0;
+            out_energy[r] =
+                grid_mode ? ref_uff_surface_grid(&grid, channel + o, n, xyz + 3 * o, f + 3 * o,
+                                                 &out_below[r])
+                          : ref_uff_surface_direct(&surf, channel + o, n, xyz + 3 * o, f + 3 * o);
+        }
+    }
+    for (int32_t r = 0; r < count; ++r)
+        if (forces && forces[r])
+            for (int32_t i = 0; i < 3 * types[reps[r].molecule]->atom_count; ++i)
+                forces[r][i] += f[3 * (size_t)offset[r] + i];
+    if (grid_mode)
+        snprintf(out_desc, desc_size,
+                 "%s, grid %d x %d x %d (spacing %.4f A in z, z %.2f .. %.2f A), %s, cutoff %.1f "
+                 "A, lowest atom %.3f A above the top layer",
+                 sub.name, grid.nx, grid.ny, grid.nz, grid.dz, grid.z0,
+                 grid.z0 + (grid.nz - 1) * grid.dz,
+                 req->form == VKMD_UFF_SURFACE_FORM_MORSE ? "Morse (UFF well)" : "UFF LJ 12-6",
+                 surf.cutoff_a, height);
+    else
+        snprintf(out_desc, desc_size,
+                 "%s, direct, %s, cutoff %.1f A, lowest atom %.3f A above the top layer", sub.name,
+                 req->form == VKMD_UFF_SURFACE_FORM_MORSE ? "Morse (UFF well)" : "UFF LJ 12-6",
+                 surf.cutoff_a, height);
+cleanup:
+    free(labels);
+    free(channel);
+    free(offset);
+    free(xyz);
+    free(f);
+    vkmd_uff_surface_grid_free(&grid);
+    vkmd_uff_surface_free(&surf);
+    vkmd_uff_substrate_free(&sub);
+    vkmd_uff_params_destroy(&params);
+    return res;
+}
+
+void uff_surface_print(const uff_surface_request *req, const char *desc, const double *energy,
+                       const int32_t *below, const vkmd_uff_energy *totals, int32_t count, int json)
+{
+    (void)req;
+    if (json) {
+        printf(",\n  \"surface\": {\n    \"description\": \"");
+        for (const char *c = desc; *c; ++c)
+            printf((*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
+        printf("\",\n    \"energies_kcal_per_mol\": [");
+        for (int32_t r = 0; r < count; ++r)
+            printf("%s%.10g", r ? ", " : "", energy[r]);
+        printf("],\n    \"totals_with_surface_kcal_per_mol\": [");
+        for (int32_t r = 0; r < count; ++r)
+            printf("%s%.10g", r ? ", " : "", totals[r].total + energy[r]);
+        printf("],\n    \"atoms_below_grid\": [");
+        for (int32_t r = 0; r < count; ++r)
+            printf("%s%d", r ? ", " : "", below[r]);
+        printf("]\n  }");
+        return;
+    }
+    printf("surface: %s\n(forces above include the surface force)\n", desc);
+    for (int32_t r = 0; r < count; ++r) {
+        printf("  replica %d: E_surface %14.6f kcal/mol, UFF + surface %14.6f kcal/mol", r + 1,
+               energy[r], totals[r].total + energy[r]);
+        if (below[r] > 0)
+            printf("  (%d atom(s) below the grid: evaluated at its lowest plane)", below[r]);
+        printf("\n");
+    }
+}
