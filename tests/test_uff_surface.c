@@ -19,7 +19,9 @@
  *     TOL_GRID_FORCE_RMS = 2e-3 (measured: 8e-4 kcal/mol and 6.8e-4;
  *     reference evaluation of the device-built
  *     grid, and the device's grid evaluation);
- *  6. XSF save/load round trip: the same float bits, same coefficients.
+ *  6. XSF save/load round trip: the same float bits, same coefficients;
+ *  7. an extended-XYZ substrate (the NaCl slab with a square and with an
+ *     oblique cell of the same lattice) gives the built-in's energies.
  * Needs a device (grid values are built on it). */
 #include "testlib.h"
 #include "tolerance.h"
@@ -171,6 +173,63 @@ static void gpu_run(vkmd_vk_context *ctx, vkmd_pass_uff *uff, vkmd_pass_uff_surf
     CHECK_OK(vkmd_pass_uff_surface_readback(ctx, sp, surf_e, below));
 }
 
+/* The built-in NaCl slab written as extended XYZ, once with its square
+ * cell and once with the oblique cell a' = a, b' = a + b (the same
+ * lattice), shifted in z: the same direct energies and forces. */
+static void check_xyz_substrate(setup *su, const double *pos)
+{
+    vkmd_uff_substrate nacl = {0}, sq = {0}, ob = {0};
+    vkmd_uff_surface s0 = {0}, s1 = {0}, s2 = {0};
+    const int32_t n = su->mol[0].atom_count;
+    int32_t *ch = malloc((size_t)n * sizeof *ch);
+    double *f0 = calloc(3 * (size_t)n, sizeof *f0), *f1 = calloc(3 * (size_t)n, sizeof *f1),
+           *f2 = calloc(3 * (size_t)n, sizeof *f2);
+    CHECK_OK(vkmd_uff_substrate_nacl(2, &nacl));
+    char path[2][512];
+    for (int v = 0; v < 2; ++v) {
+        snprintf(path[v], sizeof path[v], "%s/surface_nacl_%s.xyz", VKMD_TEST_GEN_DIR,
+                 v ? "oblique" : "square");
+        FILE *fp = fopen(path[v], "w");
+        CHECK(fp != NULL);
+        if (!fp)
+            continue;
+        const double a = nacl.a[0];
+        fprintf(fp, "%d\nLattice=\"%.6f 0 0 %.6f %.6f 0 0 0 20\" Properties=species:S:1:pos:R:3\n",
+                nacl.atom_count, a, v ? a : 0.0, a);
+        for (int32_t i = 0; i < nacl.atom_count; ++i)
+            fprintf(fp, "%s %.6f %.6f %.6f\n", nacl.z[i] == 11 ? "Na" : "Cl",
+                    nacl.pos[3 * i] + (v ? 3 * a : 0), nacl.pos[3 * i + 1] - (v ? a : 0),
+                    nacl.pos[3 * i + 2] + 7.5);
+        fclose(fp);
+    }
+    CHECK_OK(vkmd_uff_substrate_read_xyz(path[0], &su->params, &sq));
+    CHECK_OK(vkmd_uff_substrate_read_xyz(path[1], &su->params, &ob));
+    const char(*labels)[VKMD_UFF_LABEL_MAX] = (const char(*)[VKMD_UFF_LABEL_MAX])su->labels;
+    CHECK_OK(vkmd_uff_surface_build(&nacl, &su->params, labels, su->label_count, NULL, &s0));
+    CHECK_OK(vkmd_uff_surface_build(&sq, &su->params, labels, su->label_count, NULL, &s1));
+    CHECK_OK(vkmd_uff_surface_build(&ob, &su->params, labels, su->label_count, NULL, &s2));
+    CHECK_OK(vkmd_uff_surface_atom_channels(&s0, &su->types, ch));
+    const double e0 = ref_uff_surface_direct(&s0, ch, n, pos, f0);
+    const double e1 = ref_uff_surface_direct(&s1, ch, n, pos, f1);
+    const double e2 = ref_uff_surface_direct(&s2, ch, n, pos, f2);
+    const double d1 = max_abs_error(f1, f0, 3 * n), d2 = max_abs_error(f2, f0, 3 * n);
+    printf("extended XYZ NaCl: E built-in %.10f, square cell file %.10f, oblique cell file "
+           "%.10f kcal/mol; forces max |diff| %.2e, %.2e\n",
+           e0, e1, e2, d1, d2);
+    CHECK(fabs(e1 - e0) < 1e-5 && fabs(e2 - e0) < 1e-5);
+    CHECK(d1 < 1e-4 && d2 < 1e-4);
+    vkmd_uff_surface_free(&s0);
+    vkmd_uff_surface_free(&s1);
+    vkmd_uff_surface_free(&s2);
+    vkmd_uff_substrate_free(&nacl);
+    vkmd_uff_substrate_free(&sq);
+    vkmd_uff_substrate_free(&ob);
+    free(ch);
+    free(f0);
+    free(f1);
+    free(f2);
+}
+
 static void run_substrate(vkmd_vk_context *ctx, setup *su, const char *spec)
 {
     vkmd_uff_substrate sub = {0};
@@ -214,6 +273,8 @@ static void run_substrate(vkmd_vk_context *ctx, setup *su, const char *spec)
     /* 2. reference forces vs differences */
     check_fd(&surf, ch, n, xyz, "direct LJ, replica 0");
     check_fd(&morse, ch, n, xyz + 3 * (size_t)n * ORIENTATIONS, "direct Morse, replica 4");
+    if (!strcmp(spec, "nacl"))
+        check_xyz_substrate(su, xyz);
 
     /* 3. device grid vs reference sum at sampled points */
     const vkmd_uff_surface_grid_desc gd = {.spacing_a = GRID_SPACING};
