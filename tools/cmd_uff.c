@@ -10,6 +10,7 @@
  * Both can print what the device computed for each interaction of one
  * replica (--debug-replica K). Typing and terms follow RDKit 2022.09's UFF. */
 #include "args.h"
+#include "cmd_uff_relax.h"
 #include "commands.h"
 #include "uff/uff_molecule.h"
 #include "uff/uff_terms.h"
@@ -77,6 +78,7 @@ static void usage(FILE *out)
             "forces are summed in fixed point, so runs are bitwise repeatable.\n",
             SCAN_DEFAULT_REPLICAS);
     uff_surface_usage(out);
+    cmd_uff_relax_usage(out);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -741,7 +743,12 @@ int cmd_uff(int argc, char **argv)
         return uff_energy(argc - 1, argv + 1);
     if (!strcmp(argv[1], "scan"))
         return uff_scan(argc - 1, argv + 1);
-    fprintf(stderr, "vkmd uff: unknown subcommand '%s' (expected: energy, scan)\n\n", argv[1]);
+    if (!strcmp(argv[1], "relax"))
+        return cmd_uff_relax(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "md"))
+        return cmd_uff_md(argc - 1, argv + 1);
+    fprintf(stderr, "vkmd uff: unknown subcommand '%s' (expected: energy, scan, relax, md)\n\n",
+            argv[1]);
     usage(stderr);
     return 2;
 }

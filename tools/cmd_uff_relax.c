@@ -1,0 +1,346 @@
+/* vkmd uff relax: FIRE minimisation of many replicas of one molecule, all at
+ * once on a Vulkan device (uff/uff_fire.h) or one after another on the CPU
+ * double reference (ref/ref_uff_fire.h). Starts are the conformations of
+ * --confs, or --replicas copies of MOL's first conformer displaced by a
+ * seeded random amount (--perturb, --seed: vkmd_uff_perturb, the same
+ * numbers on every machine). Writes the relaxed structures as a
+ * multi-record SDF (V2000, 4 decimals: re-reading it moves a relaxed
+ * energy by up to ~3e-5 kcal/mol) with each replica's energy, steps and convergence as
+ * data items, and reports per replica initial and final energy, steps,
+ * final max |F| and whether it converged. */
+#include "cmd_uff_relax.h"
+#include "args.h"
+#include "commands.h"
+#include "io/element.h"
+#include "ref/ref_uff.h"
+#include "ref/ref_uff_fire.h"
+#include "uff/uff_batch.h"
+#include "uff/uff_fire.h"
+#include "uff/uff_molecule.h"
+#include "uff/uff_terms.h"
+#include "uff/uff_typing.h"
+#include "uff_eval.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cmd_uff_relax_usage(FILE *out)
+{
+    fprintf(
+        out,
+        "       vkmd uff relax MOL [--confs FILE | --replicas R --perturb A --seed S] --out FILE\n"
+        "  FIRE minimisation of every replica at once (Bitzek et al. 2006; N_min 5,\n"
+        "  f_inc 1.1, f_dec 0.5, alpha 0.1, f_alpha 0.99, unit masses, dt 0.01..0.05)\n"
+        "  --confs FILE         starts: every record/frame of FILE (MOL's atoms in order)\n"
+        "  --replicas R         starts: R copies of MOL's first conformer (default 1) ...\n"
+        "  --perturb A          ... each coordinate displaced uniformly in [-A, A] A (0)\n"
+        "  --seed S             ... by the numbers of seed S (default 1; replica r uses its\n"
+        "                       own stream, so the starts do not depend on R)\n"
+        "  --out FILE           relaxed structures, multi-record SDF (required)\n"
+        "  --device auto|cpu|N|NAME  auto (default): the best Vulkan device, else the CPU\n"
+        "  --ftol F             converged when max |F| < F kcal/mol/A (default 1e-3)\n"
+        "  --rms                ... RMS |F| instead of max |F|\n"
+        "  --max-steps N        FIRE steps per replica at most (default 20000)\n"
+        "  --json               one JSON object on stdout\n");
+}
+
+typedef struct relax_request {
+    const char *molecule, *confs, *out, *device;
+    int replicas, json, rms, max_steps;
+    double perturb, ftol;
+    long long seed;
+} relax_request;
+
+static int relax_args(int argc, char **argv, relax_request *q)
+{
+    vkmd_result r = VKMD_OK;
+    int have_replicas = 0, have_perturb = 0;
+    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
+        const char *a = argv[i], *v = NULL;
+#define VALUE()                                                                                    \
+    do {                                                                                           \
+        if (!(v = args_value(argc, argv, &i)))                                                     \
+            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
+    } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            cmd_uff_relax_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--confs")) {
+            VALUE();
+            q->confs = v;
+        } else if (!strcmp(a, "--out")) {
+            VALUE();
+            q->out = v;
+        } else if (!strcmp(a, "--device")) {
+            VALUE();
+            q->device = v;
+        } else if (!strcmp(a, "--json")) {
+            q->json = 1;
+        } else if (!strcmp(a, "--rms")) {
+            q->rms = 1;
+        } else if (!strcmp(a, "--replicas")) {
+            VALUE();
+            have_replicas = 1;
+            if (v)
+                r = args_int(a, v, 1, 1 << 24, &q->replicas);
+        } else if (!strcmp(a, "--max-steps")) {
+            VALUE();
+            if (v)
+                r = args_int(a, v, 0, 1 << 30, &q->max_steps);
+        } else if (!strcmp(a, "--seed")) {
+            int s = 0;
+            VALUE();
+            if (v)
+                r = args_int(a, v, 0, 2147483647, &s);
+            q->seed = s;
+        } else if (!strcmp(a, "--perturb")) {
+            VALUE();
+            have_perturb = 1;
+            if (v)
+                r = args_double(a, v, 0, 10, &q->perturb);
+        } else if (!strcmp(a, "--ftol")) {
+            VALUE();
+            if (v)
+                r = args_double(a, v, 1e-8, 1e6, &q->ftol);
+        } else if (a[0] == '-' && a[1]) {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                          "unknown option '%s' for vkmd uff relax (see vkmd uff --help)", a);
+        } else if (!q->molecule) {
+            q->molecule = a;
+        } else {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
+        }
+#undef VALUE
+    }
+    if (r == VKMD_OK && !q->molecule)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
+    if (r == VKMD_OK && !q->out)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "no --out FILE given: where the relaxed structures go (SDF)");
+    if (r == VKMD_OK && q->confs && (have_replicas || have_perturb))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "--confs gives the starts; --replicas/--perturb make them from MOL instead "
+                      "(not both)");
+    if (r != VKMD_OK) {
+        tool_error("uff relax", r);
+        return 2;
+    }
+    return -1;
+}
+
+/* One V2000 record: m's atoms and bonds at xyz, with data items. */
+static void write_sdf_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
+                             const double *xyz, const vkmd_uff_fire_result *res)
+{
+    fprintf(f, "%s\n     vkmd          3D\n\n", title);
+    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", m->atom_count, m->bond_count);
+    for (int32_t a = 0; a < m->atom_count; ++a)
+        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", xyz[3 * a],
+                xyz[3 * a + 1], xyz[3 * a + 2], vkmd_element_symbol(m->z[a]));
+    for (int32_t b = 0; b < m->bond_count; ++b)
+        fprintf(f, "%3d%3d%3d  0\n", m->bonds[b].a + 1, m->bonds[b].b + 1, m->bonds[b].order);
+    for (int32_t a = 0; a < m->atom_count; ++a) {
+        if (m->formal_charge[a])
+            fprintf(f, "M  CHG  1 %3d %3d\n", a + 1, m->formal_charge[a]);
+        if (m->radicals[a])
+            fprintf(f, "M  RAD  1 %3d %3d\n", a + 1, m->radicals[a] == 1 ? 2 : 3);
+    }
+    fprintf(f,
+            "M  END\n> <UFF_ENERGY_KCAL_PER_MOL>\n%.6f\n\n> <UFF_INITIAL_ENERGY_KCAL_PER_MOL>\n"
+            "%.6f\n\n> <FIRE_STEPS>\n%d\n\n> <FIRE_CONVERGED>\n%d\n\n"
+            "> <MAX_FORCE_KCAL_PER_MOL_A>\n%.3e\n\n$$$$\n",
+            res->energy_final, res->energy_initial, res->steps, res->converged, res->fmax);
+}
+
+/* Starts of every replica: [count][3 * atoms], malloc'd. */
+static vkmd_result make_starts(const relax_request *q, const vkmd_uff_molecule *m, double **out_xyz,
+                               int32_t *out_count)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *confs = NULL;
+    int32_t nconf = 0, n = 0;
+    const int32_t na = m->atom_count;
+    double *xyz = NULL;
+    if (q->confs) {
+        VKMD_TRY(vkmd_uff_molecule_load(q->confs, &confs, &nconf));
+        for (int32_t k = 0; k < nconf; ++k) {
+            if (confs[k].atom_count != na) {
+                res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                "%s: record %d has %d atoms, %s has %d: not a conformation of it",
+                                confs[k].source, k + 1, confs[k].atom_count, q->molecule, na);
+                goto cleanup;
+            }
+            for (int32_t a = 0; a < na; ++a)
+                if (confs[k].z[a] != m->z[a]) {
+                    res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                    "%s: record %d atom %d has atomic number %d, %s has %d there",
+                                    confs[k].source, k + 1, a + 1, confs[k].z[a], q->molecule,
+                                    m->z[a]);
+                    goto cleanup;
+                }
+            n += confs[k].conformer_count;
+        }
+    } else {
+        n = q->replicas;
+    }
+    xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)n);
+    if (!xyz) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts of %d replicas", n);
+        goto cleanup;
+    }
+    if (q->confs) {
+        int32_t r = 0;
+        for (int32_t k = 0; k < nconf; ++k)
+            for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
+                memcpy(xyz + 3 * (size_t)r * na, vkmd_uff_molecule_conformer(&confs[k], c),
+                       3 * sizeof *xyz * (size_t)na);
+    } else {
+        for (int32_t r = 0; r < n; ++r)
+            vkmd_uff_perturb(m->positions, na, q->perturb, (uint64_t)q->seed, (uint32_t)r,
+                             xyz + 3 * (size_t)r * na);
+    }
+    *out_xyz = xyz;
+    *out_count = n;
+    xyz = NULL;
+cleanup:
+    free(xyz);
+    vkmd_uff_molecule_array_free(confs, nconf);
+    return res;
+}
+
+int cmd_uff_relax(int argc, char **argv)
+{
+    relax_request q = {.device = "auto", .replicas = 1, .seed = 1};
+    int early = relax_args(argc, argv, &q);
+    if (early >= 0)
+        return early;
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *recs = NULL;
+    int32_t count = 0, n = 0;
+    vkmd_uff_typing ty = {0};
+    vkmd_uff_terms terms = {0};
+    vkmd_uff_batch batch = {0};
+    vkmd_uff_fire *fire = NULL;
+    uff_eval ev;
+    memset(&ev, 0, sizeof ev);
+    double *start = NULL, *final = NULL;
+    vkmd_uff_fire_result *out = NULL;
+    FILE *f = NULL;
+    int exit_code = 1;
+    const vkmd_uff_fire_params params = {.ftol = q.ftol,
+                                         .max_steps = q.max_steps,
+                                         .criterion = q.rms ? VKMD_UFF_FIRE_RMS_FORCE
+                                                            : VKMD_UFF_FIRE_MAX_FORCE};
+    const vkmd_uff_fire_params used = vkmd_uff_fire_params_resolve(&params);
+
+    VKMD_TRY(vkmd_uff_molecule_load(q.molecule, &recs, &count));
+    if (count != 1) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "%s has %d records; relax takes one molecule (its starts come from "
+                        "--confs or --replicas)",
+                        q.molecule, count);
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &ty, &terms));
+    VKMD_TRY(make_starts(&q, &recs[0], &start, &n));
+    const int32_t na = recs[0].atom_count;
+    final = malloc(3 * sizeof *final * (size_t)na * (size_t)n);
+    out = calloc((size_t)n, sizeof *out);
+    if (!final || !out) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", n);
+        goto cleanup;
+    }
+    VKMD_TRY(uff_eval_open(q.device, &ev));
+    int32_t checks = 0;
+    if (ev.ctx) {
+        const vkmd_uff_terms *mols[1] = {&terms};
+        VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, n, &batch));
+        VKMD_TRY(vkmd_uff_fire_create(ev.ctx, &batch, &params, &fire));
+        VKMD_TRY(vkmd_uff_fire_run(ev.ctx, fire, start, final, out));
+        checks = vkmd_uff_fire_submissions(fire);
+    } else {
+        memcpy(final, start, 3 * sizeof *final * (size_t)na * (size_t)n);
+        for (int32_t r = 0; r < n; ++r)
+            VKMD_TRY(vkmd_ref_uff_fire(&terms, &params, final + 3 * (size_t)r * na, &out[r]));
+    }
+    f = fopen(q.out, "w");
+    if (!f) {
+        res = vkmd_fail(VKMD_ERROR_IO, "cannot write %s", q.out);
+        goto cleanup;
+    }
+    int32_t converged = 0;
+    for (int32_t r = 0; r < n; ++r) {
+        char title[200];
+        snprintf(title, sizeof title, "%s replica %d", recs[0].name, r + 1);
+        write_sdf_record(f, &recs[0], title, final + 3 * (size_t)r * na, &out[r]);
+        converged += out[r].converged;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        res = vkmd_fail(VKMD_ERROR_IO, "error writing %s", q.out);
+        goto cleanup;
+    }
+    f = NULL;
+    const char *crit = q.rms ? "rms" : "max";
+    if (q.json) {
+        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
+               "\"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n  \"molecule\": \"%s\",\n"
+               "  \"device\": \"%s\",\n  \"minimiser\": \"FIRE\",\n  \"n_atoms\": %d,\n"
+               "  \"n_replicas\": %d,\n  \"ftol_kcal_per_mol_A\": %g,\n  \"criterion\": \"%s\",\n"
+               "  \"max_steps\": %d,\n  \"host_checks\": %d,\n  \"n_converged\": %d,\n"
+               "  \"out\": \"%s\",\n  \"replicas\": [",
+               VKMD_VERSION, recs[0].name, ev.device, na, n, used.ftol, crit, used.max_steps,
+               checks, converged, q.out);
+        for (int32_t r = 0; r < n; ++r)
+            printf("%s\n    {\"replica\": %d, \"energy_initial_kcal_per_mol\": %.10f, "
+                   "\"energy_final_kcal_per_mol\": %.10f, \"steps\": %d, \"converged\": %s, "
+                   "\"max_force_kcal_per_mol_A\": %.4e, \"rms_force_kcal_per_mol_A\": %.4e}",
+                   r ? "," : "", r + 1, out[r].energy_initial, out[r].energy_final, out[r].steps,
+                   out[r].converged ? "true" : "false", out[r].fmax, out[r].frms);
+        printf("\n  ]\n}\n");
+    } else {
+        printf("vkmd uff relax: %s \"%s\" (%d atoms), %d replica(s) from %s\n", q.molecule,
+               recs[0].name, na, n, q.confs ? q.confs : "MOL");
+        printf("device %s; FIRE until %s |F| < %g kcal/mol/A, at most %d steps", ev.device, crit,
+               used.ftol, used.max_steps);
+        if (ev.ctx)
+            printf("; %d host check(s)", checks);
+        printf("\n\n  %7s %16s %16s %8s %10s %9s\n", "replica", "E_initial", "E_final", "steps",
+               "max|F|", "converged");
+        for (int32_t r = 0; r < n; ++r)
+            printf("  %7d %16.6f %16.6f %8d %10.2e %9s\n", r + 1, out[r].energy_initial,
+                   out[r].energy_final, out[r].steps, out[r].fmax, out[r].converged ? "yes" : "no");
+        printf("\n%d of %d converged; relaxed structures in %s (energies in kcal/mol)\n", converged,
+               n, q.out);
+    }
+    vkmd_uff_fire_destroy(ev.ctx, fire); /* before the context closes */
+    fire = NULL;
+    VKMD_TRY(uff_eval_close(&ev));
+    exit_code = 0;
+cleanup:
+    if (exit_code != 0) {
+        fflush(stdout);
+        tool_error("uff relax", res);
+    }
+    if (f)
+        fclose(f);
+    vkmd_uff_fire_destroy(ev.ctx, fire);
+    uff_eval_close(&ev);
+    vkmd_uff_batch_free(&batch);
+    free(start);
+    free(final);
+    free(out);
+    vkmd_uff_terms_free(&terms);
+    vkmd_uff_typing_free(&ty);
+    vkmd_uff_molecule_array_free(recs, count);
+    return exit_code;
+}
+
+int cmd_uff_md(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    tool_error("uff md", vkmd_fail(VKMD_ERROR_UNSUPPORTED, "vkmd uff md is not built yet"));
+    return 1;
+}
