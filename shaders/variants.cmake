@@ -21,4 +21,5 @@ set(VKMD_SHADER_VARIANTS
   "pme_spread.comp words VKMD_FIXED_WORDS"
   "uff.comp words VKMD_FIXED_WORDS"
   "uff_fire.comp words VKMD_FIXED_WORDS"
+  "uff_md.comp words VKMD_FIXED_WORDS"
 )

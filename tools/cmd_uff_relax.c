@@ -1,4 +1,6 @@
-/* vkmd uff relax: FIRE minimisation of many replicas of one molecule, all at
+/* vkmd uff relax | md.
+ *
+ * relax: FIRE minimisation of many replicas of one molecule, all at
  * once on a Vulkan device (uff/uff_fire.h) or one after another on the CPU
  * double reference (ref/ref_uff_fire.h). Starts are the conformations of
  * --confs, or --replicas copies of MOL's first conformer displaced by a
@@ -7,7 +9,10 @@
  * multi-record SDF (V2000, 4 decimals: re-reading it moves a relaxed
  * energy by up to ~3e-5 kcal/mol) with each replica's energy, steps and convergence as
  * data items, and reports per replica initial and final energy, steps,
- * final max |F| and whether it converged. */
+ * final max |F| and whether it converged.
+ *
+ * md: Langevin dynamics of --replicas copies of MOL (uff/uff_md.h), each
+ * replica's mean temperature; the same seed gives the same digits. */
 #include "cmd_uff_relax.h"
 #include "args.h"
 #include "commands.h"
@@ -16,6 +21,7 @@
 #include "ref/ref_uff_fire.h"
 #include "uff/uff_batch.h"
 #include "uff/uff_fire.h"
+#include "uff/uff_md.h"
 #include "uff/uff_molecule.h"
 #include "uff/uff_terms.h"
 #include "uff/uff_typing.h"
@@ -337,10 +343,210 @@ cleanup:
     return exit_code;
 }
 
+typedef struct md_request {
+    const char *molecule, *out, *device;
+    int replicas, steps, json;
+    double dt, temperature, friction;
+    long long seed;
+} md_request;
+
+static int md_args(int argc, char **argv, md_request *q)
+{
+    vkmd_result r = VKMD_OK;
+    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
+        const char *a = argv[i], *v = NULL;
+#define VALUE()                                                                                    \
+    do {                                                                                           \
+        if (!(v = args_value(argc, argv, &i)))                                                     \
+            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
+    } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            cmd_uff_relax_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--out")) {
+            VALUE();
+            q->out = v;
+        } else if (!strcmp(a, "--device")) {
+            VALUE();
+            q->device = v;
+        } else if (!strcmp(a, "--json")) {
+            q->json = 1;
+        } else if (!strcmp(a, "--replicas")) {
+            VALUE();
+            if (v)
+                r = args_int(a, v, 1, 1 << 24, &q->replicas);
+        } else if (!strcmp(a, "--steps")) {
+            VALUE();
+            if (v)
+                r = args_int(a, v, 0, 1 << 30, &q->steps);
+        } else if (!strcmp(a, "--seed")) {
+            int s = 0;
+            VALUE();
+            if (v)
+                r = args_int(a, v, 0, 2147483647, &s);
+            q->seed = s;
+        } else if (!strcmp(a, "--dt")) {
+            VALUE();
+            if (v)
+                r = args_double(a, v, 1e-3, 10, &q->dt);
+        } else if (!strcmp(a, "--temperature")) {
+            VALUE();
+            if (v)
+                r = args_double(a, v, 1e-3, 1e5, &q->temperature);
+        } else if (!strcmp(a, "--friction")) {
+            VALUE();
+            if (v)
+                r = args_double(a, v, 1e-6, 1e4, &q->friction);
+        } else if (a[0] == '-' && a[1]) {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                          "unknown option '%s' for vkmd uff md (see vkmd uff --help)", a);
+        } else if (!q->molecule) {
+            q->molecule = a;
+        } else {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
+        }
+#undef VALUE
+    }
+    if (r == VKMD_OK && !q->molecule)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
+    if (r == VKMD_OK && !strcmp(q->device, "cpu"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "vkmd uff md runs on a Vulkan device (--device N or a name), not cpu");
+    if (r != VKMD_OK) {
+        tool_error("uff md", r);
+        return 2;
+    }
+    return -1;
+}
+
 int cmd_uff_md(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    tool_error("uff md", vkmd_fail(VKMD_ERROR_UNSUPPORTED, "vkmd uff md is not built yet"));
-    return 1;
+    md_request q = {.device = "auto",
+                    .replicas = 1,
+                    .steps = 1000,
+                    .dt = 0.5,
+                    .temperature = 300,
+                    .friction = 5,
+                    .seed = 1};
+    int early = md_args(argc, argv, &q);
+    if (early >= 0)
+        return early;
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *recs = NULL;
+    int32_t count = 0;
+    vkmd_uff_typing ty = {0};
+    vkmd_uff_terms terms = {0};
+    vkmd_uff_batch batch = {0};
+    vkmd_uff_md *md = NULL;
+    uff_eval ev;
+    memset(&ev, 0, sizeof ev);
+    double *xyz = NULL, *mass = NULL, *tmean = NULL;
+    vkmd_uff_energy *e = NULL;
+    FILE *f = NULL;
+    int exit_code = 1;
+    VKMD_TRY(vkmd_uff_molecule_load(q.molecule, &recs, &count));
+    if (count != 1) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s has %d records; md takes one molecule",
+                        q.molecule, count);
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &ty, &terms));
+    const int32_t na = recs[0].atom_count, nr = q.replicas;
+    xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)nr);
+    mass = malloc(sizeof *mass * (size_t)na * (size_t)nr);
+    tmean = calloc((size_t)nr, sizeof *tmean);
+    e = calloc((size_t)nr, sizeof *e);
+    if (!xyz || !mass || !tmean || !e) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_uff_masses(&recs[0], mass));
+    for (int32_t r = 0; r < nr; ++r) {
+        memcpy(mass + (size_t)r * na, mass, sizeof *mass * (size_t)na);
+        memcpy(xyz + 3 * (size_t)r * na, recs[0].positions, 3 * sizeof *xyz * (size_t)na);
+    }
+    VKMD_TRY(uff_eval_open(q.device, &ev));
+    if (!ev.ctx) {
+        res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "vkmd uff md needs a Vulkan device; %s", ev.device);
+        goto cleanup;
+    }
+    const vkmd_uff_terms *mols[1] = {&terms};
+    VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, nr, &batch));
+    const vkmd_uff_md_params params = {.dt_fs = q.dt,
+                                       .temperature_k = q.temperature,
+                                       .friction_per_ps = q.friction,
+                                       .seed = (uint64_t)q.seed};
+    VKMD_TRY(vkmd_uff_md_create(ev.ctx, &batch, mass, &params, &md));
+    VKMD_TRY(vkmd_uff_md_set_state(ev.ctx, md, xyz, NULL));
+    VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
+    VKMD_TRY(vkmd_uff_md_read(ev.ctx, md, xyz, NULL, e));
+    if (q.out) {
+        f = fopen(q.out, "w");
+        if (!f) {
+            res = vkmd_fail(VKMD_ERROR_IO, "cannot write %s", q.out);
+            goto cleanup;
+        }
+        for (int32_t r = 0; r < nr; ++r) {
+            char title[200];
+            snprintf(title, sizeof title, "%s replica %d after %d steps", recs[0].name, r + 1,
+                     q.steps);
+            const vkmd_uff_fire_result info = {.energy_final = e[r].total};
+            write_sdf_record(f, &recs[0], title, xyz + 3 * (size_t)r * na, &info);
+        }
+        const int bad = fclose(f) != 0;
+        f = NULL;
+        if (bad) {
+            res = vkmd_fail(VKMD_ERROR_IO, "error writing %s", q.out);
+            goto cleanup;
+        }
+    }
+    double all = 0;
+    for (int32_t r = 0; r < nr; ++r)
+        all += tmean[r] / nr;
+    if (q.json) {
+        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"temperature\": \"K\", \"time\": "
+               "\"fs\", \"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n"
+               "  \"molecule\": \"%s\",\n  \"device\": \"%s\",\n  \"integrator\": \"BAOAB "
+               "Langevin\",\n  \"n_atoms\": %d,\n  \"n_replicas\": %d,\n  \"steps\": %d,\n"
+               "  \"dt_fs\": %g,\n  \"temperature_k\": %g,\n  \"friction_per_ps\": %g,\n"
+               "  \"seed\": %lld,\n  \"mean_temperature_k\": %.4f,\n  \"replicas\": [",
+               VKMD_VERSION, recs[0].name, ev.device, na, nr, q.steps, q.dt, q.temperature,
+               q.friction, q.seed, all);
+        for (int32_t r = 0; r < nr; ++r)
+            printf("%s\n    {\"replica\": %d, \"mean_temperature_k\": %.4f, "
+                   "\"final_potential_kcal_per_mol\": %.6f}",
+                   r ? "," : "", r + 1, tmean[r], e[r].total);
+        printf("\n  ]\n}\n");
+    } else {
+        printf("vkmd uff md: %s \"%s\" (%d atoms), %d replica(s), %d steps of %g fs at %g K, "
+               "friction %g/ps, seed %lld\ndevice %s; BAOAB Langevin, no constraints\n\n",
+               q.molecule, recs[0].name, na, nr, q.steps, q.dt, q.temperature, q.friction, q.seed,
+               ev.device);
+        printf("  %7s %12s %18s\n", "replica", "mean T (K)", "final E (kcal/mol)");
+        for (int32_t r = 0; r < nr; ++r)
+            printf("  %7d %12.2f %18.6f\n", r + 1, tmean[r], e[r].total);
+        printf("\nmean temperature over replicas %.2f K\n", all);
+    }
+    vkmd_uff_md_destroy(ev.ctx, md); /* before the context closes */
+    md = NULL;
+    VKMD_TRY(uff_eval_close(&ev));
+    exit_code = 0;
+cleanup:
+    if (exit_code != 0) {
+        fflush(stdout);
+        tool_error("uff md", res);
+    }
+    if (f)
+        fclose(f);
+    vkmd_uff_md_destroy(ev.ctx, md);
+    uff_eval_close(&ev);
+    vkmd_uff_batch_free(&batch);
+    free(xyz);
+    free(mass);
+    free(tmean);
+    free(e);
+    vkmd_uff_terms_free(&terms);
+    vkmd_uff_typing_free(&ty);
+    vkmd_uff_molecule_array_free(recs, count);
+    return exit_code;
 }

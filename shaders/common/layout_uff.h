@@ -282,4 +282,58 @@ _Static_assert(offsetof(vkmd_uff_fire_state, u) == 16, "fire state.u at 16");
 _Static_assert(sizeof(vkmd_uff_fire_push) == 48, "FIRE push constants are 48 bytes");
 #endif
 
+/* ---- Langevin dynamics (shaders/uff_md.comp, engine/uff/uff_md.c) -------
+ * BAOAB around the force pass, one workgroup per replica as in FIRE. Phase
+ * (specialization constant): VKMD_UFF_MD_PHASE_BAOA reads the forces (B),
+ * drifts, applies the Ornstein-Uhlenbeck step and drifts (A O A), and zeroes
+ * the forces and energies for the force pass; VKMD_UFF_MD_PHASE_B kicks
+ * with the new forces, sums the kinetic energy in a fixed order into the
+ * replica's state and counts the step. */
+#define VKMD_SPEC_UFF_MD_PHASE     34
+#define VKMD_UFF_MD_PHASE_BAOA     0
+#define VKMD_UFF_MD_PHASE_B        1
+#define VKMD_UFF_MD_WORKGROUP_SIZE 64 /* at most; 16-64 by molecule size */
+
+#define VKMD_UFF_MD_BINDING_POSITIONS  0 /* vec4 [atom_count]: the pass's positions */
+#define VKMD_UFF_MD_BINDING_FORCES     1 /* the pass's force planes */
+#define VKMD_UFF_MD_BINDING_ENERGIES   2 /* the pass's energy rows */
+#define VKMD_UFF_MD_BINDING_VELOCITIES 3 /* vec4 [atom_count]: xyz A/fs, w mass amu */
+#define VKMD_UFF_MD_BINDING_REPLICAS   4 /* uvec4 [replica_count]: (first atom, atoms, -, -) */
+#define VKMD_UFF_MD_BINDING_STATE      5 /* vkmd_uff_md_state [replica_count] */
+#define VKMD_UFF_MD_BINDING_COUNT      6
+
+/* Per-replica MD state.
+ * f: kinetic energy summed over the run's steps (kcal/mol) and its Kahan
+ *    compensation, kinetic energy of the last step, -;
+ * u: steps made (the Philox counter's step), step limit of the run, -, -. */
+#define VKMD_UFF_MD_STATE_FIELDS                                                                   \
+    VKMD_VEC4 f;                                                                                   \
+    VKMD_UVEC4 u;
+
+/* seed: Philox key; dt_fs; c1 = exp(-gamma dt); c2 = sqrt(1 - c1^2);
+ * kt: kB T kcal/mol. */
+#define VKMD_UFF_MD_PUSH_FIELDS                                                                    \
+    VKMD_UINT replica_count;                                                                       \
+    VKMD_UINT atom_count;                                                                          \
+    VKMD_UINT seed_lo;                                                                             \
+    VKMD_UINT seed_hi;                                                                             \
+    VKMD_FLOAT dt_fs;                                                                              \
+    VKMD_FLOAT c1;                                                                                 \
+    VKMD_FLOAT c2;                                                                                 \
+    VKMD_FLOAT kt;
+
+struct vkmd_uff_md_state {
+    VKMD_UFF_MD_STATE_FIELDS
+};
+
+#ifdef __STDC__
+typedef struct vkmd_uff_md_state vkmd_uff_md_state;
+typedef struct vkmd_uff_md_push {
+    VKMD_UFF_MD_PUSH_FIELDS
+} vkmd_uff_md_push;
+_Static_assert(sizeof(vkmd_uff_md_state) == 32, "std430 MD state is 32 bytes");
+_Static_assert(offsetof(vkmd_uff_md_state, u) == 16, "md state.u at 16");
+_Static_assert(sizeof(vkmd_uff_md_push) == 32, "MD push constants are 32 bytes");
+#endif
+
 #endif
