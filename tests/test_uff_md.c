@@ -7,9 +7,9 @@
  *   - 8 xylitol replicas from the same coordinates at 300 K, friction
  *     20 / ps, dt 0.5 fs: 400 steps to equilibrate, then each replica's mean
  *     temperature over 3,000 steps within 15 % of 300 K and the mean over
- *     replicas within 4 % (66 degrees of freedom: 17 % per sample; 1,200
- *     steps: replicas up to 7 % off, 3,000 steps: 9 %, slow exchange with the bath of the soft
- * modes);
+ *     replicas within 4 % (66 degrees of freedom: 17 % per sample; the
+ *     replicas' means were up to 9 % off over 3,000 steps, the soft modes
+ *     exchanging energy with the bath slowly);
  *   - the same seed and start give the same bits; another seed does not;
  *     replicas with the same start part (the noise depends on the replica);
  *   - bad parameters refused; no validation error. Keeps under ~30 s on
