@@ -398,6 +398,8 @@ static void run_substrate(vkmd_vk_context *ctx, setup *su, const char *spec)
         CHECK_OK(vkmd_uff_surface_grid_save(path, &grid));
         CHECK_OK(vkmd_uff_surface_grid_load(path, &loaded));
         CHECK_OK(vkmd_uff_surface_grid_check(&surf, &loaded));
+        CHECK(loaded.form == VKMD_UFF_SURFACE_FORM_LJ && loaded.cutoff_a == surf.cutoff_a);
+        CHECK(vkmd_uff_surface_grid_check(&morse, &loaded) == VKMD_ERROR_INVALID_ARGUMENT);
         const size_t count = (size_t)vkmd_uff_surface_grid_points(&grid) * grid.channel_count;
         const int same_shape = loaded.nx == grid.nx && loaded.ny == grid.ny &&
                                loaded.nz == grid.nz && loaded.channel_count == grid.channel_count;

@@ -98,6 +98,9 @@ printf '2\nno lattice here\nNa 0 0 0\nCl 2.8 0 0\n' >"$scratch/nolattice.xyz"
 expect 1 "XYZ substrate without Lattice" --surface "$scratch/nolattice.xyz"
 expect 1 "missing substrate file" --surface "$scratch/none.xyz"
 expect 1 "missing grid file" --surface nacl --load-grid "$scratch/none.xsf"
+"$vkmd" uff energy xylitol --surface nacl --surface-form morse --surface-mode grid --grid-spacing 0.3 --save-grid "$scratch/morse.xsf" >/dev/null 2>&1
+expect 1 "Morse grid loaded for the LJ form" --surface nacl --load-grid "$scratch/morse.xsf"
+expect 0 "Morse grid loaded for the Morse form" --surface nacl --surface-form morse --load-grid "$scratch/morse.xsf"
 printf '# not a grid\nCRYSTAL\n' >"$scratch/bad.xsf"
 expect 1 "XSF without grid" --surface nacl --load-grid "$scratch/bad.xsf"
 

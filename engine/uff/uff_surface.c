@@ -445,6 +445,8 @@ vkmd_result vkmd_uff_surface_grid_alloc(const vkmd_uff_surface *s,
     memcpy(out->b, s->b, sizeof out->b);
     out->z0 = z0;
     out->dz = h;
+    out->form = s->form;
+    out->cutoff_a = s->cutoff_a;
     const size_t count = (size_t)vkmd_uff_surface_grid_points(out) * (size_t)s->channel_count;
     out->values = calloc(count, sizeof *out->values);
     out->channel_label = calloc((size_t)s->channel_count, sizeof *out->channel_label);
@@ -557,6 +559,15 @@ vkmd_result vkmd_uff_surface_grid_check(const vkmd_uff_surface *s, const vkmd_uf
                              "%g)",
                              g->a[0], g->a[1], g->b[0], g->b[1], s->a[0], s->a[1], s->b[0],
                              s->b[1]);
+    if (g->form >= 0 && g->form != s->form)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "surface grid: built with the %s form, the surface uses %s",
+                         g->form == VKMD_UFF_SURFACE_FORM_MORSE ? "Morse" : "LJ",
+                         s->form == VKMD_UFF_SURFACE_FORM_MORSE ? "Morse" : "LJ");
+    if (g->cutoff_a > 0 && fabs(g->cutoff_a - s->cutoff_a) > 1e-9)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "surface grid: built with a %g A cutoff, the surface uses %g A",
+                         g->cutoff_a, s->cutoff_a);
     if (g->channel_count < s->channel_count)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "surface grid: %d channels, the molecule needs %d", g->channel_count,
@@ -654,8 +665,9 @@ vkmd_result vkmd_uff_surface_grid_save(const char *path, const vkmd_uff_surface_
     vkmd_result res = VKMD_OK;
     vkmd_xsf x = {0};
     snprintf(x.comment, sizeof x.comment,
-             "vkmd UFF surface potential grid, kcal/mol; one grid per molecule atom type; z from "
-             "the substrate's top atom");
+             "vkmd UFF surface potential grid form=%s cutoff=%.17g; kcal/mol, one grid per "
+             "molecule atom type, z from the substrate's top atom",
+             g->form == VKMD_UFF_SURFACE_FORM_MORSE ? "morse" : "lj", g->cutoff_a);
     const double lz = (g->nz - 1) * g->dz;
     const double pv[3][3] = {{g->a[0], g->a[1], 0}, {g->b[0], g->b[1], 0}, {0, 0, lz}};
     memcpy(x.primvec, pv, sizeof pv);
@@ -720,6 +732,15 @@ vkmd_result vkmd_uff_surface_grid_load(const char *path, vkmd_uff_surface_grid *
     out->b[1] = g0->span[1][1];
     out->z0 = g0->origin[2];
     out->dz = g0->span[2][2] / (out->nz - 1);
+    out->form = -1;
+    out->cutoff_a = 0;
+    const char *fs = strstr(x.comment, "form="), *cs = strstr(x.comment, "cutoff=");
+    if (fs)
+        out->form = strncmp(fs + 5, "morse", 5) == 0 ? VKMD_UFF_SURFACE_FORM_MORSE
+                    : strncmp(fs + 5, "lj", 2) == 0  ? VKMD_UFF_SURFACE_FORM_LJ
+                                                     : -1;
+    if (cs)
+        out->cutoff_a = strtod(cs + 7, NULL);
     const size_t points = (size_t)vkmd_uff_surface_grid_points(out);
     out->values = malloc(points * (size_t)x.grid_count * sizeof *out->values);
     out->channel_label = calloc((size_t)x.grid_count, sizeof *out->channel_label);

@@ -141,8 +141,11 @@ typedef struct vkmd_uff_surface_grid_desc {
 
 typedef struct vkmd_uff_surface_grid {
     int32_t nx, ny, nz, channel_count;
-    double a[2], b[2];                         /* cell, A */
-    double z0, dz;                             /* plane k at z0 + k dz, A */
+    double a[2], b[2]; /* cell, A */
+    double z0, dz;     /* plane k at z0 + k dz, A */
+    int form;          /* VKMD_UFF_SURFACE_FORM_* the values were built with; -1 unknown (a file
+                          without vkmd's comment line) */
+    double cutoff_a;   /* the surface's cutoff, A; 0 unknown */
     char (*channel_label)[VKMD_UFF_LABEL_MAX]; /* [channel_count]; owned */
     float *values;                             /* [channel][nz][ny][nx] kcal/mol; owned */
     double *coef; /* [channel][nz + 2][ny][nx], plane k + 1 is k; NULL before prefilter */
@@ -165,8 +168,9 @@ static inline int64_t vkmd_uff_surface_grid_points(const vkmd_uff_surface_grid *
  * (replacing earlier ones). Errors: memory. */
 vkmd_result vkmd_uff_surface_grid_prefilter(vkmd_uff_surface_grid *g);
 
-/* Checks that a grid (e.g. loaded from a file) fits the surface: same cell
- * and a channel for every channel of s, in the same order. Errors:
+/* Checks that a grid (e.g. loaded from a file) fits the surface: same cell,
+ * pair form and cutoff (when the grid knows them) and a channel for every
+ * channel of s, in the same order. Errors:
  * VKMD_ERROR_INVALID_ARGUMENT saying what differs. */
 vkmd_result vkmd_uff_surface_grid_check(const vkmd_uff_surface *s, const vkmd_uff_surface_grid *g);
 
@@ -178,7 +182,8 @@ double vkmd_uff_surface_grid_eval(const vkmd_uff_surface_grid *g, int32_t c, con
                                   double out_grad[3], int *out_below);
 
 /* Saves the values as XSF (one DATAGRID_3D per channel, named by its label;
- * periodic x and y written with their repeated end points, as XSF wants).
+ * periodic x and y written with their repeated end points, as XSF wants;
+ * the first comment line records the pair form and cutoff).
  * Errors: VKMD_ERROR_IO. */
 vkmd_result vkmd_uff_surface_grid_save(const char *path, const vkmd_uff_surface_grid *g);
 
