@@ -19,6 +19,10 @@
  *     device within 1e-3 kcal/mol when both reach the same basin;
  *   - two device runs give the same bits (fixed-order reductions);
  *   - the perturbation reproduces the published splitmix64 sequence;
+ *   - a batch mixing 6 molecules of tests/data/uff/molecules.sdf (2
+ *     perturbed replicas each, interleaved, so replicas of one molecule are
+ *     not neighbours): every replica converges on the device and its
+ *     minimum matches the CPU reference FIRE's from the same start;
  *   - bad parameters are refused; no validation error. */
 #include "testlib.h"
 #include "tolerance.h"
@@ -28,6 +32,7 @@
 #include "uff/uff_fire.h"
 #include "uff/uff_molecule.h"
 #include "uff/uff_typing.h"
+#include "io/sdf.h"
 #include "vk/context.h"
 
 #include <math.h>
@@ -97,6 +102,90 @@ static void test_perturb(void)
         CHECK_MSG(out[i] == 2 * u - 1, "splitmix64 output %d: %.17g, expected %.17g", i, out[i],
                   2 * u - 1);
     }
+}
+
+/* Device FIRE of a batch mixing molecules against the CPU reference FIRE. */
+static void test_mixed(vkmd_vk_context *ctx)
+{
+    static const char *const names[] = {"formic-acid",  "ethanol",          "benzene",
+                                        "acetonitrile", "dimethyl-sulfide", "methyl-phosphate"};
+    enum { NM = 6, PER = 2, NR = NM * PER };
+    vkmd_uff_molecule *recs = NULL;
+    int32_t count = 0;
+    CHECK_OK(vkmd_sdf_read(VKMD_TEST_DATA_DIR "/uff/molecules.sdf", &recs, &count));
+    vkmd_uff_typing ty[NM];
+    vkmd_uff_terms terms[NM];
+    const vkmd_uff_molecule *mol[NM] = {0};
+    memset(ty, 0, sizeof ty);
+    memset(terms, 0, sizeof terms);
+    int found = 0;
+    for (int k = 0; k < NM; ++k)
+        for (int32_t i = 0; i < count; ++i)
+            if (!strcmp(recs[i].name, names[k]) && !mol[k]) {
+                mol[k] = &recs[i];
+                found += vkmd_uff_setup(mol[k], NULL, &ty[k], &terms[k]) == VKMD_OK;
+            }
+    CHECK(found == NM);
+    if (found != NM) {
+        vkmd_uff_molecule_array_free(recs, count);
+        return;
+    }
+    /* replica r is molecule r % NM: a molecule's replicas are not neighbours */
+    int32_t rep_mol[NR], offset[NR + 1];
+    offset[0] = 0;
+    for (int r = 0; r < NR; ++r) {
+        rep_mol[r] = r % NM;
+        offset[r + 1] = offset[r] + mol[rep_mol[r]]->atom_count;
+    }
+    double *start = calloc(3 * (size_t)offset[NR], sizeof *start);
+    double *x = calloc(3 * (size_t)offset[NR], sizeof *x);
+    vkmd_uff_fire_result dev[NR];
+    CHECK(start && x);
+    for (int r = 0; start && r < NR; ++r)
+        vkmd_uff_perturb(mol[rep_mol[r]]->positions, mol[rep_mol[r]]->atom_count, 0.1, 3,
+                         (uint32_t)r, start + 3 * (size_t)offset[r]);
+    const vkmd_uff_terms *tp[NM];
+    for (int k = 0; k < NM; ++k)
+        tp[k] = &terms[k];
+    vkmd_uff_batch batch = {0};
+    vkmd_uff_fire *fire = NULL;
+    const vkmd_uff_fire_params params = {.ftol = FTOL};
+    CHECK_OK(vkmd_uff_batch_build(tp, NM, rep_mol, NR, &batch));
+    CHECK_OK(vkmd_uff_fire_create(ctx, &batch, &params, &fire));
+    if (fire && start && x) {
+        CHECK_OK(vkmd_uff_fire_run(ctx, fire, start, x, dev));
+        double worst = 0;
+        int converged = 0, steps_max = 0;
+        for (int r = 0; r < NR; ++r) {
+            double *xc = calloc(3 * (size_t)mol[rep_mol[r]]->atom_count, sizeof *xc);
+            vkmd_uff_fire_result cpu;
+            memcpy(xc, start + 3 * (size_t)offset[r],
+                   3 * (size_t)mol[rep_mol[r]]->atom_count * sizeof *xc);
+            CHECK_OK(vkmd_ref_uff_fire(&terms[rep_mol[r]], &params, xc, &cpu));
+            vkmd_uff_energy e;
+            CHECK_OK(vkmd_ref_uff_compute(&terms[rep_mol[r]], x + 3 * (size_t)offset[r], &e, NULL));
+            const double d = fabs(e.total - cpu.energy_final);
+            worst = fmax(worst, d);
+            converged += dev[r].converged && cpu.converged;
+            steps_max = dev[r].steps > steps_max ? dev[r].steps : steps_max;
+            CHECK_MSG(d <= MIN_TOL, "mixed replica %d (%s): device minimum %.6f, cpu %.6f", r,
+                      names[rep_mol[r]], e.total, cpu.energy_final);
+            free(xc);
+        }
+        printf("mixed batch of %d molecules x %d: %d/%d converged on both (device at most %d "
+               "steps); worst |E_dev - E_cpu| at the minima %.2e kcal/mol\n",
+               NM, PER, converged, NR, steps_max, worst);
+        CHECK(converged == NR);
+    }
+    vkmd_uff_fire_destroy(ctx, fire);
+    vkmd_uff_batch_free(&batch);
+    free(start);
+    free(x);
+    for (int k = 0; k < NM; ++k) {
+        vkmd_uff_terms_free(&terms[k]);
+        vkmd_uff_typing_free(&ty[k]);
+    }
+    vkmd_uff_molecule_array_free(recs, count);
 }
 
 int main(void)
@@ -249,6 +338,8 @@ int main(void)
         CHECK(res1[0].steps == 100 && !res1[0].converged);
     }
     vkmd_uff_fire_destroy(ctx, fire);
+
+    test_mixed(ctx);
 
     /* Bad parameters. */
     vkmd_uff_fire *bad = NULL;
