@@ -436,9 +436,9 @@ vkmd_result vkmd_uff_surface_grid_alloc(const vkmd_uff_surface *s,
     out->nx = (int32_t)ceil(hypot(s->a[0], s->a[1]) / h - 1e-9);
     out->ny = (int32_t)ceil(hypot(s->b[0], s->b[1]) / h - 1e-9);
     out->nz = (int32_t)ceil((z1 - z0) / h - 1e-9) + 1;
-    if (out->nx < 4 || out->ny < 4 || out->nz < 4)
+    if (out->nx < 4 || out->ny < 4 || out->nz < 6)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "surface grid: %d x %d x %d points, at least 4 each needed", out->nx,
+                         "surface grid: %d x %d x %d points, at least 4 x 4 x 6 needed", out->nx,
                          out->ny, out->nz);
     out->channel_count = s->channel_count;
     memcpy(out->a, s->a, sizeof out->a);
@@ -486,35 +486,48 @@ static void prefilter_periodic(double *c, int32_t n, ptrdiff_t stride, double *t
     }
 }
 
-/* Natural-end interpolating spline along z for the n planes at c[stride ..
- * n stride] (c[0] and c[(n + 1) stride] are the extra planes, written). tmp
- * holds n doubles. */
-static void prefilter_natural(double *c, int32_t n, ptrdiff_t stride, double *tmp)
+/* Not-a-knot interpolating spline along z for the n >= 5 planes at
+ * c[stride .. n stride] (c[0] and c[(n + 1) stride] are the extra planes
+ * k = -1 and k = n, written). tmp holds 3 n doubles.
+ *
+ * Interpolation: c[k-1] + 4 c[k] + c[k+1] = 6 v[k] for k = 0 .. n-1; the two
+ * missing conditions make the third derivative continuous at planes 1 and
+ * n-2 (c[-1] - 4 c[0] + 6 c[1] - 4 c[2] + c[3] = 0 and its mirror). Combined
+ * with the rows of planes 0, 1 and 2 this gives c[1] = (8 v[1] - v[0] -
+ * v[2]) / 6 directly (and c[n-2] likewise), which leaves a tridiagonal
+ * system for c[2 .. n-3]; c[0], c[-1], c[n-1] and c[n] follow from the rows
+ * of planes 1, 0, n-2 and n-1. Unlike natural ends (zero second derivative)
+ * this keeps the O(h^4) accuracy up to the end planes, which matters at the
+ * floor of the grid, where the repulsive wall is steep. */
+static void prefilter_not_a_knot(double *c, int32_t n, ptrdiff_t stride, double *tmp)
 {
-    double *v = c + stride; /* v[k * stride], k = 0 .. n-1 */
-    /* interior k = 1 .. n-2: c[k-1] + 4 c[k] + c[k+1] = 6 v[k]; ends c = v */
-    const int32_t m = n - 2;
-    double *cp = tmp; /* modified super-diagonal */
-    double rhs_prev = 0;
+#define P(k) c[((k) + 1) * stride]
+    double *v = tmp, *cp = tmp + n, *d = tmp + 2 * n;
+    for (int32_t k = 0; k < n; ++k)
+        v[k] = P(k);
+    const double c1 = (8 * v[1] - v[0] - v[2]) / 6;
+    const double cm = (8 * v[n - 2] - v[n - 1] - v[n - 3]) / 6;
+    const int32_t m = n - 4; /* unknowns c[2] .. c[n-3] */
     for (int32_t i = 0; i < m; ++i) {
-        const int32_t k = i + 1;
-        double r = 6.0 * v[k * stride];
-        if (k == 1)
-            r -= v[0];
-        if (k == n - 2)
-            r -= v[(n - 1) * stride];
+        const int32_t k = i + 2;
+        double r = 6 * v[k];
+        if (k == 2)
+            r -= c1;
+        if (k == n - 3)
+            r -= cm;
         const double denom = 4.0 - (i > 0 ? cp[i - 1] : 0.0);
         cp[i] = 1.0 / denom;
-        r = (r - (i > 0 ? rhs_prev : 0.0)) / denom;
-        v[k * stride] = r; /* holds the forward-swept right-hand side */
-        rhs_prev = r;
+        d[i] = (r - (i > 0 ? d[i - 1] : 0.0)) / denom;
     }
-    for (int32_t i = m - 2; i >= 0; --i) {
-        const int32_t k = i + 1;
-        v[k * stride] -= cp[i] * v[(k + 1) * stride];
-    }
-    c[0] = 2 * v[0] - v[stride];
-    c[(n + 1) * stride] = 2 * v[(n - 1) * stride] - v[(n - 2) * stride];
+    for (int32_t i = m - 1; i >= 0; --i)
+        P(i + 2) = d[i] - (i + 1 < m ? cp[i] * P(i + 3) : 0.0);
+    P(1) = c1;
+    P(n - 2) = cm;
+    P(0) = 6 * v[1] - 4 * c1 - P(2);
+    P(n - 1) = 6 * v[n - 2] - 4 * cm - P(n - 3);
+    P(-1) = 6 * v[0] - 4 * P(0) - c1;
+    P(n) = 6 * v[n - 1] - 4 * P(n - 1) - cm;
+#undef P
 }
 
 vkmd_result vkmd_uff_surface_grid_prefilter(vkmd_uff_surface_grid *g)
@@ -524,7 +537,7 @@ vkmd_result vkmd_uff_surface_grid_prefilter(vkmd_uff_surface_grid *g)
     free(g->coef);
     g->coef = malloc(per_channel * (size_t)g->channel_count * sizeof *g->coef);
     const int32_t longest = nx > ny ? (nx > nz ? nx : nz) : (ny > nz ? ny : nz);
-    double *tmp = malloc((size_t)longest * sizeof *tmp);
+    double *tmp = malloc(3 * (size_t)longest * sizeof *tmp);
     if (!g->coef || !tmp) {
         free(tmp);
         free(g->coef);
@@ -544,7 +557,7 @@ vkmd_result vkmd_uff_surface_grid_prefilter(vkmd_uff_surface_grid *g)
                 prefilter_periodic(pl + i, ny, nx, tmp);
         }
         for (size_t i = 0; i < plane; ++i)
-            prefilter_natural(c + i, nz, (ptrdiff_t)plane, tmp);
+            prefilter_not_a_knot(c + i, nz, (ptrdiff_t)plane, tmp);
     }
     free(tmp);
     return VKMD_OK;
@@ -707,7 +720,7 @@ vkmd_result vkmd_uff_surface_grid_load(const char *path, vkmd_uff_surface_grid *
     vkmd_xsf x = {0};
     VKMD_TRY(vkmd_xsf_read(path, &x));
     const vkmd_xsf_grid *g0 = &x.grids[0];
-    if (g0->n[0] < 5 || g0->n[1] < 5 || g0->n[2] < 4)
+    if (g0->n[0] < 5 || g0->n[1] < 5 || g0->n[2] < 6)
         VKMD_TRY(vkmd_fail(VKMD_ERROR_PARSE, "%s: grid %s of %d x %d x %d points is too small",
                            path, g0->name, g0->n[0], g0->n[1], g0->n[2]));
     if (g0->span[0][2] != 0 || g0->span[1][2] != 0 || g0->span[2][0] != 0 || g0->span[2][1] != 0 ||

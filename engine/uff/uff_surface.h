@@ -34,10 +34,10 @@
  * every value is exactly 0). Interpolated by a tricubic B-spline whose
  * coefficients are PREFILTERED so that the spline interpolates the values
  * (cubic interpolating B-spline): periodic in x and y (recursive filter with
- * pole sqrt(3) - 2, exact periodic initialisation), natural end conditions
- * in z (zero second derivative at both end planes, one extra coefficient
- * plane below and above). Above the grid the energy is 0 (exact there);
- * below it the point is clamped to the lowest plane and counted. */
+ * pole sqrt(3) - 2, exact periodic initialisation), not-a-knot end
+ * conditions in z (third derivative continuous at the second and the
+ * second-to-last plane; one extra coefficient plane below and above). Above the grid the energy is
+ * 0 (exact there); below it the point is clamped to the lowest plane and counted. */
 #ifndef VKMD_UFF_UFF_SURFACE_H
 #define VKMD_UFF_UFF_SURFACE_H
 
