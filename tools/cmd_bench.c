@@ -9,6 +9,7 @@
  * fence wait, which a recorded MD loop amortises over many steps. */
 #include "args.h"
 #include "bench_uff.h"
+#include "json.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "io/load.h"
@@ -172,20 +173,30 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     fprintf(f,
             "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
             "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
-            "  \"device\": {\"name\": \"%s\", \"vendor\": \"%s\", \"type\": \"%s\", "
-            "\"driver_name\": \"%s\", \"driver_info\": \"%s\", \"driver_version\": \"%s\", "
-            "\"vulkan\": \"%u.%u.%u\"},\n  \"systems\": [\n",
-            VKMD_VERSION, VKMD_GIT_COMMIT, repeat, d->name, d->vendor_name, d->type_name,
-            d->driver_name, d->driver_info, d->driver_version_str,
+            "  \"device\": {\"name\": ",
+            VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
+    json_string(f, d->name);
+    fprintf(f, ", \"vendor\": ");
+    json_string(f, d->vendor_name);
+    fprintf(f, ", \"type\": ");
+    json_string(f, d->type_name);
+    fprintf(f, ", \"driver_name\": ");
+    json_string(f, d->driver_name);
+    fprintf(f, ", \"driver_info\": ");
+    json_string(f, d->driver_info);
+    fprintf(f, ", \"driver_version\": ");
+    json_string(f, d->driver_version_str);
+    fprintf(f, ", \"vulkan\": \"%u.%u.%u\"},\n  \"systems\": [\n",
             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
             VK_API_VERSION_PATCH(d->api_version));
     for (int i = 0; i < n; ++i) {
+        fprintf(f, "    {\"system\": ");
+        json_string(f, r[i].system);
         fprintf(f,
-                "    {\"system\": \"%s\", \"atoms\": %d, \"eval_ms\": %.6f, "
+                ", \"atoms\": %d, \"eval_ms\": %.6f, "
                 "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
                 "\"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
-                r[i].system, r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms,
-                r[i].memory_mib);
+                r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms, r[i].memory_mib);
         json_passes(f, r[i].steady_pass_ms);
         fprintf(f, ",\n     \"passes_with_rebuild_ms\": ");
         json_passes(f, r[i].rebuild_pass_ms);

@@ -2,27 +2,13 @@
  * memory and the optional features vkmd uses, and which one vkmd picks by
  * default (honouring $VKMD_DEVICE). Exit 0 when at least one device is
  * listed; 1 with a clear message when there is none. */
+#include "json.h"
 #include "commands.h"
 #include "vk/context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 static void print_bytes(FILE *out, uint64_t b)
 {

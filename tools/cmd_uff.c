@@ -9,6 +9,7 @@
  *   dispatch; default device: the best Vulkan device, else the CPU.
  * Both can print what the device computed for each interaction of one
  * replica (--debug-replica K). Typing and terms follow RDKit 2022.09's UFF. */
+#include "json.h"
 #include "args.h"
 #include "cmd_uff_relax.h"
 #include "commands.h"
@@ -79,20 +80,6 @@ static void usage(FILE *out)
             SCAN_DEFAULT_REPLICAS);
     uff_surface_usage(out);
     cmd_uff_relax_usage(out);
-}
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(out, "\\u%04x", *s);
-        else
-            fputc(*s, out);
-    }
-    fputc('"', out);
 }
 
 typedef struct term_row {

@@ -1,5 +1,6 @@
 /* Printing of `vkmd energy` results (see energy_report.h). JSON keys carry
  * their units in the "units" object; every energy is kcal/mol. */
+#include "json.h"
 #include "energy_report.h"
 
 #include <errno.h>
@@ -39,20 +40,6 @@ static int fill_rows(const vkmd_energy *e, term_row rows[16])
 static const char *coulomb_name(const vkmd_ff_settings *s)
 {
     return s->coulomb == VKMD_COULOMB_AMBER ? "amber" : "openmm";
-}
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(out, "\\u%04x", *s);
-        else
-            fputc(*s, out);
-    }
-    fputc('"', out);
 }
 
 vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sys,

@@ -1,0 +1,17 @@
+/* JSON output helpers (see json.h). */
+#include "json.h"
+
+void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
