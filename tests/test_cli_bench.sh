@@ -46,6 +46,17 @@ assert all(r["evals_per_s"] > 0 and r["gpu_ms_per_batch"] > 0 for r in d["runs"]
 print("  bench --uff JSON: every field filled")
 PY
 
+if "$vkmd" bench --uff --relax --replicas 1 --repeat 1 --json "$scratch/r.json" >"$scratch/r.txt" 2>&1; then
+    $py - "$scratch/r.json" <<'PY' || err "bench --uff --relax JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["relax_converged"] == 1 and r["relax_max_steps"] > 0 and r["relaxations_per_s"] > 0, r
+print("  bench --uff --relax: %d steps, %.2f relaxations/s" % (r["relax_max_steps"], r["relaxations_per_s"]))
+PY
+else
+    cat "$scratch/r.txt"; err "bench --uff --relax failed"
+fi
+
 "$vkmd" bench >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || err "bench without --forces/--uff should exit 2, got $rc"
 "$vkmd" bench --uff --replicas 0 >/dev/null 2>&1; rc=$?

@@ -2,12 +2,14 @@
  * molecule (default xylitol) at several replica counts, in replica
  * evaluations (energy + forces) per second, from GPU timestamps around one
  * clear + pass, averaged over --repeat submissions after a warm-up; plus the
- * CPU double reference's rate for scale. Replicas are the molecule's
+ * CPU double reference's rate for scale; with --relax, FIRE relaxations of
+ * every replica per second (wall time, host checks included). Replicas are the molecule's
  * coordinates displaced by up to 0.2 A (fixed seed), so they differ. */
 #include "bench_uff.h"
 #include "forces/pass_uff.h"
 #include "ref/ref_uff.h"
 #include "uff/uff_batch.h"
+#include "uff/uff_fire.h"
 #include "uff/uff_molecule.h"
 #include "uff/uff_terms.h"
 #include "vk/command.h"
@@ -37,8 +39,10 @@ static double rnd(void)
 /* One replica count: GPU ms per pass and evaluations per second. */
 static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
                                   const vkmd_uff_terms *terms, int32_t replicas, int repeat,
-                                  bench_uff_result *out)
+                                  int relax, bench_uff_result *out)
 {
+    vkmd_uff_fire *fire = NULL;
+    vkmd_uff_fire_result *fr = NULL;
     vkmd_result res = VKMD_OK;
     vkmd_uff_batch batch = {0};
     vkmd_pass_uff *pass = NULL;
@@ -46,6 +50,7 @@ static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule 
     vkmd_vk_cmd cmd = {0};
     double *xyz = NULL;
     const vkmd_uff_terms *mols[1] = {terms};
+    memset(out, 0, sizeof *out);
     VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, replicas, &batch));
     xyz = malloc(sizeof *xyz * 3 * (size_t)batch.atom_count);
     if (!xyz) {
@@ -80,7 +85,26 @@ static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule 
     out->gpu_ms_per_batch = gpu_ns * 1e-6 / repeat;
     out->wall_ms_per_batch = wall * 1e3 / repeat;
     out->evals_per_s = replicas / (out->gpu_ms_per_batch * 1e-3);
+    if (relax) {
+        fr = calloc((size_t)replicas, sizeof *fr);
+        if (!fr) {
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d replicas", replicas);
+            goto cleanup;
+        }
+        VKMD_TRY(vkmd_uff_fire_create(ctx, &batch, NULL, &fire));
+        double t0 = now_s();
+        VKMD_TRY(vkmd_uff_fire_run(ctx, fire, xyz, NULL, fr));
+        out->relax_s = now_s() - t0;
+        out->relax_per_s = replicas / out->relax_s;
+        for (int32_t r = 0; r < replicas; ++r) {
+            out->relax_converged += fr[r].converged != 0;
+            if (fr[r].steps > out->relax_max_steps)
+                out->relax_max_steps = fr[r].steps;
+        }
+    }
 cleanup:
+    vkmd_uff_fire_destroy(ctx, fire);
+    free(fr);
     vkmd_vk_cmd_destroy(ctx, &cmd);
     vkmd_vk_timer_destroy(ctx, &timer);
     vkmd_pass_uff_destroy(ctx, pass);
@@ -90,7 +114,8 @@ cleanup:
 }
 
 vkmd_result bench_uff_run(vkmd_vk_context *ctx, const char *molecule, const int32_t *replicas,
-                          int count, int repeat, bench_uff_result *out, double *out_cpu_evals_per_s)
+                          int count, int repeat, int relax, bench_uff_result *out,
+                          double *out_cpu_evals_per_s)
 {
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *recs = NULL;
@@ -101,7 +126,7 @@ vkmd_result bench_uff_run(vkmd_vk_context *ctx, const char *molecule, const int3
     VKMD_TRY(vkmd_uff_molecule_load(molecule, &recs, &nrec));
     VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &types, &terms));
     for (int k = 0; k < count; ++k)
-        VKMD_TRY(bench_replicas(ctx, &recs[0], &terms, replicas[k], repeat, &out[k]));
+        VKMD_TRY(bench_replicas(ctx, &recs[0], &terms, replicas[k], repeat, relax, &out[k]));
     /* the CPU double reference, one replica at a time, for scale */
     f = malloc(sizeof *f * 3 * (size_t)recs[0].atom_count);
     if (!f) {

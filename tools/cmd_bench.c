@@ -210,7 +210,7 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
 }
 
 static int bench_uff_main(const char *device, const char *molecule, const int32_t *reps, int nrep,
-                          int repeat, const char *json)
+                          int repeat, int relax, const char *json)
 {
     vkmd_vk_context *ctx = NULL;
     bench_uff_result res[16];
@@ -218,15 +218,21 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     const vkmd_vk_context_desc cd = {.device = device};
     vkmd_result r = vkmd_vk_context_create(&cd, &ctx);
     if (r == VKMD_OK)
-        r = bench_uff_run(ctx, molecule, reps, nrep, repeat, res, &cpu);
+        r = bench_uff_run(ctx, molecule, reps, nrep, repeat, relax, res, &cpu);
     if (r == VKMD_OK) {
         const vkmd_vk_device_info *d = &ctx->info;
         printf("vkmd bench --uff: %s on %s (%s %s), vkmd %s (%s)\n%10s %14s %14s %16s\n", molecule,
                d->name, d->driver_name, d->driver_info, VKMD_VERSION, VKMD_GIT_COMMIT, "replicas",
                "gpu_ms/batch", "wall_ms/batch", "evals/s (GPU)");
-        for (int k = 0; k < nrep; ++k)
-            printf("%10d %14.4f %14.4f %16.1f\n", res[k].replicas, res[k].gpu_ms_per_batch,
+        for (int k = 0; k < nrep; ++k) {
+            printf("%10d %14.4f %14.4f %16.1f", res[k].replicas, res[k].gpu_ms_per_batch,
                    res[k].wall_ms_per_batch, res[k].evals_per_s);
+            if (relax)
+                printf("   relax: %.3f s, %.3f relaxations/s, %d/%d converged, <= %d steps",
+                       res[k].relax_s, res[k].relax_per_s, res[k].relax_converged, res[k].replicas,
+                       res[k].relax_max_steps);
+            printf("\n");
+        }
         printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
         FILE *f = json ? fopen(json, "w") : NULL;
         if (json && !f)
@@ -242,9 +248,11 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
             for (int k = 0; k < nrep; ++k)
                 fprintf(f,
                         "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
-                        "%.6f, \"evals_per_s\": %.3f}%s\n",
+                        "%.6f, \"evals_per_s\": %.3f, \"relax_s\": %.6f, \"relaxations_per_s\": "
+                        "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d}%s\n",
                         res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
-                        res[k].evals_per_s, k + 1 < nrep ? "," : "");
+                        res[k].evals_per_s, res[k].relax_s, res[k].relax_per_s,
+                        res[k].relax_converged, res[k].relax_max_steps, k + 1 < nrep ? "," : "");
             fprintf(f, "  ]\n}\n");
             if (fclose(f) != 0)
                 r = vkmd_fail(VKMD_ERROR_IO, "%s: write failed", json);
@@ -261,7 +269,7 @@ int cmd_bench(int argc, char **argv)
 {
     const char *systems = "water:8000", *device = NULL, *json = NULL;
     const char *molecule = "xylitol", *replica_list = "1,100,10000";
-    int repeat = 20, forces = 0, uff = 0;
+    int repeat = 20, forces = 0, uff = 0, relax = 0;
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
@@ -272,6 +280,8 @@ int cmd_bench(int argc, char **argv)
             forces = 1;
         } else if (!strcmp(a, "--uff")) {
             uff = 1;
+        } else if (!strcmp(a, "--relax")) {
+            relax = 1;
         } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
                    !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas")) {
             if (!(v = args_value(argc, argv, &i)))
@@ -316,7 +326,7 @@ int cmd_bench(int argc, char **argv)
     }
 
     if (uff)
-        return bench_uff_main(device, molecule, reps, nrep, repeat, json);
+        return bench_uff_main(device, molecule, reps, nrep, repeat, relax, json);
 
     char *list = strdup(systems);
     bench_result results[32];
