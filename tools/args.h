@@ -8,6 +8,14 @@
 /* Returns the option's value argv[*i + 1] and advances *i, or NULL (after
  * recording an error) when it is missing. */
 const char *args_value(int argc, char **argv, int *i);
+/* Inside an option loop (argc, argv, index i, result r, value v in scope):
+ * v = the option's value, or r = VKMD_ERROR_INVALID_ARGUMENT when missing. */
+#define ARGS_VALUE()                                                                               \
+    do {                                                                                           \
+        if (!(v = args_value(argc, argv, &i)))                                                     \
+            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
+    } while (0)
+
 vkmd_result args_double(const char *opt, const char *s, double lo, double hi, double *out);
 vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out);
 /* "NXxNYxNZ" or a single "N" for all three. */

@@ -45,35 +45,30 @@ int cmd_energy(int argc, char **argv)
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
-#define VALUE()                                                                                    \
-    do {                                                                                           \
-        if (!(v = args_value(argc, argv, &i)))                                                     \
-            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
-    } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--coords")) {
-            VALUE();
+            ARGS_VALUE();
             req.coords = v;
         } else if (!strcmp(a, "--cutoff")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e4, &req.ff.cutoff_a);
         } else if (!strcmp(a, "--ewald-tolerance")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-12, 0.49, &req.ff.ewald_tolerance);
         } else if (!strcmp(a, "--ewald-alpha")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-6, 100, &req.ff.ewald_alpha);
         } else if (!strcmp(a, "--pme-grid")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_grid(a, v, req.ff.pme_grid);
         } else if (!strcmp(a, "--pme-order")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 3, 12, &req.ff.pme_order);
         } else if (!strcmp(a, "--openmm-reference-grid")) {
@@ -83,7 +78,7 @@ int cmd_energy(int argc, char **argv)
         } else if (!strcmp(a, "--no-dispersion-correction")) {
             req.ff.no_dispersion_correction = 1;
         } else if (!strcmp(a, "--coulomb-constant")) {
-            VALUE();
+            ARGS_VALUE();
             if (v && !strcmp(v, "openmm"))
                 req.ff.coulomb = VKMD_COULOMB_OPENMM;
             else if (v && !strcmp(v, "amber"))
@@ -92,12 +87,12 @@ int cmd_energy(int argc, char **argv)
                 r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                               "--coulomb-constant: '%s' is not openmm or amber", v);
         } else if (!strcmp(a, "--device")) {
-            VALUE();
+            ARGS_VALUE();
             req.device = v;
         } else if (!strcmp(a, "--json")) {
             req.json = 1;
         } else if (!strcmp(a, "--forces")) {
-            VALUE();
+            ARGS_VALUE();
             req.forces_path = v;
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
@@ -106,7 +101,6 @@ int cmd_energy(int argc, char **argv)
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
-#undef VALUE
     }
     if (r == VKMD_OK && !req.system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd energy --help)");

@@ -247,40 +247,35 @@ static int parse_args(int argc, char **argv, uff_request *req)
     const char *cmd = req->scan ? "uff scan" : "uff energy";
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
-#define VALUE()                                                                                    \
-    do {                                                                                           \
-        if (!(v = args_value(argc, argv, &i)))                                                     \
-            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
-    } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--device")) {
-            VALUE();
+            ARGS_VALUE();
             req->device = v;
         } else if (!strcmp(a, "--json")) {
             req->json = 1;
         } else if (!strcmp(a, "--types") && !req->scan) {
             req->types = 1;
         } else if (!strcmp(a, "--forces")) {
-            VALUE();
+            ARGS_VALUE();
             req->forces_path = v;
         } else if (!strcmp(a, "--charges")) {
-            VALUE();
+            ARGS_VALUE();
             req->charges_path = v;
         } else if (!strcmp(a, "--confs") && req->scan) {
-            VALUE();
+            ARGS_VALUE();
             req->confs_path = v;
         } else if (!strcmp(a, "--replicas")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 1, 1 << 24, &req->replicas);
         } else if (!strcmp(a, "--debug-replica")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 1, INT32_MAX, &req->debug_replica);
         } else if (!strcmp(a, "--dielectric")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e6, &req->desc.dielectric);
         } else if (!strcmp(a, "--include-interfragment")) {
@@ -295,7 +290,6 @@ static int parse_args(int argc, char **argv, uff_request *req)
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
-#undef VALUE
     }
     if (r == VKMD_OK && !req->scan)
         r = uff_surface_check(&req->surface);

@@ -64,49 +64,44 @@ static int relax_args(int argc, char **argv, relax_request *q)
     int have_replicas = 0, have_perturb = 0;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
-#define VALUE()                                                                                    \
-    do {                                                                                           \
-        if (!(v = args_value(argc, argv, &i)))                                                     \
-            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
-    } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cmd_uff_relax_usage(stdout);
             return 0;
         } else if (!strcmp(a, "--confs")) {
-            VALUE();
+            ARGS_VALUE();
             q->confs = v;
         } else if (!strcmp(a, "--out")) {
-            VALUE();
+            ARGS_VALUE();
             q->out = v;
         } else if (!strcmp(a, "--device")) {
-            VALUE();
+            ARGS_VALUE();
             q->device = v;
         } else if (!strcmp(a, "--json")) {
             q->json = 1;
         } else if (!strcmp(a, "--rms")) {
             q->rms = 1;
         } else if (!strcmp(a, "--replicas")) {
-            VALUE();
+            ARGS_VALUE();
             have_replicas = 1;
             if (v)
                 r = args_int(a, v, 1, 1 << 24, &q->replicas);
         } else if (!strcmp(a, "--max-steps")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 0, 1 << 30, &q->max_steps);
         } else if (!strcmp(a, "--seed")) {
             int s = 0;
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 0, 2147483647, &s);
             q->seed = s;
         } else if (!strcmp(a, "--perturb")) {
-            VALUE();
+            ARGS_VALUE();
             have_perturb = 1;
             if (v)
                 r = args_double(a, v, 0, 10, &q->perturb);
         } else if (!strcmp(a, "--ftol")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-8, 1e6, &q->ftol);
         } else if (a[0] == '-' && a[1]) {
@@ -117,7 +112,6 @@ static int relax_args(int argc, char **argv, relax_request *q)
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
-#undef VALUE
     }
     if (r == VKMD_OK && !q->molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
@@ -355,46 +349,41 @@ static int md_args(int argc, char **argv, md_request *q)
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
-#define VALUE()                                                                                    \
-    do {                                                                                           \
-        if (!(v = args_value(argc, argv, &i)))                                                     \
-            r = VKMD_ERROR_INVALID_ARGUMENT;                                                       \
-    } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cmd_uff_relax_usage(stdout);
             return 0;
         } else if (!strcmp(a, "--out")) {
-            VALUE();
+            ARGS_VALUE();
             q->out = v;
         } else if (!strcmp(a, "--device")) {
-            VALUE();
+            ARGS_VALUE();
             q->device = v;
         } else if (!strcmp(a, "--json")) {
             q->json = 1;
         } else if (!strcmp(a, "--replicas")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 1, 1 << 24, &q->replicas);
         } else if (!strcmp(a, "--steps")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 0, 1 << 30, &q->steps);
         } else if (!strcmp(a, "--seed")) {
             int s = 0;
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_int(a, v, 0, 2147483647, &s);
             q->seed = s;
         } else if (!strcmp(a, "--dt")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 10, &q->dt);
         } else if (!strcmp(a, "--temperature")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e5, &q->temperature);
         } else if (!strcmp(a, "--friction")) {
-            VALUE();
+            ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-6, 1e4, &q->friction);
         } else if (a[0] == '-' && a[1]) {
@@ -405,7 +394,6 @@ static int md_args(int argc, char **argv, md_request *q)
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
-#undef VALUE
     }
     if (r == VKMD_OK && !q->molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
