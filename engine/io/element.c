@@ -2,6 +2,7 @@
 #include "io/element.h"
 
 #include <math.h>
+#include <string.h>
 
 static const struct {
     const char *sym;
@@ -44,4 +45,18 @@ int32_t vkmd_element_from_mass(double mass_amu)
         }
     }
     return best;
+}
+
+int32_t vkmd_element_from_symbol(const char *sym)
+{
+    if (!strcmp(sym, "D") || !strcmp(sym, "T"))
+        return 1;
+    for (int32_t z = 1; z < 128; ++z) {
+        const char *s = vkmd_element_symbol(z);
+        if (!*s)
+            break;
+        if (!strcmp(s, sym))
+            return z;
+    }
+    return 0;
 }

@@ -13,4 +13,8 @@ const char *vkmd_element_symbol(int32_t z);
  * 1 amu (hydrogen-mass-repartitioned hydrogens, up to 4 amu, count as 1). */
 int32_t vkmd_element_from_mass(double mass_amu);
 
+/* Atomic number of the exact symbol `sym` ("C", "Cl"; deuterium "D" and
+ * tritium "T" count as hydrogen), 0 when unknown. */
+int32_t vkmd_element_from_symbol(const char *sym);
+
 #endif

@@ -96,20 +96,6 @@ static const char *column_text(const vkmd_text *t, int32_t l, int c0, int c1, ch
 
 /* Atomic number of an element symbol as V2000 writes it ("C", "Cl"); D and
  * T are hydrogen. 0 if unknown. */
-static int32_t element_from_symbol(const char *sym)
-{
-    if (!strcmp(sym, "D") || !strcmp(sym, "T"))
-        return 1;
-    for (int32_t z = 1; z < 128; ++z) {
-        const char *s = vkmd_element_symbol(z);
-        if (!*s)
-            break;
-        if (!strcmp(s, sym))
-            return z;
-    }
-    return 0;
-}
-
 static int is_query_symbol(const char *sym)
 {
     static const char *const q[] = {"A", "Q", "L", "LP", "R#", "*", "R", "X", "M", NULL};
@@ -208,7 +194,7 @@ static vkmd_result parse_record(const vkmd_text *t, const char *name, int32_t *p
                             l + 1, a + 1, sym);
             goto fail;
         }
-        int32_t z = sym[0] ? element_from_symbol(sym) : 0;
+        int32_t z = sym[0] ? vkmd_element_from_symbol(sym) : 0;
         if (!z) {
             res = vkmd_fail(VKMD_ERROR_PARSE,
                             "%s:%d: atom %d: expected an element symbol in columns 32-34, found "

@@ -62,16 +62,7 @@ static int32_t element_from_token(const char *tok)
     sym[0] = (char)toupper((unsigned char)tok[0]);
     if (n == 2)
         sym[1] = (char)tolower((unsigned char)tok[1]);
-    if (!strcmp(sym, "D") || !strcmp(sym, "T"))
-        return 1;
-    for (int32_t z = 1; z < 128; ++z) {
-        const char *s = vkmd_element_symbol(z);
-        if (!*s)
-            break;
-        if (!strcmp(s, sym))
-            return z;
-    }
-    return 0;
+    return vkmd_element_from_symbol(sym);
 }
 
 vkmd_result vkmd_xyz_perceive_bonds(vkmd_uff_molecule *m, const char *what)
