@@ -69,7 +69,8 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_SPEC_WORKGROUP_SIZE 0 /* local_size_x of every 1-D pass */
 #define VKMD_SPEC_SELFTEST_SCALE 1 /* vk_selftest.comp: float factor */
 /* Ranges reserved per module (ids are defined in the module's layout header):
- * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME. */
+ * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME, 32..39 UFF,
+ * 40..47 constraints, 48..55 MD integration. */
 
 /* ---- vk_selftest.comp: data[i] *= SCALE for i < count ------------------- */
 #define VKMD_SELFTEST_WORKGROUP_SIZE 64
@@ -155,5 +156,7 @@ _Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fi
 #include "common/layout_nonbonded.h"
 #include "common/layout_pme.h"
 #include "common/layout_uff.h"
+#include "common/layout_constraints.h"
+#include "common/layout_md.h"
 
 #endif

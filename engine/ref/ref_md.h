@@ -1,0 +1,79 @@
+/* CPU double-precision reference for everything a molecular-dynamics step
+ * does besides forces: SETTLE and H-bond cluster constraints (positions and
+ * velocities), velocity Verlet and Langevin-middle (BAOAB) steps, kinetic
+ * energy and temperature. The oracle for the GPU passes in engine/sim/ and
+ * the integrator the short trajectory comparisons run. No Vulkan.
+ *
+ * Conventions (as the GPU path):
+ * - positions and velocities [3 * atom_count], A and A/fs; masses amu;
+ *   forces kcal/mol/A; a = F / m * VKMD_ACCEL_PER_FORCE_MASS (core/units.h).
+ * - Molecules are whole (system/molecules.h): constraints use plain
+ *   differences, not the minimum image.
+ * - Constraint tolerance `tol` is relative: every constrained distance ends
+ *   with |r - d| <= tol * d (SETTLE is analytic and exact to rounding).
+ *
+ * Velocity Verlet, one step of dt (forces f(x) given, f(x') returned):
+ *   v += dt/2 a(x); x' = x + dt v; constrain x' (reference x), v += (x'c - x')/dt;
+ *   f = F(x'); v += dt/2 a(x'); constrain velocities (RATTLE / SETTLE).
+ * Langevin middle (OpenMM's LangevinMiddleIntegrator), one step of dt:
+ *   v += dt a(x); constrain velocities;
+ *   x' = x + dt/2 v;
+ *   v = c1 v + c2 sqrt(1/m) g,  c1 = exp(-gamma dt), c2 = sqrt(kT (1 - c1^2)) in A/fs units,
+ *       g = vkmd_philox_gauss3(seed, step, atom, 0);
+ *   x' += dt/2 v; constrain x' (reference x); v = (x'c - x) / dt; f = F(x'c).
+ */
+#ifndef VKMD_REF_REF_MD_H
+#define VKMD_REF_REF_MD_H
+
+#include "system/constraints.h"
+#include "system/ff_settings.h"
+#include "system/system.h"
+
+/* Moves `pos` (after an unconstrained update from `ref`) so that every
+ * constraint holds: SETTLE for waters, SHAKE per H cluster (iterated to
+ * `tol` along the reference bond vectors, at most 1000 iterations). If `vel`
+ * is not NULL and dt_fs > 0, adds (pos_after - pos_before) / dt_fs to it.
+ * Errors: VKMD_ERROR_NUMERIC (a cluster did not converge; names the atom). */
+vkmd_result ref_constraints_positions(const vkmd_constraint_set *set, const double *mass,
+                                      const double *ref, double *pos, double *vel, double dt_fs,
+                                      double tol);
+
+/* Removes from `vel` every relative velocity along a constraint (SETTLE's
+ * velocity part for waters, RATTLE per cluster, solved exactly per cluster). */
+vkmd_result ref_constraints_velocities(const vkmd_constraint_set *set, const double *mass,
+                                       const double *pos, double *vel, double tol);
+
+/* Largest |r - d| in A over water O-H and H-H distances, and largest
+ * |r - d| / d over cluster constraints (0 when there are none). */
+void ref_constraints_violation(const vkmd_constraint_set *set, const double *pos,
+                               double *out_water_max_a, double *out_hbond_max_rel);
+
+/* Kinetic energy in kcal/mol. */
+double ref_kinetic_energy(const vkmd_system *sys, const double *vel);
+
+/* Removes the centre-of-mass velocity. */
+void ref_remove_com_velocity(const vkmd_system *sys, double *vel);
+
+typedef enum ref_integrator {
+    REF_INTEGRATOR_VERLET = 0,
+    REF_INTEGRATOR_LANGEVIN = 1
+} ref_integrator;
+
+typedef struct ref_md_params {
+    ref_integrator integrator;
+    double dt_fs;
+    double temperature_k;   /* Langevin */
+    double friction_per_ps; /* Langevin */
+    uint64_t seed;          /* Langevin noise */
+    double tol;             /* constraint tolerance (relative) */
+} ref_md_params;
+
+/* One step from `step` to step + 1 of `sys` (its masses and parameters; its
+ * positions and velocities are not used). pos, vel: state in and out; forces:
+ * F(pos) in, F(new pos) out; out_energy (may be NULL): the potential at the
+ * new positions. Errors: constraint and force errors. */
+vkmd_result ref_md_step(const vkmd_system *sys, const vkmd_ff_settings *settings,
+                        const vkmd_constraint_set *set, const ref_md_params *p, uint64_t step,
+                        double *pos, double *vel, double *forces, vkmd_energy *out_energy);
+
+#endif
