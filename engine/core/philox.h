@@ -20,4 +20,9 @@ void vkmd_philox4x32_10(const uint32_t counter[4], const uint32_t key[2], uint32
 void vkmd_philox_gauss3(uint64_t seed, uint64_t step, uint32_t atom, uint32_t stream,
                         double out[3]);
 
+/* The Box-Muller above applied to one block's words x (what
+ * vkmd_philox_gauss3 does after the block): lets tests reach edge words
+ * (0, 2^31, 2^32 - 1) that no known counter produces. */
+void vkmd_philox_box_muller3(const uint32_t x[4], double out[3]);
+
 #endif
