@@ -24,10 +24,11 @@ done
 # run anywhere), validation layers. FFTW: the reference PME. OpenMM + ParmEd: the
 # external check of the reference. clang-format: the format test. VkFFT + glslang
 # (library): the GPU PME pass's FFTs. RDKit: the UFF comparison data
-# (tools/uff_rdkit_reference.py).
+# (tools/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
+# tests/test_io_dcd_mdtraj.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
-  clang-format libvkfft-dev glslang-dev python3-rdkit)
+  clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj)
 
 if [ "$install" = 1 ]; then
   missing=()
