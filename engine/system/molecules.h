@@ -11,6 +11,12 @@ typedef struct vkmd_molecules {
     int32_t *atom_molecule; /* [atom_count] molecule index of each atom */
     int32_t *first;         /* [count + 1] start of each molecule in `atoms` */
     int32_t *atoms;         /* [atom_count] atoms grouped by molecule, ascending inside */
+    /* Breadth-first walk of each molecule's bonds from its first atom, for
+     * vkmd_molecules_make_whole: walk[first[m] .. first[m + 1]) holds molecule
+     * m's atoms in walk order (walk[first[m]] is its first atom), parent[a]
+     * the atom a was reached from (-1 for each molecule's first atom). */
+    int32_t *walk;   /* [atom_count] */
+    int32_t *parent; /* [atom_count] */
 } vkmd_molecules;
 
 /* Components of the bond graph (every bond in sys->bonds, plus each water's
