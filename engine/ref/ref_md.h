@@ -20,7 +20,11 @@
  *   x' = x + dt/2 v;
  *   v = c1 v + c2 sqrt(1/m) g,  c1 = exp(-gamma dt), c2 = sqrt(kT (1 - c1^2)) in A/fs units,
  *       g = vkmd_philox_gauss3(seed, step, atom, 0);
- *   x' += dt/2 v; constrain x' (reference x); v = (x'c - x) / dt; f = F(x'c).
+ *   x' += dt/2 v; constrain x' (reference x); v += (x'c - x') / dt; f = F(x'c).
+ * (The last velocity update is OpenMM's: only the constraint's displacement
+ * changes v. v = (x'c - x) / dt would replace v by the mean of the two
+ * half-step velocities around the O step, whose variance is (1 + c1) / 2 of
+ * the thermal one even without constraints.)
  */
 #ifndef VKMD_REF_REF_MD_H
 #define VKMD_REF_REF_MD_H
