@@ -25,6 +25,10 @@
  * changes v. v = (x'c - x) / dt would replace v by the mean of the two
  * half-step velocities around the O step, whose variance is (1 + c1) / 2 of
  * the thermal one even without constraints.)
+ * After a Langevin step v keeps about half of the O step's noise along each
+ * constraint (only the position correction feeds back into v); apply
+ * ref_constraints_velocities before reading a temperature from it or before
+ * continuing with velocity Verlet.
  */
 #ifndef VKMD_REF_REF_MD_H
 #define VKMD_REF_REF_MD_H

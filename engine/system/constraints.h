@@ -43,11 +43,15 @@ typedef struct vkmd_constraint_set {
  *   hbonds: every bond between a hydrogen (element 1) and another atom that
  *     is not already inside a rigid water becomes a cluster constraint (with
  *     rigid_water = 0, water O-H bonds become clusters: flexible angle).
+ *     Bonds between two hydrogens (a TIP3P prmtop's H-H) are never cluster
+ *     constraints. Hydrogens in a cluster are in ascending atom order.
  * Errors (VKMD_ERROR_INVALID_ARGUMENT, naming atoms by index, name and
  * residue): waters whose O-H or H-H distances differ from the first water's
  * by more than 1e-6 A, a water without an O-H bond, a hydrogen bonded to two
  * constrained partners, a heavy atom with more than VKMD_HCLUSTER_MAX
- * hydrogens, a zero or negative mass or r0; VKMD_ERROR_OUT_OF_MEMORY. */
+ * hydrogens, a zero or negative mass or r0, a rigid water whose two
+ * hydrogens differ in mass (SETTLE as solved needs them equal);
+ * VKMD_ERROR_OUT_OF_MEMORY. On failure *out is zeroed. */
 vkmd_result vkmd_constraints_build(const vkmd_system *sys, int rigid_water, int hbonds,
                                    vkmd_constraint_set *out);
 
