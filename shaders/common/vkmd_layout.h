@@ -70,7 +70,7 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_SPEC_SELFTEST_SCALE 1 /* vk_selftest.comp: float factor */
 /* Ranges reserved per module (ids are defined in the module's layout header):
  * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME, 32..39 UFF,
- * 40..47 constraints, 48..55 MD integration. */
+ * 40..47 constraints, 48..55 MD integration, 56..63 minimisation. */
 
 /* ---- vk_selftest.comp: data[i] *= SCALE for i < count ------------------- */
 #define VKMD_SELFTEST_WORKGROUP_SIZE 64
@@ -158,5 +158,6 @@ _Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fi
 #include "common/layout_uff.h"
 #include "common/layout_constraints.h"
 #include "common/layout_md.h"
+#include "common/layout_minimize.h"
 
 #endif
