@@ -7,6 +7,7 @@
 #include "ref/ref_minimize.h"
 #include "core/units.h"
 #include "ref/ref.h"
+#include "ref/ref_md.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ typedef struct ref_state {
     const vkmd_ff_settings *s;
     const vkmd_constraint_set *set;
     const vkmd_minimize_desc *d;
+    const double *mass;     /* [N] amu */
     const double *inv_mass; /* [N] 1/amu */
     double *f;              /* [3N] the force FIRE uses (constrained with a set) */
     double *a;              /* [3N] A/fs^2 */
@@ -36,7 +38,12 @@ static vkmd_result evaluate(ref_state *r, double *pos)
     for (int32_t i = 0; i < n; ++i)
         for (int c = 0; c < 3; ++c)
             r->a[3 * i + c] = r->f[3 * i + c] * r->inv_mass[i] * VKMD_ACCEL_PER_FORCE_MASS;
-    /* CONSTRAINTS: project a with the velocity constraint, f = a_c m. */
+    if (r->set) {
+        VKMD_TRY(ref_constraints_velocities(r->set, r->mass, pos, r->a, r->d->constraint_tol));
+        for (int32_t i = 0; i < n; ++i)
+            for (int c = 0; c < 3; ++c)
+                r->f[3 * i + c] = r->a[3 * i + c] * r->mass[i] / VKMD_ACCEL_PER_FORCE_MASS;
+    }
 cleanup:
     return res;
 }
@@ -52,13 +59,13 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
     double *buf = NULL;
     if ((res = vkmd_minimize_desc_check(&d)) != VKMD_OK)
         return res;
-    if (set && set->constraint_count > 0)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED, "reference minimisation: constraints are not "
-                                                 "supported yet");
-    buf = calloc(13 * (size_t)n, sizeof *buf);
+    if (set && set->constraint_count == 0)
+        set = NULL;
+    buf = calloc(14 * (size_t)n, sizeof *buf);
     if (!buf)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "reference minimisation of %d atoms", n);
     double *inv_mass = buf, *f = buf + n, *a = buf + 4 * n, *v = buf + 7 * n, *ref = buf + 10 * n;
+    double *mass = buf + 13 * n;
     for (int32_t i = 0; i < n; ++i) {
         if (!(sys->atoms[i].mass > 0)) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -66,11 +73,21 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
                             sys->atoms[i].name, sys->atoms[i].mass);
             goto cleanup;
         }
-        inv_mass[i] = 1.0 / sys->atoms[i].mass;
+        mass[i] = sys->atoms[i].mass;
+        inv_mass[i] = 1.0 / mass[i];
     }
-    ref_state r = {.sys = sys, .s = s, .set = set, .d = &d, .inv_mass = inv_mass, .f = f, .a = a};
-    (void)ref;
-    /* CONSTRAINTS: constrain the start with itself as the reference. */
+    ref_state r = {.sys = sys,
+                   .s = s,
+                   .set = set,
+                   .d = &d,
+                   .mass = mass,
+                   .inv_mass = inv_mass,
+                   .f = f,
+                   .a = a};
+    if (set) { /* the start, constrained with itself as the reference */
+        memcpy(ref, pos, 3 * (size_t)n * sizeof *pos);
+        VKMD_TRY(ref_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
+    }
 
     double dt = d.dt_start_fs, alpha = d.alpha_start;
     int32_t n_pos = 0;
@@ -136,7 +153,8 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
             for (int c = 0; c < 3; ++c)
                 pos[3 * i + c] += scale * dx[c];
         }
-        /* CONSTRAINTS: constrain pos with ref as the reference. */
+        if (set)
+            VKMD_TRY(ref_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
     }
 cleanup:
     free(buf);

@@ -133,14 +133,15 @@ static void record_iteration(const minimizer *m, VkCommandBuffer cb, int measure
     vkmd_forcefield_record(m->ff, cb, NULL, 0);
     if (m->c) {
         dispatch(m, cb, VKMD_MINIMIZE_MODE_ACCEL, &push, atom_groups);
-        /* CONSTRAINTS: vkmd_sim_constraints_record_velocities(m->c, cb); */
+        vkmd_sim_constraints_record_velocities(m->c, cb);
     }
     dispatch(m, cb, VKMD_MINIMIZE_MODE_REDUCE, &push, atom_groups);
     dispatch(m, cb, VKMD_MINIMIZE_MODE_STATE, &push, 1);
     if (measure_only)
         return;
     dispatch(m, cb, VKMD_MINIMIZE_MODE_MOVE, &push, atom_groups);
-    /* CONSTRAINTS: if (m->c) vkmd_sim_constraints_record_positions(m->c, cb, 0.0f); */
+    if (m->c)
+        vkmd_sim_constraints_record_positions(m->c, cb, 0.0f);
 }
 
 /* (Re)records both command buffers: after create, when the last batch
@@ -302,7 +303,7 @@ static vkmd_result constrain_start(vkmd_vk_context *ctx, const minimizer *m)
         return res;
     copy(cb, m->positions, m->positions_ref, 16 * (VkDeviceSize)m->atom_count);
     vkmd_vk_barrier_transfer_to_compute(cb);
-    /* CONSTRAINTS: vkmd_sim_constraints_record_positions(m->c, cb, 0.0f); */
+    vkmd_sim_constraints_record_positions(m->c, cb, 0.0f);
     return vkmd_vk_oneshot_submit(ctx, cb);
 }
 
@@ -315,10 +316,6 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     minimizer m = {.d = vkmd_minimize_desc_resolve(desc), .ff = ff, .c = c};
     *out = (vkmd_minimize_result){0};
     VKMD_TRY(vkmd_minimize_desc_check(&m.d));
-    if (c) {
-        res = vkmd_fail(VKMD_ERROR_UNSUPPORTED, "minimisation: constraints are not supported yet");
-        goto cleanup;
-    }
     m.positions = vkmd_forcefield_positions(ff);
     m.positions_ref = positions_ref;
     m.velocities = velocities;
