@@ -298,14 +298,28 @@ vkmd_result vkmd_forcefield_evaluate(vkmd_vk_context *ctx, vkmd_forcefield *ff,
         res = vkmd_forcefield_readback(ctx, ff, out_energy, out_forces);
         if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
             break;
-        /* Grow to what the device saw plus a margin, rebuild from scratch. */
-        vkmd_neighbor_stats st;
-        VKMD_TRY(vkmd_neighbor_stats_read(ctx, ff->neighbor, &st));
-        uint32_t want = st.max_count + st.max_count / 4 + 32;
-        vkmd_log_info("neighbour list: growing from %u to %u entries per cluster", st.capacity,
-                      want);
-        VKMD_TRY(create_nonbonded(ctx, ff, ff->sys, want));
+        VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, ff));
     }
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_forcefield_check_capacity(vkmd_vk_context *ctx, const vkmd_forcefield *ff)
+{
+    return ff->neighbor ? vkmd_neighbor_check(ctx, ff->neighbor, NULL) : VKMD_OK;
+}
+
+vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff)
+{
+    vkmd_result res = VKMD_OK;
+    if (!ff->neighbor)
+        return VKMD_OK;
+    /* Grow to what the device saw plus a margin, rebuild from scratch. */
+    vkmd_neighbor_stats st;
+    VKMD_TRY(vkmd_neighbor_stats_read(ctx, ff->neighbor, &st));
+    uint32_t want = st.max_count + st.max_count / 4 + 32;
+    vkmd_log_info("neighbour list: growing from %u to %u entries per cluster", st.capacity, want);
+    VKMD_TRY(create_nonbonded(ctx, ff, ff->sys, want));
 cleanup:
     return res;
 }

@@ -108,6 +108,18 @@ vkmd_result vkmd_forcefield_evaluate(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                      const double *positions, vkmd_energy *out_energy,
                                      double *out_forces);
 
+/* After submitted records finished: VKMD_ERROR_CAPACITY if the neighbour
+ * list overflowed in any of them (their results are wrong: grow and
+ * repeat), else VKMD_OK. Vacuum systems: always VKMD_OK. */
+vkmd_result vkmd_forcefield_check_capacity(vkmd_vk_context *ctx, const vkmd_forcefield *ff);
+
+/* Re-creates the neighbour list (and the nonbonded pass reading it) with room
+ * for what the device needed plus a margin, after
+ * vkmd_forcefield_check_capacity said VKMD_ERROR_CAPACITY. The positions and
+ * accumulator buffers are kept; command buffers recorded before must be
+ * recorded again. */
+vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff);
+
 /* Device memory held by the force field and its passes, bytes. */
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);
 
