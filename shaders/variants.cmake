@@ -14,6 +14,7 @@
 set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
+  "md.comp words VKMD_FIXED_WORDS"
   "minimize_fire.comp words VKMD_FIXED_WORDS"
   "nonbonded.comp words VKMD_FIXED_WORDS"
   "pme_convolve.comp words VKMD_FIXED_WORDS"

@@ -1,0 +1,708 @@
+/* Molecular dynamics on the device (see md.h). */
+#include "sim/md.h"
+
+#include "core/log.h"
+#include "core/philox.h"
+#include "core/units.h"
+#include "forces/fixed_point.h"
+#include "ref/ref_md.h"
+#include "sim/constraints.h"
+#include "system/molecules.h"
+#include "vk/barrier.h"
+#include "vk/command.h"
+#include "vk/pipeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH_CACHE 4 /* recorded batches kept (distinct step counts / COM flags) */
+
+typedef struct md_batch {
+    vkmd_vk_cmd cmd;
+    int32_t steps; /* 0: empty slot */
+    int with_com;
+    uint64_t last_use;
+} md_batch;
+
+struct vkmd_md {
+    const vkmd_system *sys;
+    vkmd_md_desc desc; /* defaults resolved */
+    vkmd_ff_settings settings;
+    vkmd_forcefield *ff;
+    vkmd_constraint_set cset;
+    vkmd_sim_constraints *cons;
+    vkmd_molecules mol;
+    int32_t atom_count;
+    int periodic;
+    double total_mass;
+    int64_t dof;
+    int64_t steps_done;
+
+    vkmd_vk_buffer pos_ref, vel, pos_backup, vel_backup, counter_backup;
+    vkmd_vk_buffer momentum, counter, molecule, shift;
+    vkmd_vk_pipeline pipe[VKMD_MD_MODE_COUNT];
+    vkmd_vk_descset set[VKMD_MD_MODE_COUNT];
+    vkmd_md_push push;
+    md_batch batch[BATCH_CACHE];
+    uint64_t use_clock;
+};
+
+/* ---- setup -------------------------------------------------------------- */
+
+static vkmd_result resolve_desc(const vkmd_md_desc *in, vkmd_md_desc *d)
+{
+    *d = *in;
+    if (!d->settings)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: force-field settings are required");
+    if (d->dt_fs == 0)
+        d->dt_fs = 2.0;
+    if (d->temperature_k == 0)
+        d->temperature_k = 300.0;
+    if (d->friction_per_ps == 0)
+        d->friction_per_ps = 1.0;
+    if (d->constraint_tol == 0)
+        d->constraint_tol = 1e-5;
+    if (d->com_every == 0)
+        d->com_every = 100;
+    if (d->max_batch_steps == 0)
+        d->max_batch_steps = 50;
+    if (!(d->dt_fs > 0 && d->dt_fs <= 10))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: time step %g fs is outside (0, 10] fs",
+                         d->dt_fs);
+    if (!(d->temperature_k > 0 && d->temperature_k < 1e5))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: temperature %g K is outside (0, 1e5) K",
+                         d->temperature_k);
+    if (!(d->friction_per_ps > 0 && d->friction_per_ps < 1e4))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: friction %g /ps is outside (0, 1e4) /ps",
+                         d->friction_per_ps);
+    if (!(d->constraint_tol > 0 && d->constraint_tol < 0.1))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: constraint tolerance %g is outside (0, 0.1)", d->constraint_tol);
+    if (d->max_batch_steps < 1 || d->max_batch_steps > 100000)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: max_batch_steps %d is outside 1..100000",
+                         d->max_batch_steps);
+    if (d->integrator != VKMD_INTEGRATOR_LANGEVIN && d->integrator != VKMD_INTEGRATOR_VERLET)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: unknown integrator %d", d->integrator);
+    return VKMD_OK;
+}
+
+static vkmd_result make_buffer(vkmd_vk_context *ctx, const vkmd_md *md, VkDeviceSize size,
+                               const char *name, vkmd_vk_buffer *out)
+{
+    const vkmd_vk_buffer_desc d = {
+        .size = size, .force_staging = md->desc.force_staging, .name = name};
+    return vkmd_vk_buffer_create(ctx, &d, out);
+}
+
+static vkmd_result create_pipelines(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    vkmd_result res = VKMD_OK;
+    const char *shader = NULL;
+    VKMD_TRY(vkmd_fixed_shader(ctx, "md", "md.comp", &shader));
+    const vkmd_vk_buffer *bufs[VKMD_MD_BINDING_COUNT] = {
+        [VKMD_MD_BINDING_POSITIONS] = vkmd_forcefield_positions(md->ff),
+        [VKMD_MD_BINDING_POSITIONS_REF] = &md->pos_ref,
+        [VKMD_MD_BINDING_VELOCITIES] = &md->vel,
+        [VKMD_MD_BINDING_FORCES] = &vkmd_forcefield_accum(md->ff)->forces,
+        [VKMD_MD_BINDING_MOMENTUM] = &md->momentum,
+        [VKMD_MD_BINDING_COUNTER] = &md->counter,
+        [VKMD_MD_BINDING_MOLECULE] = &md->molecule,
+        [VKMD_MD_BINDING_SHIFT] = &md->shift,
+    };
+    for (uint32_t m = 0; m < VKMD_MD_MODE_COUNT; ++m) {
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_MD_WORKGROUP_SIZE},
+                                      {VKMD_SPEC_MD_MODE, m}};
+        const vkmd_vk_pipeline_desc pd = {.shader = shader,
+                                          .buffer_count = VKMD_MD_BINDING_COUNT,
+                                          .push_size = sizeof(vkmd_md_push),
+                                          .specs = specs,
+                                          .spec_count = 2};
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &md->pipe[m]));
+        VKMD_TRY(vkmd_vk_descset_create(ctx, &md->pipe[m], bufs, &md->set[m]));
+    }
+cleanup:
+    return res;
+}
+
+/* Molecule table: [atom_count] molecule of each atom, then [count] first atoms. */
+static vkmd_result upload_molecules(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    const int32_t n = md->atom_count, m = md->mol.count;
+    uint32_t *t = malloc(sizeof *t * (size_t)(n + m));
+    if (!t)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    for (int32_t i = 0; i < n; ++i)
+        t[i] = (uint32_t)md->mol.atom_molecule[i];
+    for (int32_t k = 0; k < m; ++k)
+        t[n + k] = (uint32_t)md->mol.atoms[md->mol.first[k]];
+    vkmd_result res = vkmd_vk_buffer_upload(ctx, &md->molecule, 0, t, sizeof *t * (size_t)(n + m));
+    free(t);
+    return res;
+}
+
+static void compute_push(vkmd_md *md)
+{
+    const vkmd_md_desc *d = &md->desc;
+    const vkmd_box *b = &md->sys->box;
+    vkmd_md_push *p = &md->push;
+    memset(p, 0, sizeof *p);
+    if (md->periodic) {
+        p->box.x = (float)b->len[0];
+        p->box.y = (float)b->len[1];
+        p->box.z = (float)b->len[2];
+    }
+    p->atom_count = (uint32_t)md->atom_count;
+    p->molecule_count = (uint32_t)md->mol.count;
+    p->dt_fs = (float)d->dt_fs;
+    const double gamma_per_fs = d->friction_per_ps / VKMD_FS_PER_PS;
+    const double c1 = exp(-gamma_per_fs * d->dt_fs);
+    const double kt = VKMD_BOLTZMANN_KCAL * d->temperature_k;
+    p->c1 = (float)c1;
+    p->c2 = (float)sqrt(kt * (1 - c1 * c1) * VKMD_ACCEL_PER_FORCE_MASS);
+    p->inv_total_mass = (float)(1.0 / md->total_mass);
+    p->seed_lo = (uint32_t)d->seed;
+    p->seed_hi = (uint32_t)(d->seed >> 32);
+}
+
+/* Packs host positions/velocities (double) into the device buffers. */
+static vkmd_result upload_velocities(vkmd_vk_context *ctx, vkmd_md *md, const double *v)
+{
+    const int32_t n = md->atom_count;
+    float *t = malloc(sizeof *t * 4 * (size_t)n);
+    if (!t)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    for (int32_t i = 0; i < n; ++i) {
+        for (int c = 0; c < 3; ++c)
+            t[4 * i + c] = v ? (float)v[3 * i + c] : 0.0f;
+        const double m = md->sys->atoms[i].mass;
+        t[4 * i + 3] = m > 0 ? (float)(1.0 / m) : 0.0f;
+    }
+    vkmd_result res = vkmd_vk_buffer_upload(ctx, &md->vel, 0, t, sizeof *t * 4 * (size_t)n);
+    free(t);
+    return res;
+}
+
+static vkmd_result read_vec4(vkmd_vk_context *ctx, const vkmd_md *md, const vkmd_vk_buffer *buf,
+                             double *out)
+{
+    const int32_t n = md->atom_count;
+    float *t = malloc(sizeof *t * 4 * (size_t)n);
+    if (!t)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    vkmd_result res = vkmd_vk_buffer_readback(ctx, buf, 0, t, sizeof *t * 4 * (size_t)n);
+    if (res == VKMD_OK)
+        for (int32_t i = 0; i < n; ++i)
+            for (int c = 0; c < 3; ++c)
+                out[3 * i + c] = t[4 * i + c];
+    free(t);
+    return res;
+}
+
+/* Evaluates the forces of the current positions (the invariant between
+ * steps), growing the neighbour list if needed. */
+static vkmd_result prime_forces(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    return vkmd_forcefield_evaluate(ctx, md->ff, NULL, NULL, NULL);
+}
+
+vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *desc,
+                           vkmd_md **out_md)
+{
+    vkmd_result res = VKMD_OK;
+    double *x = NULL;
+    *out_md = NULL;
+    vkmd_md *md = calloc(1, sizeof *md);
+    if (!md)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    VKMD_TRY(resolve_desc(desc, &md->desc));
+    if (!sys->positions) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: %s has no coordinates", sys->title);
+        goto cleanup;
+    }
+    md->sys = sys;
+    md->settings = *md->desc.settings;
+    md->atom_count = sys->atom_count;
+    md->periodic = sys->box.periodic;
+    for (int32_t i = 0; i < sys->atom_count; ++i) {
+        if (!(sys->atoms[i].mass > 0)) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "md: atom %d (%s %s %d) has mass %g amu; every atom needs a mass > 0",
+                            i + 1, sys->atoms[i].name, sys->atoms[i].res_name,
+                            sys->atoms[i].res_index + 1, sys->atoms[i].mass);
+            goto cleanup;
+        }
+        md->total_mass += sys->atoms[i].mass;
+    }
+    VKMD_TRY(vkmd_constraints_build(sys, !md->desc.flexible_water,
+                                    md->desc.constraints == VKMD_CONSTRAINTS_HBONDS, &md->cset));
+    md->dof = vkmd_constraints_dof(sys, &md->cset, md->desc.com_every > 0);
+    if (md->dof <= 0) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: %s has no degrees of freedom left",
+                        sys->title);
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_molecules_build(sys, &md->mol));
+
+    /* Host start state: molecules whole, wrapped, constraints satisfied. */
+    const size_t n3 = 3 * (size_t)sys->atom_count;
+    x = malloc(sizeof *x * n3);
+    if (!x) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+        goto cleanup;
+    }
+    memcpy(x, sys->positions, sizeof *x * n3);
+    vkmd_molecules_make_whole(sys, &md->mol, x);
+    double *mass = malloc(sizeof *mass * (size_t)sys->atom_count);
+    if (!mass) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+        goto cleanup;
+    }
+    for (int32_t i = 0; i < sys->atom_count; ++i)
+        mass[i] = sys->atoms[i].mass;
+    double *ref = malloc(sizeof *ref * n3);
+    if (!ref) {
+        free(mass);
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+        goto cleanup;
+    }
+    memcpy(ref, x, sizeof *ref * n3);
+    res =
+        ref_constraints_positions(&md->cset, mass, ref, x, NULL, 0, md->desc.constraint_tol * 0.1);
+    free(ref);
+    free(mass);
+    if (res != VKMD_OK)
+        goto cleanup;
+
+    const vkmd_forcefield_desc fd = {.settings = &md->settings,
+                                     .skin_a = md->desc.skin_a,
+                                     .force_staging = md->desc.force_staging};
+    VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fd, &md->ff));
+    VKMD_TRY(vkmd_forcefield_upload_positions(ctx, md->ff, x));
+
+    const VkDeviceSize v4 = 16 * (VkDeviceSize)sys->atom_count;
+    VKMD_TRY(make_buffer(ctx, md, v4, "md positions_ref", &md->pos_ref));
+    VKMD_TRY(make_buffer(ctx, md, v4, "md velocities", &md->vel));
+    VKMD_TRY(make_buffer(ctx, md, v4, "md positions backup", &md->pos_backup));
+    VKMD_TRY(make_buffer(ctx, md, v4, "md velocities backup", &md->vel_backup));
+    VKMD_TRY(make_buffer(ctx, md, 16, "md step counter backup", &md->counter_backup));
+    VKMD_TRY(make_buffer(ctx, md, 32, "md momentum", &md->momentum));
+    VKMD_TRY(make_buffer(ctx, md, 16, "md step counter", &md->counter));
+    VKMD_TRY(make_buffer(ctx, md, 4 * (VkDeviceSize)(sys->atom_count + md->mol.count),
+                         "md molecules", &md->molecule));
+    VKMD_TRY(make_buffer(ctx, md, 16 * (VkDeviceSize)md->mol.count, "md shifts", &md->shift));
+    const uint32_t zero[8] = {0};
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &md->momentum, 0, zero, 32));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &md->counter, 0, zero, 16));
+    VKMD_TRY(upload_molecules(ctx, md));
+    VKMD_TRY(upload_velocities(ctx, md, sys->velocities));
+
+    const vkmd_sim_constraints_desc cd = {.set = &md->cset,
+                                          .positions = vkmd_forcefield_positions(md->ff),
+                                          .positions_ref = &md->pos_ref,
+                                          .velocities = &md->vel,
+                                          .tol = md->desc.constraint_tol,
+                                          .force_staging = md->desc.force_staging};
+    VKMD_TRY(vkmd_sim_constraints_create(ctx, sys, &cd, &md->cons));
+    VKMD_TRY(create_pipelines(ctx, md));
+    compute_push(md);
+    VKMD_TRY(prime_forces(ctx, md));
+    *out_md = md;
+    md = NULL;
+cleanup:
+    free(x);
+    vkmd_md_destroy(ctx, md);
+    return res;
+}
+
+static void free_batches(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    for (int i = 0; i < BATCH_CACHE; ++i) {
+        vkmd_vk_cmd_destroy(ctx, &md->batch[i].cmd);
+        memset(&md->batch[i], 0, sizeof md->batch[i]);
+    }
+}
+
+void vkmd_md_destroy(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    if (!md)
+        return;
+    free_batches(ctx, md);
+    for (int m = 0; m < VKMD_MD_MODE_COUNT; ++m) {
+        vkmd_vk_descset_destroy(ctx, &md->set[m]);
+        vkmd_vk_pipeline_destroy(ctx, &md->pipe[m]);
+    }
+    vkmd_sim_constraints_destroy(ctx, md->cons);
+    vkmd_vk_buffer *bufs[] = {&md->pos_ref,        &md->vel,      &md->pos_backup, &md->vel_backup,
+                              &md->counter_backup, &md->momentum, &md->counter,    &md->molecule,
+                              &md->shift};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
+        vkmd_vk_buffer_destroy(ctx, bufs[i]);
+    vkmd_forcefield_destroy(ctx, md->ff);
+    vkmd_molecules_destroy(&md->mol);
+    vkmd_constraints_destroy(&md->cset);
+    free(md);
+}
+
+/* ---- recording ---------------------------------------------------------- */
+
+static void dispatch(const vkmd_md *md, VkCommandBuffer cb, uint32_t mode, uint32_t threads,
+                     const vkmd_md_push *push)
+{
+    uint32_t groups = vkmd_vk_div_up(threads, VKMD_MD_WORKGROUP_SIZE);
+    if (groups == 0)
+        groups = 1;
+    vkmd_vk_dispatch(cb, &md->pipe[mode], &md->set[mode], push, groups, 1, 1);
+}
+
+static void copy_buffer(VkCommandBuffer cb, const vkmd_vk_buffer *src, const vkmd_vk_buffer *dst)
+{
+    const VkBufferCopy region = {.size = src->size < dst->size ? src->size : dst->size};
+    vkCmdCopyBuffer(cb, src->buffer, dst->buffer, 1, &region);
+}
+
+static void record_constrain_positions(const vkmd_md *md, VkCommandBuffer cb, float dt_fs)
+{
+    if (md->cset.constraint_count > 0)
+        vkmd_sim_constraints_record_positions(md->cons, cb, dt_fs);
+}
+
+static void record_constrain_velocities(const vkmd_md *md, VkCommandBuffer cb)
+{
+    if (md->cset.constraint_count > 0)
+        vkmd_sim_constraints_record_velocities(md->cons, cb);
+}
+
+static void record_forces(const vkmd_md *md, VkCommandBuffer cb)
+{
+    /* The clear (a transfer write) follows compute reads of the forces. */
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    vkmd_forcefield_record(md->ff, cb, NULL, 0);
+}
+
+static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset)
+{
+    const uint32_t n = (uint32_t)md->atom_count;
+    vkmd_md_push p = md->push;
+    p.step_offset = offset;
+    if (md->desc.integrator == VKMD_INTEGRATOR_VERLET) {
+        dispatch(md, cb, VKMD_MD_MODE_VV_KICK_DRIFT, n, &p);
+        vkmd_vk_barrier_compute(cb);
+        record_constrain_positions(md, cb, p.dt_fs);
+        record_forces(md, cb);
+        dispatch(md, cb, VKMD_MD_MODE_VV_KICK, n, &p);
+        vkmd_vk_barrier_compute(cb);
+        record_constrain_velocities(md, cb);
+    } else {
+        dispatch(md, cb, VKMD_MD_MODE_LM_KICK, n, &p);
+        vkmd_vk_barrier_compute(cb);
+        record_constrain_velocities(md, cb);
+        dispatch(md, cb, VKMD_MD_MODE_LM_DRIFT, n, &p);
+        vkmd_vk_barrier_compute(cb);
+        record_constrain_positions(md, cb, p.dt_fs);
+        record_forces(md, cb);
+    }
+}
+
+/* A batch: backups, `steps` steps, COM removal if asked, wrap, advance. */
+static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk_cmd *cmd,
+                                int32_t steps, int with_com)
+{
+    vkmd_result res = VKMD_OK;
+    VKMD_TRY(vkmd_vk_cmd_begin(ctx, cmd));
+    VkCommandBuffer cb = cmd->cb;
+    const uint32_t n = (uint32_t)md->atom_count;
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    copy_buffer(cb, vkmd_forcefield_positions(md->ff), &md->pos_backup);
+    copy_buffer(cb, &md->vel, &md->vel_backup);
+    copy_buffer(cb, &md->counter, &md->counter_backup);
+    vkmd_vk_barrier_transfer_to_compute(cb);
+    for (int32_t s = 0; s < steps; ++s)
+        record_step(md, cb, (uint32_t)s);
+    vkmd_md_push p = md->push;
+    if (with_com) {
+        dispatch(md, cb, VKMD_MD_MODE_COM_SUM, n, &p);
+        vkmd_vk_barrier_compute(cb);
+        dispatch(md, cb, VKMD_MD_MODE_COM_APPLY, n, &p);
+        vkmd_vk_barrier_compute(cb);
+    }
+    if (md->periodic) {
+        dispatch(md, cb, VKMD_MD_MODE_WRAP_SHIFT, (uint32_t)md->mol.count, &p);
+        vkmd_vk_barrier_compute(cb);
+        dispatch(md, cb, VKMD_MD_MODE_WRAP_APPLY, n, &p);
+        vkmd_vk_barrier_compute(cb);
+    }
+    p.steps = (uint32_t)steps;
+    dispatch(md, cb, VKMD_MD_MODE_ADVANCE, 1, &p);
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    vkmd_vk_barrier_device_to_host(cb);
+    VKMD_TRY(vkmd_vk_cmd_end(ctx, cmd));
+cleanup:
+    return res;
+}
+
+static vkmd_result get_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, int with_com,
+                             md_batch **out)
+{
+    vkmd_result res = VKMD_OK;
+    md_batch *slot = NULL;
+    for (int i = 0; i < BATCH_CACHE; ++i)
+        if (md->batch[i].steps == steps && md->batch[i].with_com == with_com) {
+            slot = &md->batch[i];
+            slot->last_use = ++md->use_clock;
+            *out = slot;
+            return VKMD_OK;
+        }
+    slot = &md->batch[0];
+    for (int i = 1; i < BATCH_CACHE; ++i)
+        if (md->batch[i].last_use < slot->last_use)
+            slot = &md->batch[i];
+    if (!slot->cmd.cb)
+        VKMD_TRY(vkmd_vk_cmd_create(ctx, &slot->cmd));
+    slot->steps = 0;
+    VKMD_TRY(record_batch(ctx, md, &slot->cmd, steps, with_com));
+    slot->steps = steps;
+    slot->with_com = with_com;
+    slot->last_use = ++md->use_clock;
+    *out = slot;
+cleanup:
+    return res;
+}
+
+/* Puts the state saved at the start of the last batch back. */
+static vkmd_result restore_backup(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    vkmd_result res = VKMD_OK;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
+    copy_buffer(cb, &md->pos_backup, vkmd_forcefield_positions(md->ff));
+    copy_buffer(cb, &md->vel_backup, &md->vel);
+    copy_buffer(cb, &md->counter_backup, &md->counter);
+    vkmd_vk_buffer_record_fill(cb, &md->momentum, 0);
+    VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
+{
+    vkmd_result res = VKMD_OK;
+    if (steps < 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: negative step count %lld",
+                         (long long)steps);
+    while (steps > 0) {
+        int64_t c = steps < md->desc.max_batch_steps ? steps : md->desc.max_batch_steps;
+        int with_com = 0;
+        if (md->desc.com_every > 0) {
+            const int64_t every = md->desc.com_every;
+            const int64_t next = (md->steps_done / every + 1) * every; /* next COM step */
+            if (md->steps_done + c >= next) {
+                c = next - md->steps_done;
+                with_com = 1;
+            }
+        }
+        for (int attempt = 0;; ++attempt) {
+            md_batch *b = NULL;
+            VKMD_TRY(get_batch(ctx, md, (int32_t)c, with_com, &b));
+            VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &b->cmd));
+            res = vkmd_forcefield_check_capacity(ctx, md->ff);
+            if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
+                break;
+            /* The list overflowed inside the batch: redo it with a larger one. */
+            VKMD_TRY(restore_backup(ctx, md));
+            VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
+            free_batches(ctx, md);
+            VKMD_TRY(prime_forces(ctx, md));
+        }
+        VKMD_TRY(res);
+        md->steps_done += c;
+        steps -= c;
+    }
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_minimize(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_minimize_desc *d,
+                             vkmd_minimize_result *out)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_minimize_desc dd = d ? *d : (vkmd_minimize_desc){0};
+    if (dd.constraint_tol == 0)
+        dd.constraint_tol = md->desc.constraint_tol;
+    VKMD_TRY(vkmd_minimize_run(ctx, md->ff, md->cset.constraint_count > 0 ? md->cons : NULL,
+                               &md->pos_ref, &md->vel, &dd, out));
+    /* The list may have grown (recorded batches name the old one). */
+    for (int i = 0; i < BATCH_CACHE; ++i)
+        md->batch[i].steps = 0;
+    VKMD_TRY(upload_velocities(ctx, md, NULL));
+    VKMD_TRY(prime_forces(ctx, md));
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_set_integrator(vkmd_md *md, vkmd_integrator integrator)
+{
+    if (integrator != VKMD_INTEGRATOR_LANGEVIN && integrator != VKMD_INTEGRATOR_VERLET)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: unknown integrator %d", integrator);
+    if (integrator != md->desc.integrator) {
+        md->desc.integrator = integrator;
+        for (int i = 0; i < BATCH_CACHE; ++i)
+            md->batch[i].steps = 0; /* re-recorded on next use */
+    }
+    return VKMD_OK;
+}
+
+/* ---- state in and out --------------------------------------------------- */
+
+vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_report,
+                         double *out_positions, double *out_velocities)
+{
+    vkmd_result res = VKMD_OK;
+    const size_t n3 = 3 * (size_t)md->atom_count;
+    double *x = out_positions, *v = out_velocities;
+    double *tmp = NULL, *mass = NULL;
+    if (out_report) {
+        /* KE needs positions for the constraint projection below. */
+        tmp = malloc(sizeof *tmp * (2 * n3 + (size_t)md->atom_count));
+        if (!tmp)
+            return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+        if (!x)
+            x = tmp;
+        if (!v)
+            v = tmp + n3;
+        mass = tmp + 2 * n3;
+    }
+    if (x)
+        VKMD_TRY(read_vec4(ctx, md, vkmd_forcefield_positions(md->ff), x));
+    if (v)
+        VKMD_TRY(read_vec4(ctx, md, &md->vel, v));
+    if (out_report) {
+        vkmd_md_report *r = out_report;
+        memset(r, 0, sizeof *r);
+        r->step = md->steps_done;
+        r->time_ps = (double)md->steps_done * md->desc.dt_fs / VKMD_FS_PER_PS;
+        VKMD_TRY(vkmd_forcefield_readback(ctx, md->ff, &r->potential, NULL));
+        /* After a Langevin step part of the noise along each constraint is
+         * still in v (the next step's velocity constraint removes it); the
+         * kinetic energy is that of the constrained velocities, as after a
+         * Verlet step (a projection of a copy: the state is not touched). */
+        double *vk = v;
+        double *vc = NULL;
+        if (md->cset.constraint_count > 0) {
+            vc = malloc(sizeof *vc * n3);
+            if (!vc) {
+                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+                goto cleanup;
+            }
+            memcpy(vc, v, sizeof *vc * n3);
+            for (int32_t i = 0; i < md->atom_count; ++i)
+                mass[i] = md->sys->atoms[i].mass;
+            res = ref_constraints_velocities(&md->cset, mass, x, vc, md->desc.constraint_tol);
+            if (res != VKMD_OK) {
+                free(vc);
+                goto cleanup;
+            }
+            vk = vc;
+        }
+        r->kinetic = ref_kinetic_energy(md->sys, vk);
+        free(vc);
+        r->total = r->potential.total + r->kinetic;
+        r->temperature_k = 2 * r->kinetic / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
+    }
+cleanup:
+    free(tmp);
+    return res;
+}
+
+vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *positions,
+                              const double *velocities)
+{
+    vkmd_result res = VKMD_OK;
+    if (positions)
+        VKMD_TRY(vkmd_forcefield_upload_positions(ctx, md->ff, positions));
+    if (velocities)
+        VKMD_TRY(upload_velocities(ctx, md, velocities));
+    VKMD_TRY(prime_forces(ctx, md));
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_init_velocities(vkmd_vk_context *ctx, vkmd_md *md, double temperature_k,
+                                    uint64_t seed)
+{
+    vkmd_result res = VKMD_OK;
+    const vkmd_system *sys = md->sys;
+    const int32_t n = md->atom_count;
+    double *x = malloc(sizeof *x * 3 * (size_t)n);
+    double *v = malloc(sizeof *v * 3 * (size_t)n);
+    double *mass = malloc(sizeof *mass * (size_t)n);
+    if (!x || !v || !mass) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+        goto cleanup;
+    }
+    if (!(temperature_k >= 0 && temperature_k < 1e5)) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "md: initial temperature %g K is outside [0, 1e5) K", temperature_k);
+        goto cleanup;
+    }
+    VKMD_TRY(read_vec4(ctx, md, vkmd_forcefield_positions(md->ff), x));
+    for (int32_t i = 0; i < n; ++i) {
+        mass[i] = sys->atoms[i].mass;
+        double g[3];
+        vkmd_philox_gauss3(seed, 0, (uint32_t)i, 1, g);
+        const double s =
+            sqrt(VKMD_BOLTZMANN_KCAL * temperature_k / mass[i] * VKMD_ACCEL_PER_FORCE_MASS);
+        for (int c = 0; c < 3; ++c)
+            v[3 * i + c] = s * g[c];
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        if (md->desc.com_every > 0)
+            ref_remove_com_velocity(sys, v);
+        VKMD_TRY(ref_constraints_velocities(&md->cset, mass, x, v, md->desc.constraint_tol));
+    }
+    const double ke = ref_kinetic_energy(sys, v);
+    const double t_now = 2 * ke / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
+    const double scale = t_now > 0 ? sqrt(temperature_k / t_now) : 0;
+    for (size_t k = 0; k < 3 * (size_t)n; ++k)
+        v[k] *= scale;
+    VKMD_TRY(upload_velocities(ctx, md, v));
+cleanup:
+    free(x);
+    free(v);
+    free(mass);
+    return res;
+}
+
+vkmd_result vkmd_md_constraint_violation(vkmd_vk_context *ctx, vkmd_md *md, double *out_water_a,
+                                         double *out_hbond_rel)
+{
+    vkmd_result res = VKMD_OK;
+    double *x = malloc(sizeof *x * 3 * (size_t)md->atom_count);
+    if (!x)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    VKMD_TRY(read_vec4(ctx, md, vkmd_forcefield_positions(md->ff), x));
+    ref_constraints_violation(&md->cset, x, out_water_a, out_hbond_rel);
+cleanup:
+    free(x);
+    return res;
+}
+
+int64_t vkmd_md_dof(const vkmd_md *md)
+{
+    return md->dof;
+}
+
+int64_t vkmd_md_steps_done(const vkmd_md *md)
+{
+    return md->steps_done;
+}
+
+const vkmd_constraint_set *vkmd_md_constraint_set(const vkmd_md *md)
+{
+    return &md->cset;
+}
+
+vkmd_forcefield *vkmd_md_forcefield(vkmd_md *md)
+{
+    return md->ff;
+}

@@ -1,0 +1,126 @@
+/* Molecular dynamics on the device: the state buffers, whole steps recorded
+ * once into command buffers and replayed many steps per submit, and what the
+ * host reads between batches (energies, positions, velocities).
+ *
+ * One step (Verlet):   VV_KICK_DRIFT -> position constraints (+ velocity
+ *   correction) -> force field (neighbour check/rebuild, nonbonded, bonded,
+ *   PME) -> VV_KICK -> velocity constraints.
+ * One step (Langevin middle): LM_KICK -> velocity constraints -> LM_DRIFT
+ *   (A O A with Philox noise keyed by seed, step, atom) -> position
+ *   constraints (+ velocity correction, as OpenMM's LangevinMiddleIntegrator)
+ *   -> force field.
+ * Between steps the force accumulators hold F(x) of the current positions.
+ * A batch of steps ends, when due, with centre-of-mass motion removal and
+ * with molecules wrapped into the box as whole molecules (so positions read
+ * for outputs never show a molecule broken across the boundary), then the
+ * step counter advances on the device. The formulas are engine/ref/ref_md.h's
+ * (the CPU oracle); shaders/md.comp holds the pieces.
+ *
+ * Neighbour-list overflow during a batch: the batch starts by copying the
+ * state to backups; if the list overflowed, the state is restored, the list
+ * grown, the forces recomputed and the batch repeated, so results never
+ * depend on an overflow.
+ *
+ * Buffers (owned here unless said): positions (the force field's, vec4 fp32,
+ * A), positions_ref (vec4), velocities (vec4, xyz A/fs, w = 1/m), backups
+ * of both, momentum (fixed point [4]), step counter (uvec4), molecule table
+ * and per-molecule shifts. */
+#ifndef VKMD_SIM_MD_H
+#define VKMD_SIM_MD_H
+
+#include "forces/forcefield.h"
+#include "sim/minimize.h"
+#include "system/constraints.h"
+#include "system/ff_settings.h"
+#include "system/system.h"
+#include "vk/context.h"
+
+typedef enum vkmd_integrator {
+    VKMD_INTEGRATOR_LANGEVIN = 0, /* Langevin middle (BAOAB), the default */
+    VKMD_INTEGRATOR_VERLET = 1    /* velocity Verlet (NVE) */
+} vkmd_integrator;
+
+typedef enum vkmd_constraint_mode {
+    VKMD_CONSTRAINTS_HBONDS = 0, /* bonds to hydrogen (default) */
+    VKMD_CONSTRAINTS_NONE = 1
+} vkmd_constraint_mode;
+
+/* Zero means default for every field. */
+typedef struct vkmd_md_desc {
+    const vkmd_ff_settings *settings; /* required, resolved */
+    vkmd_integrator integrator;       /* LANGEVIN */
+    double dt_fs;                     /* 2 */
+    double temperature_k;             /* 300 (Langevin bath) */
+    double friction_per_ps;           /* 1 (Langevin) */
+    uint64_t seed;                    /* 0 is a valid seed */
+    vkmd_constraint_mode constraints; /* HBONDS */
+    int flexible_water;               /* 0: rigid waters (SETTLE); 1: flexible */
+    double constraint_tol;            /* 1e-5 relative */
+    int32_t com_every;                /* 0: every 100 steps (at batch ends); < 0: never */
+    int32_t max_batch_steps;          /* 0: 50 steps recorded per command buffer */
+    double skin_a;                    /* 0: the neighbour list's default */
+    int force_staging;                /* as in vkmd_forcefield_desc */
+} vkmd_md_desc;
+
+typedef struct vkmd_md vkmd_md;
+
+/* What vkmd_md_read returns. */
+typedef struct vkmd_md_report {
+    int64_t step;
+    double time_ps;
+    vkmd_energy potential; /* kcal/mol, every term */
+    double kinetic;        /* kcal/mol, of the constrained velocities */
+    double total;          /* potential.total + kinetic */
+    double temperature_k;  /* 2 KE / (dof k_B) */
+} vkmd_md_report;
+
+/* Builds the force field, constraints and state for `sys` (positions
+ * required; velocities used if present, else zero: call
+ * vkmd_md_init_velocities). `sys` is borrowed for the lifetime of the MD.
+ * Molecules are made whole and wrapped into the box on upload. Errors:
+ * invalid settings (naming the field), constraint-set errors, device errors. */
+vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *desc,
+                           vkmd_md **out_md);
+void vkmd_md_destroy(vkmd_vk_context *ctx, vkmd_md *md);
+
+/* Maxwell-Boltzmann velocities at temperature_k from `seed` (Philox, stream
+ * 1), constrained, centre-of-mass motion removed, scaled so the kinetic
+ * temperature equals temperature_k exactly; uploaded. */
+vkmd_result vkmd_md_init_velocities(vkmd_vk_context *ctx, vkmd_md *md, double temperature_k,
+                                    uint64_t seed);
+
+/* Minimises the energy on the device (FIRE, engine/sim/minimize.h) from the
+ * current positions, with the run's constraints; velocities are zero
+ * afterwards (call vkmd_md_init_velocities). `d` may be NULL (defaults). */
+vkmd_result vkmd_md_minimize(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_minimize_desc *d,
+                             vkmd_minimize_result *out);
+
+/* Switches the integrator (e.g. Langevin equilibration, then Verlet);
+ * the state and the step counter carry on. */
+vkmd_result vkmd_md_set_integrator(vkmd_md *md, vkmd_integrator integrator);
+
+/* Runs `steps` steps (in batches of at most max_batch_steps) and waits. */
+vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps);
+
+/* Reads the current state: report (may be NULL), positions and velocities
+ * [3 * atom_count] (A, A/fs; may be NULL). Positions are whole molecules. */
+vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_report,
+                         double *out_positions, double *out_velocities);
+
+/* Replaces positions (and velocities if not NULL), e.g. for a restart;
+ * recomputes the forces. Positions must be whole molecules that satisfy the
+ * constraints (as vkmd_md_read returns them). */
+vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *positions,
+                              const double *velocities);
+
+/* Largest constraint violations of the current positions: water O-H / H-H
+ * |r - d| in A, and H-bond |r - d| / d (0 when there are none). */
+vkmd_result vkmd_md_constraint_violation(vkmd_vk_context *ctx, vkmd_md *md, double *out_water_a,
+                                         double *out_hbond_rel);
+
+/* Accessors. */
+int64_t vkmd_md_dof(const vkmd_md *md);
+int64_t vkmd_md_steps_done(const vkmd_md *md);
+const vkmd_constraint_set *vkmd_md_constraint_set(const vkmd_md *md);
+vkmd_forcefield *vkmd_md_forcefield(vkmd_md *md);
+#endif

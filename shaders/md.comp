@@ -1,0 +1,127 @@
+// The pieces of an MD step around the force evaluation (engine/sim/md.c);
+// MODE (specialization constant) picks one, see common/layout_md.h for the
+// formulas. One thread per atom (per molecule for WRAP_SHIFT, one thread for
+// ADVANCE). The CPU oracle is ref_md_step (engine/ref/ref_md.h).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
+#include "common/philox.glsl"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_MD_WORKGROUP_SIZE;
+layout(constant_id = VKMD_SPEC_MD_MODE) const uint MODE = VKMD_MD_MODE_VV_KICK;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+
+layout(std430, binding = VKMD_MD_BINDING_POSITIONS) buffer Positions { vec4 pos[]; };
+layout(std430, binding = VKMD_MD_BINDING_POSITIONS_REF) buffer PositionsRef { vec4 pos_ref[]; };
+layout(std430, binding = VKMD_MD_BINDING_VELOCITIES) buffer Velocities { vec4 vel[]; };
+layout(std430, binding = VKMD_MD_BINDING_FORCES) readonly buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_MD_BINDING_MOMENTUM) buffer Momentum { vkmd_fixed momentum[]; };
+layout(std430, binding = VKMD_MD_BINDING_COUNTER) buffer Counter { uvec4 counter; };
+layout(std430, binding = VKMD_MD_BINDING_MOLECULE) readonly buffer Molecule { uint molecule[]; };
+layout(std430, binding = VKMD_MD_BINDING_SHIFT) buffer Shift { vec4 shift[]; };
+layout(push_constant) uniform Push { VKMD_MD_PUSH_FIELDS } pc;
+
+VKMD_FIXED_DEFINE_ATOMIC_ADD(momentum_add, momentum)
+
+const float ACCEL = 4.184e-4; // VKMD_ACCEL_PER_FORCE_MASS: (kcal/mol/A)/amu in A/fs^2
+
+shared vec3 s_p[WORKGROUP_SIZE];
+
+vec3 accel(uint a, float inv_mass)
+{
+    const float inv = float(VKMD_FIXED_INV_SCALE);
+    vec3 f = vec3(fixed_to_float(force[VKMD_FORCE_INDEX(0u, a, pc.atom_count)]),
+                  fixed_to_float(force[VKMD_FORCE_INDEX(1u, a, pc.atom_count)]),
+                  fixed_to_float(force[VKMD_FORCE_INDEX(2u, a, pc.atom_count)]));
+    return f * (inv * ACCEL * inv_mass);
+}
+
+// Momentum of the workgroup's atoms summed in a fixed tree order, then one
+// fixed-point atomic per component: the total does not depend on scheduling.
+void com_sum(uint a)
+{
+    const uint tid = gl_LocalInvocationID.x;
+    vec3 p = vec3(0.0);
+    if (a < pc.atom_count) {
+        vec4 v = vel[a];
+        p = v.w > 0.0 ? v.xyz / v.w : vec3(0.0);
+    }
+    s_p[tid] = p;
+    barrier();
+    for (uint s = WORKGROUP_SIZE / 2u; s > 0u; s >>= 1u) {
+        if (tid < s)
+            s_p[tid] += s_p[tid + s];
+        barrier();
+    }
+    if (tid == 0u) {
+        vec3 t = s_p[0] * float(VKMD_MD_MOMENTUM_SCALE);
+        momentum_add(0u, fixed_trunc(t.x));
+        momentum_add(1u, fixed_trunc(t.y));
+        momentum_add(2u, fixed_trunc(t.z));
+    }
+}
+
+void main()
+{
+    const uint a = gl_GlobalInvocationID.x;
+    if (MODE == VKMD_MD_MODE_COM_SUM) {
+        com_sum(a); // every thread reaches the barriers
+        return;
+    }
+    if (MODE == VKMD_MD_MODE_ADVANCE) {
+        if (a == 0u) {
+            uint lo = counter.x + pc.steps;
+            counter.y += lo < counter.x ? 1u : 0u;
+            counter.x = lo;
+            for (uint c = 0u; c < 4u; ++c)
+                momentum[c] = VKMD_FIXED_ZERO;
+        }
+        return;
+    }
+    if (MODE == VKMD_MD_MODE_WRAP_SHIFT) {
+        if (a >= pc.molecule_count)
+            return;
+        vec3 x = pos[molecule[pc.atom_count + a]].xyz;
+        shift[a] = vec4(-pc.box.xyz * floor(x / pc.box.xyz), 0.0);
+        return;
+    }
+    if (a >= pc.atom_count)
+        return;
+    const float dt = pc.dt_fs;
+    vec4 v = vel[a];
+    if (MODE == VKMD_MD_MODE_VV_KICK_DRIFT) {
+        vec4 x = pos[a];
+        pos_ref[a] = x;
+        v.xyz += (0.5 * dt) * accel(a, v.w);
+        vel[a] = v;
+        pos[a] = vec4(x.xyz + dt * v.xyz, x.w);
+    } else if (MODE == VKMD_MD_MODE_VV_KICK) {
+        v.xyz += (0.5 * dt) * accel(a, v.w);
+        vel[a] = v;
+    } else if (MODE == VKMD_MD_MODE_LM_KICK) {
+        v.xyz += dt * accel(a, v.w);
+        vel[a] = v;
+    } else if (MODE == VKMD_MD_MODE_LM_DRIFT) {
+        vec4 x = pos[a];
+        pos_ref[a] = x;
+        vec3 y = x.xyz + (0.5 * dt) * v.xyz;
+        uint lo = counter.x + pc.step_offset;
+        uint hi = counter.y + (lo < counter.x ? 1u : 0u);
+        vec3 g = philox_gauss3(uvec2(pc.seed_lo, pc.seed_hi), lo, hi, a, 0u);
+        v.xyz = pc.c1 * v.xyz + (pc.c2 * sqrt(v.w)) * g;
+        vel[a] = v;
+        pos[a] = vec4(y + (0.5 * dt) * v.xyz, x.w);
+    } else if (MODE == VKMD_MD_MODE_COM_APPLY) {
+        const float inv = float(VKMD_MD_MOMENTUM_INV_SCALE);
+        vec3 p = vec3(fixed_to_float(momentum[0]), fixed_to_float(momentum[1]),
+                      fixed_to_float(momentum[2])) * inv;
+        if (v.w > 0.0)
+            v.xyz -= p * pc.inv_total_mass;
+        vel[a] = v;
+    } else if (MODE == VKMD_MD_MODE_WRAP_APPLY) {
+        vec3 s = shift[molecule[a]].xyz;
+        pos[a].xyz += s;
+        pos_ref[a].xyz += s;
+    }
+}
