@@ -13,6 +13,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"devices", cmd_devices, "list Vulkan devices and their features (--json)"},
+    {"run", cmd_run, "molecular dynamics on a GPU: energies, trajectory, final structure"},
     {"energy", cmd_energy, "energies and forces of a system on the CPU reference or a GPU"},
     {"bench", cmd_bench, "time force evaluations on a device, split by pass (--forces)"},
     {"uff", cmd_uff, "UFF energies and forces of small molecules (uff energy MOL)"},

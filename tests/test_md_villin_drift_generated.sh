@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# NVE energy drift of solvated villin (the generated villin_solv system,
+# ~8,900 atoms: PME 9 A, ewald tolerance 5e-4, H-bond constraints, rigid water,
+# 2 fs) in vkmd on the Vulkan device, beside OpenMM's with the same settings
+# and protocol (minimise, Langevin-middle equilibration at 300 K, Verlet NVE;
+# tools/openmm_nve_drift.py). Both drifts are least-squares slopes of the total
+# energy; the check: |vkmd| <= 2 |OpenMM| + 2 standard errors of vkmd's slope
+# (over a short run the slope's own noise is not negligible; both printed).
+# Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir (holds the
+# generated system).
+set -u
+vkmd=$1 src=$2 gen=$3 scratch=$3/md_villin_drift
+rm -rf "$scratch" && mkdir -p "$scratch"
+py=/usr/bin/python3
+equil=200 steps=600
+if [ "${VKMD_TEST_QUICK:-0}" = 1 ]; then equil=20 steps=60; fi
+top=$gen/villin_solv.prmtop crd=$gen/villin_solv.inpcrd
+if [ ! -s "$top" ] || [ ! -s "$crd" ]; then
+  echo "FAIL: $top or $crd missing (the openmm_generate fixture builds them)"
+  exit 1
+fi
+fail=0
+"$py" "$src/../tools/openmm_nve_drift.py" --prmtop "$top" --inpcrd "$crd" --steps $steps \
+  --equil-steps $equil --min-iterations 200 --report-every 10 --dt-fs 2 --temperature 300 >"$scratch/openmm.json" \
+  2>"$scratch/openmm.err" || { echo "FAIL openmm_nve_drift.py: $(tail -5 "$scratch/openmm.err")"; fail=1; }
+"$vkmd" run "$top" --coords "$crd" --minimize --min-iterations 200 --equilibrate $equil --integrator verlet --dt 2 \
+  --temperature 300 --steps $steps --report-every 10 --traj-every 0 --out "$scratch/vkmd" \
+  --no-window --json >"$scratch/vkmd.json" 2>"$scratch/vkmd.err" ||
+  { echo "FAIL vkmd run: $(tail -5 "$scratch/vkmd.err")"; fail=1; }
+[ $fail = 0 ] || exit 1
+"$py" - "$scratch/vkmd.json" "$scratch/openmm.json" "${VKMD_TEST_QUICK:-0}" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))
+o = json.load(open(sys.argv[2]))
+quick = sys.argv[3] == "1"
+vs, os_ = v["energy_drift_kcal_mol_per_ns"], o["drift_kcal_mol_per_ns"]
+ve = v.get("energy_drift_stderr_kcal_mol_per_ns", 0.0)
+print(f"solvated villin, {v['atoms']} atoms, {v['steps']} NVE steps of {v['dt_fs']} fs after "
+      f"minimisation and {o.get('equil_steps', '?')} Langevin steps:")
+print(f"  vkmd   ({v['device']}): drift {vs:.4g} +/- {ve:.2g} kcal/mol/ns = "
+      f"{v['energy_drift_kT_per_ns_per_dof']:.4g} kT/ns/dof, mean T {v['mean_temperature_K']:.2f} K")
+print(f"  OpenMM {o['openmm_version']} ({o['platform']}): drift {os_:.4g} kcal/mol/ns = "
+      f"{o['drift_kT_per_ns_per_dof']:.4g} kT/ns/dof, mean T {o['mean_T']:.2f} K")
+limit = 2 * abs(os_) + 2 * ve
+print(f"  check: |vkmd| {abs(vs):.4g} <= 2 |OpenMM| + 2 stderr = {limit:.4g} kcal/mol/ns"
+      + (" (quick mode: not enforced)" if quick else ""))
+assert v["atoms"] == o["atoms"], (v["atoms"], o["atoms"])
+if not quick:
+    assert abs(vs) <= limit, "vkmd's drift is more than 2x OpenMM's"
+PY
