@@ -19,8 +19,8 @@ steps=200
 run() { # out_dir extra-args...
   local out=$1
   shift
-  "$vkmd" run water:216 --no-window --steps $steps --report-every 20 --traj-every 40 --seed 7 \
-    --out "$out" --json "$@" >"$out.json" 2>"$out.err"
+  "$vkmd" run water:216 --no-window --minimize --steps $steps --report-every 20 --traj-every 40 \
+    --seed 7 --out "$out" --json "$@" >"$out.json" 2>"$out.err"
 }
 if run "$scratch/a"; then ok "vkmd run water:216 exits 0"; else bad "vkmd run: $(cat "$scratch/a.err")"; fi
 if $py - "$scratch/a" "$scratch/a.json" $steps <<'PY'; then ok "energy.csv, final.pdb and the JSON summary"; else bad "outputs"; fi
@@ -76,7 +76,17 @@ else
   bad "two runs with the same seed differ"
 fi
 
-# 4. Bad input: clear message, non-zero exit.
+# 4. Hydrogen mass repartitioning makes 4 fs steps work: villin in vacuum with
+# H-bond constraints, hydrogens at 3.024 amu, Langevin 300 K.
+if "$vkmd" run "$src/data/villin_vac.prmtop" --hmr 3.024 --dt 4 --minimize --steps $steps \
+  --report-every 20 --traj-every 0 --out "$scratch/hmr" --json >"$scratch/hmr.json" 2>"$scratch/hmr.err" &&
+  $py -c 'import json,sys; d=json.load(open(sys.argv[1])); print("  HMR 4 fs: mean T %.1f K, drift %.3g kcal/mol/ns" % (d["mean_temperature_K"], d["energy_drift_kcal_mol_per_ns"])); assert 200 < d["mean_temperature_K"] < 400, d' "$scratch/hmr.json"; then
+  ok "--hmr 3.024 --dt 4: stable, temperature near 300 K"
+else
+  bad "--hmr 4 fs run: $(tail -3 "$scratch/hmr.err")"
+fi
+
+# 5. Bad input: clear message, non-zero exit.
 expect_fail() { # description pattern args...
   local what=$1 pat=$2
   shift 2
@@ -88,6 +98,7 @@ expect_fail "--dt 0" "--dt" water:216 --dt 0
 expect_fail "--integrator bogus" "integrator" water:216 --integrator bogus
 expect_fail "missing prmtop" "no_such.prmtop" "$scratch/no_such.prmtop"
 expect_fail "--rigid-water maybe" "rigid-water" water:216 --rigid-water maybe
+expect_fail "--hmr 5 (heavy atom too light)" "mass" "$src/data/villin_vac.prmtop" --hmr 5
 
 echo "$((checks - fail))/$checks checks passed"
 [ $fail = 0 ]
