@@ -7,14 +7,16 @@
 //   VKMD_UFF_MD_PHASE_B: B with the new forces, then the replica's kinetic
 //     energy, reduced in shared memory in a fixed order, added to its state
 //     (Kahan-compensated), and the step counted.
-// One workgroup per replica (grid-stride over replicas). Philox4x32-10 keyed
-// by the seed, counter (step, replica, atom, 0): the noise of an atom at a
-// step is the same whatever runs where. A replica at its run's step limit
-// does nothing but the zeroing.
+// One workgroup per replica (grid-stride over replicas). Noise: the shared
+// Philox4x32-10 and Box-Muller of common/philox.glsl, keyed by the seed,
+// counter (step, replica, atom, 0): the noise of an atom at a step is the
+// same whatever runs where. A replica at its run's step limit does nothing
+// but the zeroing.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/philox.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_UFF_MD_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_UFF_MD_PHASE) const uint PHASE = VKMD_UFF_MD_PHASE_BAOA;
@@ -50,30 +52,6 @@ void zero_replica(uint r, uint first, uint n, uint tid)
             energy[r * VKMD_UFF_ENERGY_STRIDE + s] = VKMD_FIXED_ZERO;
 }
 
-// Philox4x32-10 (Salmon, Moraes, Dror, Shaw, SC 2011); same as
-// vkmd_philox4x32 in engine/uff/uff_md.c.
-uvec4 philox(uvec4 ctr, uvec2 key)
-{
-    for (int rd = 0; rd < 10; ++rd) {
-        uint hi0, lo0, hi1, lo1;
-        umulExtended(0xD2511F53u, ctr.x, hi0, lo0);
-        umulExtended(0xCD9E8D57u, ctr.z, hi1, lo1);
-        ctr = uvec4(hi1 ^ ctr.y ^ key.x, lo1, hi0 ^ ctr.w ^ key.y, lo0);
-        key += uvec2(0x9E3779B9u, 0xBB67AE85u);
-    }
-    return ctr;
-}
-
-// Box-Muller: two 32-bit words -> two standard normals (u1 in (0, 1]).
-vec2 box_muller(uint a, uint b)
-{
-    const float u1 = (float(a >> 8) + 1.0) * (1.0 / 16777216.0);
-    const float u2 = float(b >> 8) * (1.0 / 16777216.0);
-    const float rad = sqrt(-2.0 * log(u1));
-    const float th = 6.283185307179586 * u2;
-    return rad * vec2(cos(th), sin(th));
-}
-
 void main()
 {
     const uint tid = gl_LocalInvocationID.x;
@@ -90,10 +68,9 @@ void main()
                     const float m = vm.w;
                     vec3 v = vm.xyz + half_dt * (ACCEL / m) * atom_force(i);
                     vec3 x = pos[i].xyz + half_dt * v;
-                    const uvec4 bits = philox(uvec4(st.u.x, r, a, 0u), uvec2(pc.seed_lo, pc.seed_hi));
-                    const vec2 g01 = box_muller(bits.x, bits.y);
-                    const vec2 g23 = box_muller(bits.z, bits.w);
-                    v = pc.c1 * v + pc.c2 * sqrt(pc.kt * ACCEL / m) * vec3(g01, g23.x);
+                    const uvec4 bits = philox4x32_10(uvec4(st.u.x, r, a, 0u), uvec2(pc.seed_lo, pc.seed_hi));
+                    const vec3 g = philox_box_muller3(bits);
+                    v = pc.c1 * v + pc.c2 * sqrt(pc.kt * ACCEL / m) * g;
                     x += half_dt * v;
                     vel[i] = vec4(v, m);
                     pos[i] = vec4(x, 0.0);

@@ -2,6 +2,7 @@
  * uff_md.h): per step the BAOA half of shaders/uff_md.comp, the force pass,
  * then the B half; check_interval steps per replayed command buffer. */
 #include "uff/uff_md.h"
+#include "core/philox.h"
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
 #include "vk/barrier.h"
@@ -12,24 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void vkmd_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
-{
-    uint32_t c[4] = {ctr[0], ctr[1], ctr[2], ctr[3]}, k[2] = {key[0], key[1]};
-    for (int round = 0; round < 10; ++round) {
-        const uint64_t p0 = (uint64_t)0xD2511F53u * c[0], p1 = (uint64_t)0xCD9E8D57u * c[2];
-        const uint32_t hi0 = (uint32_t)(p0 >> 32), lo0 = (uint32_t)p0;
-        const uint32_t hi1 = (uint32_t)(p1 >> 32), lo1 = (uint32_t)p1;
-        const uint32_t n0 = hi1 ^ c[1] ^ k[0], n2 = hi0 ^ c[3] ^ k[1];
-        c[0] = n0;
-        c[1] = lo1;
-        c[2] = n2;
-        c[3] = lo0;
-        k[0] += 0x9E3779B9u;
-        k[1] += 0xBB67AE85u;
-    }
-    memcpy(out, c, sizeof c);
-}
 
 /* Standard atomic weights, H..Xe (IUPAC, conventional values). */
 static const double atomic_mass[55] = {
@@ -215,14 +198,9 @@ vkmd_result vkmd_uff_md_set_state(vkmd_vk_context *ctx, vkmd_uff_md *md, const d
             } else {
                 const uint32_t ctr[4] = {0, (uint32_t)r, a, 1};
                 uint32_t bits[4];
-                vkmd_philox4x32(ctr, key, bits);
-                double g[4];
-                for (int k = 0; k < 2; ++k) {
-                    const double u1 = ((double)(bits[2 * k] >> 8) + 1) / 16777216.0;
-                    const double u2 = (double)(bits[2 * k + 1] >> 8) / 16777216.0;
-                    g[2 * k] = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-                    g[2 * k + 1] = sqrt(-2 * log(u1)) * sin(2 * M_PI * u2);
-                }
+                double g[3];
+                vkmd_philox4x32_10(ctr, key, bits);
+                vkmd_philox_box_muller3(bits, g);
                 const double s = sqrt(kt * VKMD_ACCEL_UNIT / md->mass[i]);
                 for (int c = 0; c < 3; ++c)
                     v[c] = s * g[c];

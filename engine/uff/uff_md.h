@@ -8,12 +8,14 @@
  * Units: A, fs, amu, kcal/mol (F/m in kcal/mol/A/amu times 4.184e-4 is
  * A/fs^2).
  *
- * Random numbers: Philox4x32-10 (Salmon et al., SC 2011), counter-based, so
- * every number is a pure function of (seed, step, replica, atom): the key
- * is the 64-bit seed, the counter (step, replica, atom, stream), stream 0
- * the thermostat's noise and stream 1 the initial velocities. Four 32-bit
- * outputs give four normals by Box-Muller, of which x, y, z are used. A run
- * is bitwise repeatable for a seed, whatever the batch's order of work.
+ * Random numbers: the shared Philox4x32-10 of the AMBER thermostat
+ * (core/philox.h, shaders/common/philox.glsl), counter-based, so every
+ * number is a pure function of (seed, step, replica, atom): the key is the
+ * 64-bit seed, the counter (step, replica, atom, stream), stream 0 the
+ * thermostat's noise and stream 1 the initial velocities. The block's four
+ * words give the x, y, z normals by the shared Box-Muller
+ * (vkmd_philox_box_muller3 / philox_box_muller3). A run is bitwise
+ * repeatable for a seed, whatever the batch's order of work.
  *
  * Temperature: 2 KE / (3 N kB) per replica after each full step (no
  * constraints; the Langevin bath does not conserve momentum, so 3N degrees
@@ -29,10 +31,6 @@
 
 #define VKMD_KB_KCAL_PER_MOL_K 0.0019872041 /* Boltzmann constant, kcal/mol/K */
 #define VKMD_ACCEL_UNIT        4.184e-4     /* (kcal/mol/A/amu) in A/fs^2 */
-
-/* Philox4x32-10 of counter `ctr` under `key`: the generator of uff_md.comp,
- * for tests and the initial velocities. */
-void vkmd_philox4x32(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
 /* Standard atomic weights (amu) of m's atoms into out_mass [atom_count].
  * Errors: VKMD_ERROR_INVALID_ARGUMENT naming an atom of an element beyond
