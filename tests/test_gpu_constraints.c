@@ -79,12 +79,7 @@ static void upload_vec4(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, const double 
 
 static void readback_vec4(vkmd_vk_context *ctx, const vkmd_vk_buffer *buf, double *xyz, int32_t n)
 {
-    float *p = calloc(4 * (size_t)n, sizeof *p);
-    CHECK_OK(vkmd_vk_buffer_readback(ctx, buf, 0, p, 16 * (VkDeviceSize)n));
-    for (int32_t i = 0; i < n; ++i)
-        for (int c = 0; c < 3; ++c)
-            xyz[3 * i + c] = p[4 * i + c];
-    free(p);
+    CHECK_OK(vkmd_positions_readback(ctx, buf, xyz, n));
 }
 
 /* Records the position (mode 0, with dt) or velocity (mode 1) constraint,

@@ -31,3 +31,23 @@ vkmd_result vkmd_positions_upload(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, con
     free(p);
     return res;
 }
+
+vkmd_result vkmd_positions_readback(vkmd_vk_context *ctx, const vkmd_vk_buffer *buf,
+                                    double *out_xyz, int32_t atom_count)
+{
+    VkDeviceSize size = 16 * (VkDeviceSize)atom_count;
+    if (atom_count <= 0 || buf->size < size)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "positions readback: %d atoms from a buffer of %llu bytes", atom_count,
+                         (unsigned long long)buf->size);
+    float *p = malloc(sizeof *p * 4 * (size_t)atom_count);
+    if (!p)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "positions readback: %d atoms", atom_count);
+    vkmd_result res = vkmd_vk_buffer_readback(ctx, buf, 0, p, size);
+    if (res == VKMD_OK)
+        for (int32_t i = 0; i < atom_count; ++i)
+            for (int c = 0; c < 3; ++c)
+                out_xyz[3 * i + c] = p[4 * i + c];
+    free(p);
+    return res;
+}

@@ -19,4 +19,10 @@ vkmd_result vkmd_positions_create(vkmd_vk_context *ctx, int32_t atom_count, int 
 vkmd_result vkmd_positions_upload(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, const double *xyz,
                                   int32_t atom_count);
 
+/* Reads xyz of a vec4 buffer (positions, or any vec4 [atom_count] buffer
+ * such as the MD velocities) into out_xyz [3 * atom_count] as double; waits
+ * for earlier queue work. Errors as vkmd_positions_upload. */
+vkmd_result vkmd_positions_readback(vkmd_vk_context *ctx, const vkmd_vk_buffer *buf,
+                                    double *out_xyz, int32_t atom_count);
+
 #endif

@@ -5,6 +5,7 @@
 #include "core/philox.h"
 #include "core/units.h"
 #include "forces/fixed_point.h"
+#include "forces/positions.h"
 #include "ref/ref_md.h"
 #include "sim/constraints.h"
 #include "system/molecules.h"
@@ -186,17 +187,7 @@ static vkmd_result upload_velocities(vkmd_vk_context *ctx, vkmd_md *md, const do
 static vkmd_result read_vec4(vkmd_vk_context *ctx, const vkmd_md *md, const vkmd_vk_buffer *buf,
                              double *out)
 {
-    const int32_t n = md->atom_count;
-    float *t = malloc(sizeof *t * 4 * (size_t)n);
-    if (!t)
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
-    vkmd_result res = vkmd_vk_buffer_readback(ctx, buf, 0, t, sizeof *t * 4 * (size_t)n);
-    if (res == VKMD_OK)
-        for (int32_t i = 0; i < n; ++i)
-            for (int c = 0; c < 3; ++c)
-                out[3 * i + c] = t[4 * i + c];
-    free(t);
-    return res;
+    return vkmd_positions_readback(ctx, buf, out, md->atom_count);
 }
 
 /* Evaluates the forces of the current positions (the invariant between
