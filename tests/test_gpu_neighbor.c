@@ -37,12 +37,9 @@
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
-static double rnd(void) /* uniform [0, 1), xorshift64* */
+static double rnd(void) /* uniform [0, 1) */
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (double)((rng_state * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    return test_uniform(&rng_state);
 }
 
 static void round_to_float(vkmd_system *sys)

@@ -6,6 +6,7 @@
 
 #include "testlib.h"
 #include "sim/md.h"
+#include "system/water_box.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -97,6 +98,13 @@ static inline void relax_start(vkmd_vk_context *ctx, const vkmd_system *sys, con
     run(ctx, pre, relax_steps, NULL);
     CHECK_OK(vkmd_md_read(ctx, pre, NULL, x0, v0));
     vkmd_md_destroy(ctx, pre);
+}
+
+/* The MD ensemble tests' system: water:216 with resolved default settings. */
+static inline void water216_setup(vkmd_system *sys, vkmd_ff_settings *s)
+{
+    CHECK_OK(vkmd_water_box_build(216, VKMD_WATER_BOX_DEFAULT_SEED, sys));
+    CHECK_OK(vkmd_ff_settings_resolve(s, sys));
 }
 
 static inline int test_quick(void)

@@ -10,7 +10,6 @@
  * With VKMD_TEST_QUICK=1 (the sanitizer build) the runs are 20x shorter and
  * the statistical checks are not enforced (too few samples). */
 #include "test_md_common.h"
-#include "system/water_box.h"
 #include "vk/context.h"
 
 int main(void)
@@ -22,9 +21,8 @@ int main(void)
     const int quick = test_quick();
     const int64_t scale = quick ? 20 : 1;
     vkmd_system sys = {0};
-    CHECK_OK(vkmd_water_box_build(216, VKMD_WATER_BOX_DEFAULT_SEED, &sys));
     vkmd_ff_settings s = {0};
-    CHECK_OK(vkmd_ff_settings_resolve(&s, &sys));
+    water216_setup(&sys, &s);
     const vkmd_md_desc d = {.settings = &s,
                             .integrator = VKMD_INTEGRATOR_LANGEVIN,
                             .dt_fs = 2.0,

@@ -9,7 +9,6 @@
  * the drift is printed but not enforced. */
 #include "test_md_common.h"
 #include "core/units.h"
-#include "system/water_box.h"
 #include "vk/context.h"
 
 static void nve(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *d, double dt_fs,
@@ -60,9 +59,8 @@ int main(void)
     const int quick = test_quick();
     const int64_t scale = quick ? 20 : 1;
     vkmd_system sys = {0};
-    CHECK_OK(vkmd_water_box_build(216, VKMD_WATER_BOX_DEFAULT_SEED, &sys));
     vkmd_ff_settings s = {0};
-    CHECK_OK(vkmd_ff_settings_resolve(&s, &sys));
+    water216_setup(&sys, &s);
     const vkmd_md_desc d = {.settings = &s,
                             .integrator = VKMD_INTEGRATOR_LANGEVIN,
                             .dt_fs = 2.0,

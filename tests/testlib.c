@@ -112,3 +112,13 @@ int test_vk_open(const char *name, vkmd_vk_context **out_ctx)
            vkmd_fixed_mode_name(vkmd_fixed_mode_of(*out_ctx)));
     return -1;
 }
+
+double test_uniform(uint64_t *state)
+{
+    uint64_t s = *state;
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    *state = s;
+    return (double)((s * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+}

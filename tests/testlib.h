@@ -7,6 +7,7 @@
 
 #include "core/result.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 extern int test_failures;
@@ -65,6 +66,10 @@ int test_no_device(const char *name);
  * and test_finish). */
 struct vkmd_vk_context;
 int test_vk_open(const char *name, struct vkmd_vk_context **out_ctx);
+
+/* Uniform deviate in [0, 1) from a xorshift64* generator whose state the
+ * caller keeps (each test seeds its own, so sequences are reproducible). */
+double test_uniform(uint64_t *state);
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer (NULL on error). */
 char *test_read_file(const char *path, size_t *out_len);
