@@ -5,9 +5,11 @@
 #include "args.h"
 #include "commands.h"
 #include "json.h"
+#include "run_fault.h"
 #include "run_output.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "io/checkpoint.h"
 #include "io/dcd.h"
 #include "io/load.h"
 #include "io/pdb.h"
@@ -18,6 +20,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,8 @@ typedef struct run_request {
     int minimize, json, no_window;
     double min_tol;
     int min_iterations;
+    const char *restart;      /* checkpoint to continue from */
+    int64_t checkpoint_every; /* steps; -1 only at the end and on a signal */
 } run_request;
 
 static void usage(FILE *out)
@@ -62,6 +67,12 @@ static void usage(FILE *out)
             "  --traj-every N         traj.dcd frame every N steps (default: --report-every;\n"
             "                         0 no trajectory)\n"
             "  --out DIR              output directory (default vkmd_run; created)\n"
+            "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"
+            "                         --report-every (default: the multiple nearest above\n"
+            "                         10000; 0: only at the end and on SIGINT/SIGTERM)\n"
+            "  --restart FILE         continue the run that wrote checkpoint FILE: give the\n"
+            "                         same options (--steps may grow); DIR's energy.csv and\n"
+            "                         traj.dcd are cut back to the checkpoint and continued\n"
             "  --cutoff A             non-bonded cutoff in A (default 9)\n"
             "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
             "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
@@ -180,6 +191,17 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
         } else if (!strcmp(a, "--device")) {
             ARGS_VALUE();
             q->device = v;
+        } else if (!strcmp(a, "--checkpoint-every")) {
+            ARGS_VALUE();
+            if (v && (r = args_double(a, v, 0, 1e15, &dv)) == VKMD_OK) {
+                if (dv != floor(dv))
+                    r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not a whole number", a,
+                                  v);
+                q->checkpoint_every = dv > 0 ? (int64_t)dv : -1;
+            }
+        } else if (!strcmp(a, "--restart")) {
+            ARGS_VALUE();
+            q->restart = v;
         } else if (!strcmp(a, "--no-window")) {
             q->no_window = 1;
         } else if (!strcmp(a, "--json")) {
@@ -216,14 +238,93 @@ static vkmd_result make_dir(const char *path)
     return VKMD_OK;
 }
 
-static vkmd_result check_finite(const vkmd_md_report *r)
+/* SIGINT / SIGTERM: the run stops at the next report, writes a checkpoint
+ * and exits with RUN_EXIT_INTERRUPTED. The handler then restores the default
+ * action, so a second signal stops at once (the last checkpoint and every
+ * output row and frame written so far stay valid). */
+#define RUN_EXIT_INTERRUPTED 130
+#define RUN_EXIT_BLOWN_UP    3
+static volatile sig_atomic_t run_stop_signal = 0;
+
+static void on_signal(int sig)
 {
-    if (!isfinite(r->total) || !isfinite(r->kinetic))
-        return vkmd_fail(VKMD_ERROR_NUMERIC,
-                         "the simulation blew up before step %lld: potential %g, kinetic %g "
-                         "kcal/mol (try a smaller --dt, --minimize, or check the input)",
-                         (long long)r->step, r->potential.total, r->kinetic);
+    run_stop_signal = sig;
+    signal(sig, SIG_DFL);
+}
+
+/* Everything that changes the trajectory, one "key value" line each; a
+ * restart must give the same (checkpoint.h stores it). */
+static void settings_text(const run_request *q, const vkmd_ff_settings *ff, char *out, size_t size)
+{
+    snprintf(
+        out, size,
+        "system %s\n"
+        "integrator %s\ndt_fs %.17g\ntemperature_k %.17g\nfriction_per_ps %.17g\n"
+        "constraints %s\nrigid_water %s\nconstraint_tol %.17g\nhmr_amu %.17g\n"
+        "cutoff_a %.17g\newald_tolerance %.17g\npme_grid %dx%dx%d\ncom_every %d\n"
+        "seed %llu\nreport_every %lld\ntraj_every %lld\n",
+        q->system, q->md.integrator == VKMD_INTEGRATOR_VERLET ? "verlet" : "langevin",
+        q->md.dt_fs > 0 ? q->md.dt_fs : 2.0, q->md.temperature_k > 0 ? q->md.temperature_k : 300.0,
+        q->md.friction_per_ps > 0 ? q->md.friction_per_ps : 1.0,
+        q->md.constraints == VKMD_CONSTRAINTS_NONE ? "none" : "hbonds",
+        q->md.flexible_water ? "no" : "yes", q->md.constraint_tol > 0 ? q->md.constraint_tol : 1e-5,
+        q->hmr_mass, ff->cutoff_a, ff->ewald_tolerance, ff->pme_grid[0], ff->pme_grid[1],
+        ff->pme_grid[2], q->md.com_every, (unsigned long long)q->md.seed,
+        (long long)q->report_every, (long long)q->traj_every);
+}
+
+/* Compares the checkpoint's settings with this run's, line by line. */
+static vkmd_result check_settings(const vkmd_checkpoint *c, const char *now, const char *path)
+{
+    for (const char *line = now; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        char key[64], want[256];
+        const char *sp = memchr(line, ' ', len);
+        if (sp && (size_t)(sp - line) < sizeof key) {
+            memcpy(key, line, (size_t)(sp - line));
+            key[sp - line] = 0;
+            const size_t vl = len - (size_t)(sp - line) - 1;
+            char value[256];
+            snprintf(value, sizeof value, "%.*s", (int)vl, sp + 1);
+            if (!vkmd_checkpoint_setting(c, key, want, sizeof want))
+                return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: the checkpoint has no '%s'",
+                                 path, key);
+            if (strcmp(want, value))
+                return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                 "%s: the checkpoint was written with %s %s, this run has %s %s: "
+                                 "give the same options as the run that wrote it",
+                                 path, key, want, key, value);
+        }
+        line = end ? end + 1 : line + len;
+    }
     return VKMD_OK;
+}
+
+static vkmd_result write_checkpoint(const char *path, const vkmd_system *sys, const char *settings,
+                                    uint64_t seed, int64_t step, int64_t md_step, double dt_fs,
+                                    double *x, double *v)
+{
+    vkmd_checkpoint c = {.atom_count = sys->atom_count,
+                         .periodic = sys->box.periodic,
+                         .fingerprint = vkmd_checkpoint_fingerprint(sys),
+                         .step = step,
+                         .md_step = md_step,
+                         .time_ps = (double)step * dt_fs * 1e-3,
+                         .box = {sys->box.len[0], sys->box.len[1], sys->box.len[2]},
+                         .seed = seed,
+                         .settings = (char *)settings,
+                         .positions = x,
+                         .velocities = v};
+    return vkmd_checkpoint_write(path, &c);
+}
+
+static int finite_array(const double *a, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (!isfinite(a[k]))
+            return 0;
+    return 1;
 }
 
 int cmd_run(int argc, char **argv)
@@ -234,18 +335,27 @@ int cmd_run(int argc, char **argv)
     q.report_every = 1000;
     q.out_dir = "vkmd_run";
     vkmd_result res = parse(argc, argv, &q);
+    if (res == VKMD_OK && q.report_every < 0)
+        q.report_every = q.steps > 0 ? q.steps : 1;
+    if (q.traj_every == 0)
+        q.traj_every = q.report_every;
+    if (res == VKMD_OK && q.checkpoint_every == 0)
+        q.checkpoint_every = ((10000 + q.report_every - 1) / q.report_every) * q.report_every;
+    if (res == VKMD_OK && q.checkpoint_every > 0 && q.checkpoint_every % q.report_every != 0)
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "--checkpoint-every %lld is not a multiple of --report-every %lld "
+                        "(checkpoints are written at reports)",
+                        (long long)q.checkpoint_every, (long long)q.report_every);
     if (res != VKMD_OK) {
         tool_error("run", res);
         return 2;
     }
-    if (q.report_every < 0)
-        q.report_every = q.steps > 0 ? q.steps : 1;
-    if (q.traj_every == 0)
-        q.traj_every = q.report_every;
 
     int exit_code = 1;
     vkmd_system sys;
     memset(&sys, 0, sizeof sys);
+    vkmd_checkpoint ck;
+    memset(&ck, 0, sizeof ck);
     vkmd_vk_context *ctx = NULL;
     vkmd_md *md = NULL;
     vkmd_dcd_writer *dcd = NULL;
@@ -253,12 +363,14 @@ int cmd_run(int argc, char **argv)
     run_progress prog;
     memset(&prog, 0, sizeof prog);
     int progress_on = 0;
-    double *x = NULL, *tt = NULL, *et = NULL;
+    double *x = NULL, *v = NULL, *good_x = NULL, *good_v = NULL, *tt = NULL, *et = NULL;
     int64_t samples = 0;
-    char path[4096];
+    char path[4096], ck_path[4096], settings_all[2048];
     double t_sum = 0, wall = 0;
     vkmd_minimize_result minres;
     memset(&minres, 0, sizeof minres);
+    int64_t last_ck = -1; /* step of the last good checkpoint written or read */
+    char fault[1024] = "";
 
     VKMD_TRY(vkmd_system_load(q.system, q.coords, &sys));
     const char *source = q.coords ? q.coords : q.system;
@@ -266,7 +378,30 @@ int cmd_run(int argc, char **argv)
     VKMD_TRY(vkmd_ff_settings_resolve(&q.ff, &sys));
     if (q.hmr_mass > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(&sys, q.hmr_mass, NULL));
+    settings_text(&q, &q.ff, settings_all, sizeof settings_all);
+    if (q.restart) {
+        VKMD_TRY(vkmd_checkpoint_read(q.restart, &ck));
+        VKMD_TRY(vkmd_checkpoint_check_system(&ck, &sys, q.restart));
+        VKMD_TRY(check_settings(&ck, settings_all, q.restart));
+        if (ck.step > q.steps) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "%s: the checkpoint is at step %lld, beyond --steps %lld", q.restart,
+                            (long long)ck.step, (long long)q.steps);
+            goto cleanup;
+        }
+        if (ck.step % q.report_every != 0) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "%s: the checkpoint's step %lld is not a report step", q.restart,
+                            (long long)ck.step);
+            goto cleanup;
+        }
+        /* The checkpoint's positions are the state; the coordinates file only
+         * supplied the topology's check above. */
+        memcpy(sys.positions, ck.positions, sizeof(double) * 3 * (size_t)sys.atom_count);
+        last_ck = ck.step;
+    }
     VKMD_TRY(make_dir(q.out_dir));
+    snprintf(ck_path, sizeof ck_path, "%s/checkpoint.chk", q.out_dir);
 
     const vkmd_vk_context_desc cdesc = {.device =
                                             q.device && strcmp(q.device, "gpu") ? q.device : NULL};
@@ -275,34 +410,50 @@ int cmd_run(int argc, char **argv)
         vkmd_log_info("run: no viewer yet in this build; running headless");
     q.md.settings = &q.ff;
     VKMD_TRY(vkmd_md_create(ctx, &sys, &q.md, &md));
-    if (q.minimize) {
-        const vkmd_minimize_desc mdsc = {.force_tol = q.min_tol,
-                                         .max_iterations = q.min_iterations};
-        VKMD_TRY(vkmd_md_minimize(ctx, md, &mdsc, &minres));
-        fprintf(stderr,
-                "vkmd run: minimised in %d iterations: %.4f -> %.4f kcal/mol, max force %.3g "
-                "kcal/mol/A%s\n",
-                minres.iterations, minres.energy_initial, minres.energy_final, minres.max_force,
-                minres.converged ? "" : " (not converged)");
-    }
     const double temp = q.md.temperature_k > 0 ? q.md.temperature_k : 300;
-    if (!sys.velocities)
-        VKMD_TRY(vkmd_md_init_velocities(ctx, md, temp, q.md.seed));
-    if (q.equilibrate > 0) {
-        /* Langevin at the bath temperature, then back to the run's integrator. */
-        VKMD_TRY(vkmd_md_set_integrator(md, VKMD_INTEGRATOR_LANGEVIN));
-        VKMD_TRY(vkmd_md_step(ctx, md, q.equilibrate));
-        VKMD_TRY(vkmd_md_set_integrator(md, q.md.integrator));
-        fprintf(stderr, "vkmd run: equilibrated %lld Langevin steps at %.1f K\n",
-                (long long)q.equilibrate, temp);
+    int64_t base = 0;
+    if (q.restart) {
+        if (q.minimize || q.equilibrate > 0)
+            fprintf(stderr, "vkmd run: restart: --minimize and --equilibrate were done by the run "
+                            "that wrote the checkpoint; skipped\n");
+        VKMD_TRY(vkmd_md_set_state(ctx, md, ck.positions, ck.velocities));
+        VKMD_TRY(vkmd_md_set_step(ctx, md, ck.md_step));
+        base = ck.md_step - ck.step;
+        fprintf(stderr, "vkmd run: continuing from %s at step %lld (%.4f ps)\n", q.restart,
+                (long long)ck.step, ck.time_ps);
+    } else {
+        if (q.minimize) {
+            const vkmd_minimize_desc mdsc = {.force_tol = q.min_tol,
+                                             .max_iterations = q.min_iterations};
+            VKMD_TRY(vkmd_md_minimize(ctx, md, &mdsc, &minres));
+            fprintf(stderr,
+                    "vkmd run: minimised in %d iterations: %.4f -> %.4f kcal/mol, max force %.3g "
+                    "kcal/mol/A%s\n",
+                    minres.iterations, minres.energy_initial, minres.energy_final, minres.max_force,
+                    minres.converged ? "" : " (not converged)");
+        }
+        if (!sys.velocities)
+            VKMD_TRY(vkmd_md_init_velocities(ctx, md, temp, q.md.seed));
+        if (q.equilibrate > 0) {
+            /* Langevin at the bath temperature, then back to the run's integrator. */
+            VKMD_TRY(vkmd_md_set_integrator(md, VKMD_INTEGRATOR_LANGEVIN));
+            VKMD_TRY(vkmd_md_step(ctx, md, q.equilibrate));
+            VKMD_TRY(vkmd_md_set_integrator(md, q.md.integrator));
+            fprintf(stderr, "vkmd run: equilibrated %lld Langevin steps at %.1f K\n",
+                    (long long)q.equilibrate, temp);
+        }
+        base = vkmd_md_steps_done(md);
     }
-    const int64_t base = vkmd_md_steps_done(md);
 
+    const size_t n3 = 3 * (size_t)sys.atom_count;
     const int64_t nrep = q.steps / q.report_every + 2;
-    x = malloc(sizeof *x * 3 * (size_t)sys.atom_count);
+    x = malloc(sizeof *x * n3);
+    v = malloc(sizeof *v * n3);
+    good_x = malloc(sizeof *good_x * n3);
+    good_v = malloc(sizeof *good_v * n3);
     tt = malloc(sizeof *tt * (size_t)nrep);
     et = malloc(sizeof *et * (size_t)nrep);
-    if (!x || !tt || !et) {
+    if (!x || !v || !good_x || !good_v || !tt || !et) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
         goto cleanup;
     }
@@ -325,8 +476,11 @@ int cmd_run(int argc, char **argv)
         .dt_fs = dt,
         .temperature_k = verlet ? 0 : temp,
         .friction_per_ps = verlet ? 0 : (q.md.friction_per_ps > 0 ? q.md.friction_per_ps : 1.0),
-        .settings = settings};
+        .settings = settings,
+        .append = q.restart != NULL};
     snprintf(path, sizeof path, "%s/energy.csv", q.out_dir);
+    if (q.restart)
+        VKMD_TRY(run_csv_truncate_after(path, ck.step));
     VKMD_TRY(run_csv_create(path, &cd, &csv));
     if (q.traj_every > 0) {
         snprintf(path, sizeof path, "%s/traj.dcd", q.out_dir);
@@ -336,23 +490,55 @@ int cmd_run(int argc, char **argv)
                                   .steps_per_frame = (int32_t)q.traj_every,
                                   .first_step = q.traj_every,
                                   .title = "vkmd run"};
-        VKMD_TRY(vkmd_dcd_writer_create(path, &dd, &dcd));
+        if (q.restart) {
+            VKMD_TRY(vkmd_dcd_writer_open_append(path, &dd, &dcd));
+            const int64_t keep = ck.step / q.traj_every;
+            if (vkmd_dcd_writer_frame_count(dcd) < keep) {
+                res = vkmd_fail(VKMD_ERROR_PARSE,
+                                "%s: has %d frames, the checkpoint at step %lld needs %lld: "
+                                "frames are lost",
+                                path, vkmd_dcd_writer_frame_count(dcd), (long long)ck.step,
+                                (long long)keep);
+                goto cleanup;
+            }
+            VKMD_TRY(vkmd_dcd_writer_truncate(dcd, (int32_t)keep));
+        } else {
+            VKMD_TRY(vkmd_dcd_writer_create(path, &dd, &dcd));
+        }
     }
 
-    /* Step 0 row, then blocks up to the next report or frame. */
+    /* Start: step 0 row (a fresh run), the first good state. */
     vkmd_md_report rep;
-    VKMD_TRY(vkmd_md_read(ctx, md, &rep, NULL, NULL));
-    VKMD_TRY(check_finite(&rep));
+    char why[160];
+    VKMD_TRY(vkmd_md_read(ctx, md, &rep, good_x, good_v));
+    if (run_fault_report_bad(&rep, temp, why, sizeof why) || !finite_array(good_x, n3)) {
+        res =
+            vkmd_fail(VKMD_ERROR_NUMERIC,
+                      "the starting state is not usable: %s (check the input, or --minimize)", why);
+        goto cleanup;
+    }
+    int64_t good_md_step = vkmd_md_steps_done(md);
+    int64_t done = q.restart ? ck.step : 0, last_report = done;
     run_energy_row row = {0,  0.0, rep.potential.total, rep.kinetic, rep.total, rep.temperature_k,
                           0.0};
-    VKMD_TRY(run_csv_write(csv, &row));
+    if (!q.restart) {
+        /* The start state is the first checkpoint: a run that stops early
+         * always leaves one to continue from. */
+        VKMD_TRY(run_csv_write(csv, &row));
+        VKMD_TRY(write_checkpoint(ck_path, &sys, settings_all, q.md.seed, 0, good_md_step, dt,
+                                  good_x, good_v));
+        last_ck = 0;
+        VKMD_TRY(vkmd_md_set_state(ctx, md, good_x, good_v));
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     const double t0 = run_now_s();
     const run_progress_desc pd = {.last_step = q.steps > 0 ? q.steps : 1, .dt_fs = dt};
     run_progress_init(&prog, &pd, t0);
     progress_on = 1;
     double t_last = t0;
-    int64_t done = 0, last_report = 0;
-    while (done < q.steps) {
+    const int64_t first = done;
+    while (done < q.steps && !(run_stop_signal && done % q.report_every == 0)) {
         int64_t next = (done / q.report_every + 1) * q.report_every;
         if (q.traj_every > 0) {
             int64_t nt = (done / q.traj_every + 1) * q.traj_every;
@@ -365,11 +551,30 @@ int cmd_run(int argc, char **argv)
         done = next;
         const int is_report = done % q.report_every == 0 || done == q.steps;
         const int is_frame = q.traj_every > 0 && done % q.traj_every == 0;
-        VKMD_TRY(vkmd_md_read(ctx, md, &rep, is_frame ? x : NULL, NULL));
+        res = vkmd_md_read(ctx, md, &rep, x, v);
+        if (res == VKMD_ERROR_NUMERIC) /* e.g. a water torn apart: constraints singular */
+            snprintf(why, sizeof why, "%s", vkmd_last_error());
+        else if (res != VKMD_OK)
+            goto cleanup;
         rep.step -= base;
-        VKMD_TRY(check_finite(&rep));
+        if (res != VKMD_OK || run_fault_report_bad(&rep, temp, why, sizeof why) ||
+            !finite_array(x, n3) || !finite_array(v, n3)) {
+            /* Nothing of this state is written; find the step and the atoms. */
+            run_progress_finish(&prog);
+            progress_on = 0;
+            fprintf(stderr, "vkmd run: bad state at step %lld (%s); replaying from step %lld\n",
+                    (long long)done, why, (long long)(good_md_step - base));
+            VKMD_TRY(run_fault_diagnose(ctx, md, &sys, good_x, good_v, good_md_step, base,
+                                        done - (good_md_step - base), temp, fault, sizeof fault));
+            res = vkmd_fail(VKMD_ERROR_NUMERIC, "%s", fault);
+            exit_code = RUN_EXIT_BLOWN_UP;
+            goto cleanup;
+        }
         if (is_frame)
             VKMD_TRY(vkmd_dcd_writer_append(dcd, x, &sys.box));
+        memcpy(good_x, x, sizeof *x * n3);
+        memcpy(good_v, v, sizeof *v * n3);
+        good_md_step = vkmd_md_steps_done(md);
         if (is_report) {
             const double t = run_now_s();
             const double ns_day = run_ns_per_day(done - last_report, dt, t - t_last);
@@ -388,11 +593,33 @@ int cmd_run(int argc, char **argv)
             et[samples] = rep.total;
             t_sum += rep.temperature_k;
             ++samples;
+            if (done % q.report_every == 0) {
+                /* A report step is where a checkpoint may be written; the
+                 * neighbour list is rebuilt here in every run, so a restart
+                 * from any report step continues bitwise. */
+                const int due = (q.checkpoint_every > 0 && done % q.checkpoint_every == 0) ||
+                                run_stop_signal || done == q.steps;
+                if (due) {
+                    VKMD_TRY(write_checkpoint(ck_path, &sys, settings_all, q.md.seed, done,
+                                              good_md_step, dt, x, v));
+                    last_ck = done;
+                }
+                VKMD_TRY(vkmd_md_set_state(ctx, md, x, v));
+            }
         }
     }
     wall = run_now_s() - t0;
     run_progress_finish(&prog);
     progress_on = 0;
+    if (run_stop_signal && done < q.steps) {
+        fprintf(stderr,
+                "vkmd run: stopped by %s at step %lld; checkpoint %s is at step %lld: continue "
+                "with the same options and --restart %s\n",
+                run_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", (long long)done, ck_path,
+                (long long)last_ck, ck_path);
+        exit_code = RUN_EXIT_INTERRUPTED;
+        goto cleanup;
+    }
     VKMD_TRY(vkmd_md_read(ctx, md, &rep, x, NULL));
     {
         vkmd_system out = sys;
@@ -404,7 +631,7 @@ int cmd_run(int argc, char **argv)
     VKMD_TRY(vkmd_md_constraint_violation(ctx, md, &water_a, &hbond_rel));
     VKMD_TRY(vkmd_vk_context_check_validation(ctx));
 
-    const double ns_day = run_ns_per_day(q.steps, dt, wall);
+    const double ns_day = run_ns_per_day(q.steps - first, dt, wall);
     const double mean_t = samples ? t_sum / (double)samples : rep.temperature_k;
     run_drift drift;
     memset(&drift, 0, sizeof drift);
@@ -416,49 +643,70 @@ int cmd_run(int argc, char **argv)
         printf(", \"device\": ");
         json_string(stdout, ctx->info.name);
         printf(", \"atoms\": %d, \"dof\": %lld, \"integrator\": \"%s\", \"dt_fs\": %g, "
-               "\"steps\": %lld, \"temperature_target_K\": %g, \"wall_s\": %.3f, "
+               "\"steps\": %lld, \"first_step\": %lld, \"temperature_target_K\": %g, "
+               "\"wall_s\": %.3f, "
                "\"ns_per_day\": %.4f, \"mean_temperature_K\": %.3f, "
                "\"final_total_kcal_mol\": %.6f, \"energy_drift_kcal_mol_per_ns\": %.6g, "
                "\"energy_drift_stderr_kcal_mol_per_ns\": %.6g, \"energy_drift_kT_per_ns_per_dof\": "
                "%.6g, "
                "\"max_water_violation_A\": %.3g, \"max_hbond_violation_rel\": %.3g",
-               sys.atom_count, (long long)vkmd_md_dof(md), integ, dt, (long long)q.steps, temp,
-               wall, ns_day, mean_t, rep.total, drift.slope_kcal_mol_per_ns,
+               sys.atom_count, (long long)vkmd_md_dof(md), integ, dt, (long long)q.steps,
+               (long long)first, temp, wall, ns_day, mean_t, rep.total, drift.slope_kcal_mol_per_ns,
                drift.slope_stderr_kcal_mol_per_ns, drift.kt_per_ns_per_dof, water_a, hbond_rel);
-        if (q.minimize)
+        if (q.minimize && !q.restart)
             printf(", \"minimize\": {\"iterations\": %d, \"energy_initial_kcal_mol\": %.6f, "
                    "\"energy_final_kcal_mol\": %.6f, \"max_force_kcal_mol_A\": %.6g, "
                    "\"converged\": %s}",
                    minres.iterations, minres.energy_initial, minres.energy_final, minres.max_force,
                    minres.converged ? "true" : "false");
         printf(", \"outputs\": {\"energy\": \"energy.csv\", \"trajectory\": %s, "
-               "\"final\": \"final.pdb\"}}\n",
+               "\"final\": \"final.pdb\", \"checkpoint\": \"checkpoint.chk\"}}\n",
                q.traj_every > 0 ? "\"traj.dcd\"" : "null");
     } else {
         printf("vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, mean T %.2f K, "
                "energy drift %.4g kcal/mol/ns (%.3g kT/ns/dof); outputs in %s/\n",
-               (long long)q.steps, q.system, wall, ctx->info.name, ns_day, mean_t,
+               (long long)(q.steps - first), q.system, wall, ctx->info.name, ns_day, mean_t,
                drift.slope_kcal_mol_per_ns, drift.kt_per_ns_per_dof, q.out_dir);
     }
     exit_code = 0;
 cleanup:
-    if (exit_code != 0) {
+    if (exit_code != 0 && exit_code != RUN_EXIT_INTERRUPTED) {
         if (progress_on)
             run_progress_finish(&prog);
         tool_error("run", res);
+        if (res == VKMD_ERROR_DEVICE_LOST)
+            fprintf(stderr, "vkmd run: the GPU was lost (driver reset, hang or removal). ");
+        else if (res == VKMD_ERROR_DEVICE_MEMORY)
+            fprintf(stderr, "vkmd run: the GPU ran out of memory (a smaller system, or another "
+                            "device with --device). ");
+        if (last_ck >= 0)
+            fprintf(stderr,
+                    "vkmd run: the last good checkpoint, %s, is at step %lld; outputs hold every "
+                    "good report and frame until the stop; continue with --restart %s\n",
+                    ck_path, (long long)last_ck, ck_path);
+        else if (res == VKMD_ERROR_DEVICE_LOST || res == VKMD_ERROR_DEVICE_MEMORY ||
+                 exit_code == RUN_EXIT_BLOWN_UP)
+            fprintf(stderr, "vkmd run: no checkpoint was written before the stop\n");
     }
     if (vkmd_dcd_writer_close(dcd) != VKMD_OK && exit_code == 0) {
         tool_error("run", VKMD_ERROR_IO);
         exit_code = 1;
     }
-    run_csv_close(csv);
+    if (run_csv_close(csv) != VKMD_OK && exit_code == 0) {
+        tool_error("run", VKMD_ERROR_IO);
+        exit_code = 1;
+    }
     if (ctx) {
         vkmd_md_destroy(ctx, md);
         vkmd_vk_context_destroy(ctx);
     }
     free(x);
+    free(v);
+    free(good_x);
+    free(good_v);
     free(tt);
     free(et);
+    vkmd_checkpoint_free(&ck);
     vkmd_system_destroy(&sys);
     return exit_code;
 }

@@ -293,3 +293,58 @@ vkmd_result run_drift_fit(const double *t, const double *e, int32_t n, double te
         out->slope_kcal_mol_per_ns / (VKMD_BOLTZMANN_KCAL * temperature_k) / (double)dof;
     return VKMD_OK;
 }
+
+/* ------------------------------------------------------------ restarts */
+
+vkmd_result run_csv_truncate_after(const char *path, int64_t last_step)
+{
+    vkmd_result res = VKMD_OK;
+    char tmp[4200], line[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open the energies to continue them: %s", path,
+                         strerror(errno));
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        res = vkmd_fail(VKMD_ERROR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+        fclose(in);
+        return res;
+    }
+    int found = 0, lineno = 0;
+    int64_t last_seen = -1;
+    while (fgets(line, sizeof line, in)) {
+        ++lineno;
+        if (line[0] == '#' || !strncmp(line, "step,", 5)) {
+            fputs(line, out);
+            continue;
+        }
+        char *end = NULL;
+        const long long step = strtoll(line, &end, 10);
+        if (end == line || *end != ',') {
+            res = vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: not an energy row: '%.40s'", path, lineno,
+                            line);
+            break;
+        }
+        if (step > last_step)
+            break; /* rows written after the checkpoint: dropped */
+        last_seen = step;
+        found |= step == last_step;
+        fputs(line, out);
+    }
+    fclose(in);
+    if (res == VKMD_OK && !found)
+        res = vkmd_fail(VKMD_ERROR_PARSE,
+                        "%s: ends at step %lld, before the checkpoint's step %lld: the energies "
+                        "of the steps between are lost",
+                        path, (long long)last_seen, (long long)last_step);
+    if (ferror(out) || fclose(out) != 0) {
+        if (res == VKMD_OK)
+            res = vkmd_fail(VKMD_ERROR_IO, "%s: write failed: %s", tmp, strerror(errno));
+    }
+    if (res == VKMD_OK && rename(tmp, path) != 0)
+        res = vkmd_fail(VKMD_ERROR_IO, "%s: cannot replace it: %s", path, strerror(errno));
+    if (res != VKMD_OK)
+        remove(tmp);
+    return res;
+}

@@ -61,6 +61,13 @@ vkmd_result run_csv_write(run_csv *csv, const run_energy_row *row);
  * reports a failed write. */
 vkmd_result run_csv_close(run_csv *csv);
 
+/* Restarts: keeps the '#' header, the column line and the rows up to
+ * `last_step` of the CSV at `path` and drops the rest (rows written after a
+ * checkpoint), replacing the file through a temporary. Errors:
+ * VKMD_ERROR_IO, VKMD_ERROR_PARSE (a malformed row, or no row at last_step:
+ * rows would be lost), naming the file. */
+vkmd_result run_csv_truncate_after(const char *path, int64_t last_step);
+
 /* ------------------------------------------------------------ progress */
 
 typedef struct run_progress_desc {

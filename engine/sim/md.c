@@ -613,8 +613,28 @@ vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *p
         VKMD_TRY(vkmd_forcefield_upload_positions(ctx, md->ff, positions));
     if (velocities)
         VKMD_TRY(upload_velocities(ctx, md, velocities));
+    /* A fresh neighbour list from these positions: the forces then depend on
+     * the state alone, not on when the list was last built, so a run
+     * restarted from a checkpoint continues bitwise like the run that wrote
+     * it (which calls this too after writing). */
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
+    vkmd_forcefield_record_invalidate(md->ff, cb);
+    VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
     VKMD_TRY(prime_forces(ctx, md));
 cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_set_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t step)
+{
+    if (step < 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: negative step %lld", (long long)step);
+    const uint32_t c[4] = {(uint32_t)((uint64_t)step & 0xffffffffu),
+                           (uint32_t)((uint64_t)step >> 32), 0, 0};
+    vkmd_result res = vkmd_vk_buffer_upload(ctx, &md->counter, 0, c, 16);
+    if (res == VKMD_OK)
+        md->steps_done = step;
     return res;
 }
 

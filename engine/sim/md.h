@@ -108,10 +108,15 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
                          double *out_positions, double *out_velocities);
 
 /* Replaces positions (and velocities if not NULL), e.g. for a restart;
- * recomputes the forces. Positions must be whole molecules that satisfy the
+ * rebuilds the neighbour list and recomputes the forces, so the state after
+ * this call depends only on the arguments. Positions must be whole molecules that satisfy the
  * constraints (as vkmd_md_read returns them). */
 vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *positions,
                               const double *velocities);
+
+/* Sets the step counter (which keys the Langevin noise and the phase of
+ * centre-of-mass removal), e.g. for a restart. */
+vkmd_result vkmd_md_set_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t step);
 
 /* Largest constraint violations of the current positions: water O-H / H-H
  * |r - d| in A, and H-bond |r - d| / d (0 when there are none). */
