@@ -8,6 +8,7 @@
  * pipelines on first use). Wall time per evaluation includes the submit and
  * fence wait, which a recorded MD loop amortises over many steps. */
 #include "args.h"
+#include "bench_md.h"
 #include "bench_uff.h"
 #include "json.h"
 #include "commands.h"
@@ -25,7 +26,16 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: vkmd bench --forces|--uff [options]\n"
+            "usage: vkmd bench [options]            MD suite: ns/day, us/step, dispatches,\n"
+            "                                      submits and GPU time by pass per step\n"
+            "       vkmd bench --forces|--uff [options]\n"
+            "       vkmd bench --compare A.json B.json ... [--svg FILE]\n"
+            "  (MD suite) --systems LIST   water:N or prmtop paths (default water:1000,\n"
+            "                         water:8000,water:32000: ~3k, ~24k, ~96k atoms)\n"
+            "  --dt LIST              4 (HMR 1.5 amu), 2 (no HMR) or 4,2 (default 4,2)\n"
+            "  --steps N              timed steps per run (default 2e6/atoms, 20..1000)\n"
+            "  --compare FILES        markdown table of result files and an SVG of ns/day\n"
+            "                         against atoms (--svg FILE, default bench_compare.svg)\n"
             "  --forces               time full force evaluations (energy + forces)\n"
             "  --uff                  UFF replica evaluations per second (--molecule, default\n"
             "                         xylitol; --replicas LIST, default 1,100,10000)\n"
@@ -269,7 +279,19 @@ int cmd_bench(int argc, char **argv)
 {
     const char *systems = "water:8000", *device = NULL, *json = NULL;
     const char *molecule = "xylitol", *replica_list = "1,100,10000";
-    int repeat = 20, forces = 0, uff = 0, relax = 0;
+    int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0, systems_given = 0;
+    const char *dts = "4,2", *svg = "bench_compare.svg";
+    if (argc >= 2 && !strcmp(argv[1], "--compare")) {
+        int count = 0;
+        char *files[16];
+        for (int i = 2; i < argc; ++i) {
+            if (!strcmp(argv[i], "--svg") && i + 1 < argc)
+                svg = argv[++i];
+            else if (count < 16)
+                files[count++] = argv[i];
+        }
+        return bench_compare_main(files, count, svg);
+    }
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
@@ -283,16 +305,22 @@ int cmd_bench(int argc, char **argv)
         } else if (!strcmp(a, "--relax")) {
             relax = 1;
         } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
-                   !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas")) {
+                   !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas") ||
+                   !strcmp(a, "--dt") || !strcmp(a, "--steps")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
+            else if (!strcmp(a, "--dt"))
+                dts = v;
+            else if (!strcmp(a, "--steps"))
+                r = args_int(a, v, 1, 100000000, &md_steps);
             else if (!strcmp(a, "--molecule"))
                 molecule = v;
             else if (!strcmp(a, "--replicas"))
                 replica_list = v;
-            else if (!strcmp(a, "--systems"))
+            else if (!strcmp(a, "--systems")) {
                 systems = v;
-            else if (!strcmp(a, "--device"))
+                systems_given = 1;
+            } else if (!strcmp(a, "--device"))
                 device = v;
             else if (!strcmp(a, "--json"))
                 json = v;
@@ -302,9 +330,8 @@ int cmd_bench(int argc, char **argv)
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
         }
     }
-    if (r == VKMD_OK && forces + uff != 1)
-        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                      "give --forces or --uff (MD-step benchmarks come with the MD loop)");
+    if (r == VKMD_OK && forces + uff > 1)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "give at most one of --forces and --uff");
     int32_t reps[16];
     int nrep = 0;
     for (const char *p = replica_list; r == VKMD_OK && uff && *p && nrep < 16;) {
@@ -327,6 +354,8 @@ int cmd_bench(int argc, char **argv)
 
     if (uff)
         return bench_uff_main(device, molecule, reps, nrep, repeat, relax, json);
+    if (!forces)
+        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, json);
 
     char *list = strdup(systems);
     bench_result results[32];

@@ -6,6 +6,7 @@
  * one push-constant block, so one vkmd_nl_push describes every dispatch. */
 #include "forces/neighbor.h"
 #include "core/log.h"
+#include "vk/stats.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/pipeline.h"
@@ -472,6 +473,7 @@ static void dispatch_indirect(VkCommandBuffer cb, const vkmd_neighbor *nl, int k
 {
     bind(cb, nl, k);
     vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)slot);
+    vkmd_vk_stats_add_dispatches(1);
     vkmd_vk_barrier_compute(cb);
 }
 
@@ -479,6 +481,7 @@ void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
 {
     bind(cb, nl, PIPE_CHECK);
     vkCmdDispatch(cb, nl->check_groups, 1, 1);
+    vkmd_vk_stats_add_dispatches(1);
     /* Also orders the indirect reads of an earlier record before the decide
      * kernel rewrites the arguments. */
     vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
@@ -486,6 +489,7 @@ void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     bind(cb, nl, PIPE_DECIDE);
     vkCmdDispatch(cb, 1, 1, 1);
+    vkmd_vk_stats_add_dispatches(1);
     vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                     VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |

@@ -19,6 +19,7 @@
  *   buffer that uses it may be pending. */
 #include "forces/pme_fft.h"
 #include "core/log.h"
+#include "vk/stats.h"
 #include "vk/check.h"
 #include "vk/command.h"
 
@@ -140,6 +141,15 @@ vkmd_result vkmd_pme_fft_record(vkmd_pme_fft *fft, VkCommandBuffer cb, int inver
     if (r != VKFFT_SUCCESS)
         return vkmd_fail(VKMD_ERROR_VULKAN, "VkFFT %s recording failed: VkFFT error %d",
                          inverse ? "inverse" : "forward", (int)r);
+    /* VkFFT records one dispatch per axis upload of the plan (and its own
+     * barriers between them, one fewer). */
+    const VkFFTPlan *plan = inverse && fft->app.localFFTPlan_inverse ? fft->app.localFFTPlan_inverse
+                                                                     : fft->app.localFFTPlan;
+    uint64_t uploads = 0;
+    for (int i = 0; plan && i < 3; ++i)
+        uploads += plan->numAxisUploads[i];
+    vkmd_vk_stats_add_dispatches(uploads);
+    vkmd_vk_stats_add_barriers(uploads > 0 ? uploads - 1 : 0);
     return VKMD_OK;
 }
 

@@ -9,6 +9,8 @@
 #include "ref/ref_md.h"
 #include "sim/constraints.h"
 #include "system/molecules.h"
+#include "vk/stats.h"
+#include "vk/timer.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/pipeline.h"
@@ -364,14 +366,49 @@ static void record_constrain_velocities(const vkmd_md *md, VkCommandBuffer cb)
         vkmd_sim_constraints_record_velocities(md->cons, cb);
 }
 
-static void record_forces(const vkmd_md *md, VkCommandBuffer cb)
+/* Timestamp marks of a profiled batch (vkmd_md_profile_steps); NULL in
+ * normal batches. Mark k closes the interval (from[k], k] of pass[k]; the
+ * force field's own marks sit in ff_slot[i] .. + VKMD_FORCEFIELD_TIMER_SLOTS. */
+#define PROFILE_MAX_STEPS      16
+#define PROFILE_SLOTS_PER_STEP (8 + VKMD_FORCEFIELD_TIMER_SLOTS)
+#define PROFILE_SLOTS          (PROFILE_MAX_STEPS * PROFILE_SLOTS_PER_STEP + 8)
+enum { PASS_FF_TOTAL = VKMD_MD_PASS_COUNT };
+typedef struct md_marks {
+    const vkmd_vk_timer *timer;
+    uint32_t next, last;
+    uint32_t from[PROFILE_SLOTS];
+    uint8_t pass[PROFILE_SLOTS];
+    uint32_t ff_slot[PROFILE_MAX_STEPS];
+    int32_t ff_count;
+} md_marks;
+
+static void mark(md_marks *m, VkCommandBuffer cb, int pass)
+{
+    if (!m || m->next >= PROFILE_SLOTS)
+        return;
+    vkmd_vk_timer_record_mark(cb, m->timer, m->next);
+    m->from[m->next] = m->last;
+    m->pass[m->next] = (uint8_t)pass;
+    m->last = m->next++;
+}
+
+static void record_forces(const vkmd_md *md, VkCommandBuffer cb, md_marks *m)
 {
     /* The clear (a transfer write) follows compute reads of the forces. */
     vkmd_vk_barrier_compute_to_transfer(cb);
-    vkmd_forcefield_record(md->ff, cb, NULL, 0);
+    if (!m) {
+        vkmd_forcefield_record(md->ff, cb, NULL, 0);
+        return;
+    }
+    const uint32_t before = m->last, first = m->next;
+    vkmd_forcefield_record(md->ff, cb, m->timer, first);
+    m->ff_slot[m->ff_count++] = first;
+    m->next += VKMD_FORCEFIELD_TIMER_SLOTS;
+    m->last = before;
+    mark(m, cb, PASS_FF_TOTAL);
 }
 
-static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset)
+static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, md_marks *m)
 {
     const uint32_t n = (uint32_t)md->atom_count;
     vkmd_md_push p = md->push;
@@ -379,37 +416,52 @@ static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset)
     if (md->desc.integrator == VKMD_INTEGRATOR_VERLET) {
         dispatch(md, cb, VKMD_MD_MODE_VV_KICK_DRIFT, n, &p);
         vkmd_vk_barrier_compute(cb);
+        mark(m, cb, VKMD_MD_PASS_INTEGRATE);
         record_constrain_positions(md, cb, p.dt_fs);
-        record_forces(md, cb);
+        mark(m, cb, VKMD_MD_PASS_CONSTRAINTS);
+        record_forces(md, cb, m);
         dispatch(md, cb, VKMD_MD_MODE_VV_KICK, n, &p);
         vkmd_vk_barrier_compute(cb);
+        mark(m, cb, VKMD_MD_PASS_INTEGRATE);
         record_constrain_velocities(md, cb);
+        mark(m, cb, VKMD_MD_PASS_CONSTRAINTS);
     } else {
         dispatch(md, cb, VKMD_MD_MODE_LM_KICK, n, &p);
         vkmd_vk_barrier_compute(cb);
+        mark(m, cb, VKMD_MD_PASS_INTEGRATE);
         record_constrain_velocities(md, cb);
+        mark(m, cb, VKMD_MD_PASS_CONSTRAINTS);
         dispatch(md, cb, VKMD_MD_MODE_LM_DRIFT, n, &p);
         vkmd_vk_barrier_compute(cb);
+        mark(m, cb, VKMD_MD_PASS_INTEGRATE);
         record_constrain_positions(md, cb, p.dt_fs);
-        record_forces(md, cb);
+        mark(m, cb, VKMD_MD_PASS_CONSTRAINTS);
+        record_forces(md, cb, m);
     }
 }
 
 /* A batch: backups, `steps` steps, COM removal if asked, wrap, advance. */
 static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk_cmd *cmd,
-                                int32_t steps, int with_com)
+                                int32_t steps, int with_com, md_marks *m)
 {
     vkmd_result res = VKMD_OK;
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, cmd));
     VkCommandBuffer cb = cmd->cb;
     const uint32_t n = (uint32_t)md->atom_count;
+    if (m) {
+        vkmd_vk_timer_record_reset(cb, m->timer);
+        m->next = m->last = 0;
+        m->ff_count = 0;
+        mark(m, cb, VKMD_MD_PASS_REDUCE);
+    }
     vkmd_vk_barrier_compute_to_transfer(cb);
     copy_buffer(cb, vkmd_forcefield_positions(md->ff), &md->pos_backup);
     copy_buffer(cb, &md->vel, &md->vel_backup);
     copy_buffer(cb, &md->counter, &md->counter_backup);
     vkmd_vk_barrier_transfer_to_compute(cb);
+    mark(m, cb, VKMD_MD_PASS_REDUCE);
     for (int32_t s = 0; s < steps; ++s)
-        record_step(md, cb, (uint32_t)s);
+        record_step(md, cb, (uint32_t)s, m);
     vkmd_md_push p = md->push;
     if (with_com) {
         dispatch(md, cb, VKMD_MD_MODE_COM_SUM, n, &p);
@@ -425,6 +477,7 @@ static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk
     }
     p.steps = (uint32_t)steps;
     dispatch(md, cb, VKMD_MD_MODE_ADVANCE, 1, &p);
+    mark(m, cb, VKMD_MD_PASS_REDUCE);
     vkmd_vk_barrier_compute_to_transfer(cb);
     vkmd_vk_barrier_device_to_host(cb);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, cmd));
@@ -451,7 +504,7 @@ static vkmd_result get_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, i
     if (!slot->cmd.cb)
         VKMD_TRY(vkmd_vk_cmd_create(ctx, &slot->cmd));
     slot->steps = 0;
-    VKMD_TRY(record_batch(ctx, md, &slot->cmd, steps, with_com));
+    VKMD_TRY(record_batch(ctx, md, &slot->cmd, steps, with_com, NULL));
     slot->steps = steps;
     slot->with_com = with_com;
     slot->last_use = ++md->use_clock;
@@ -716,4 +769,84 @@ const vkmd_constraint_set *vkmd_md_constraint_set(const vkmd_md *md)
 vkmd_forcefield *vkmd_md_forcefield(vkmd_md *md)
 {
     return md->ff;
+}
+
+/* ---- profiling ---------------------------------------------------------- */
+
+vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps,
+                                  vkmd_md_profile *out)
+{
+    vkmd_result res = VKMD_OK;
+    memset(out, 0, sizeof *out);
+    if (steps < 1 || steps > PROFILE_MAX_STEPS)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: profile of %d steps (1..%d)", steps,
+                         PROFILE_MAX_STEPS);
+    vkmd_vk_timer timer = {0};
+    vkmd_vk_cmd cmd = {0};
+    md_marks *m = calloc(1, sizeof *m);
+    if (!m)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    VKMD_TRY(vkmd_vk_timer_create(ctx, PROFILE_SLOTS, &timer));
+    VKMD_TRY(vkmd_vk_cmd_create(ctx, &cmd));
+    m->timer = &timer;
+
+    /* What a normal batch records, per step. */
+    const int32_t bs = md->desc.max_batch_steps;
+    const vkmd_vk_stats s0 = vkmd_vk_stats_get();
+    VKMD_TRY(record_batch(ctx, md, &cmd, bs, md->desc.com_every > 0, NULL));
+    const vkmd_vk_stats s1 = vkmd_vk_stats_get();
+    out->batch_steps = bs;
+    out->dispatches_per_step = (double)(s1.dispatches - s0.dispatches) / bs;
+    out->barriers_per_step = (double)(s1.barriers - s0.barriers) / bs;
+
+    for (int attempt = 0;; ++attempt) {
+        VKMD_TRY(record_batch(ctx, md, &cmd, steps, 0, m));
+        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &cmd));
+        res = vkmd_forcefield_check_capacity(ctx, md->ff);
+        if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
+            break;
+        VKMD_TRY(restore_backup(ctx, md));
+        VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
+        free_batches(ctx, md);
+        VKMD_TRY(prime_forces(ctx, md));
+    }
+    VKMD_TRY(res);
+    md->steps_done += steps;
+
+    double ff_total = 0;
+    /* Walk the marks in order: each closes its own interval. */
+    for (uint32_t k = 1; k < m->next; ++k) {
+        int is_mark = 0;
+        for (int i = 0; i < m->ff_count && !is_mark; ++i)
+            is_mark = k >= m->ff_slot[i] && k < m->ff_slot[i] + VKMD_FORCEFIELD_TIMER_SLOTS;
+        if (is_mark)
+            continue; /* the force field's own slots */
+        double ns = 0;
+        VKMD_TRY(vkmd_vk_timer_elapsed_ns(ctx, &timer, m->from[k], k, &ns));
+        out->step_ns += ns;
+        if (m->pass[k] == PASS_FF_TOTAL)
+            ff_total += ns;
+        else
+            out->pass_ns[m->pass[k]] += ns;
+    }
+    double ff_parts = 0;
+    for (int i = 0; i < m->ff_count; ++i) {
+        double ns[VKMD_FF_PASS_COUNT];
+        VKMD_TRY(vkmd_forcefield_pass_times(ctx, md->ff, &timer, m->ff_slot[i], ns));
+        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p) {
+            out->pass_ns[p] += ns[p];
+            ff_parts += ns[p];
+        }
+    }
+    /* The accumulator clears and barriers inside the force field. */
+    out->pass_ns[VKMD_MD_PASS_REDUCE] += ff_total - ff_parts;
+    out->steps = steps;
+    out->step_ns /= steps;
+    for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
+        out->pass_ns[p] /= steps;
+cleanup:
+    vkmd_vk_cmd_destroy(ctx, &cmd);
+    vkmd_vk_timer_destroy(ctx, &timer);
+    free(m);
+    return res;
 }

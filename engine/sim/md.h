@@ -123,6 +123,38 @@ vkmd_result vkmd_md_set_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t step);
 vkmd_result vkmd_md_constraint_violation(vkmd_vk_context *ctx, vkmd_md *md, double *out_water_a,
                                          double *out_hbond_rel);
 
+/* Where the GPU time of a step goes (vkmd bench). The first seven passes
+ * are the force field's (vkmd_ff_pass order). */
+typedef enum vkmd_md_pass {
+    VKMD_MD_PASS_NEIGHBOR = VKMD_FF_PASS_NEIGHBOR,
+    VKMD_MD_PASS_NONBONDED = VKMD_FF_PASS_NONBONDED,
+    VKMD_MD_PASS_BONDED = VKMD_FF_PASS_BONDED,
+    VKMD_MD_PASS_PME_SPREAD = VKMD_FF_PASS_PME_SPREAD,
+    VKMD_MD_PASS_PME_FFT = VKMD_FF_PASS_PME_FFT,
+    VKMD_MD_PASS_PME_CONVOLVE = VKMD_FF_PASS_PME_CONVOLVE,
+    VKMD_MD_PASS_PME_GATHER = VKMD_FF_PASS_PME_GATHER,
+    VKMD_MD_PASS_INTEGRATE = VKMD_FF_PASS_COUNT, /* kicks and drifts */
+    VKMD_MD_PASS_CONSTRAINTS,                    /* SETTLE and H-bond clusters */
+    VKMD_MD_PASS_REDUCE, /* accumulator clears, backups, COM, wrap, step counter */
+    VKMD_MD_PASS_COUNT
+} vkmd_md_pass;
+
+typedef struct vkmd_md_profile {
+    int32_t steps;                      /* steps timed */
+    double step_ns;                     /* GPU time per step (sum of the passes) */
+    double pass_ns[VKMD_MD_PASS_COUNT]; /* per step */
+    int32_t batch_steps;                /* steps per recorded command buffer */
+    double dispatches_per_step;         /* recorded in a normal batch, per step */
+    double barriers_per_step;           /* likewise */
+} vkmd_md_profile;
+
+/* Runs `steps` (1..16) steps as one batch with GPU timestamps between the
+ * passes (the simulation advances) and counts what a normal batch records.
+ * Errors: VKMD_ERROR_UNSUPPORTED (no timestamps on this device),
+ * VKMD_ERROR_INVALID_ARGUMENT, device errors. */
+vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps,
+                                  vkmd_md_profile *out);
+
 /* Accessors. */
 int64_t vkmd_md_dof(const vkmd_md *md);
 int64_t vkmd_md_steps_done(const vkmd_md *md);

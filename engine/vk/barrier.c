@@ -1,5 +1,6 @@
 /* Global memory barriers (see barrier.h). */
 #include "vk/barrier.h"
+#include "vk/stats.h"
 
 void vkmd_vk_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                      VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
@@ -10,6 +11,7 @@ void vkmd_vk_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAcces
         .dstAccessMask = dst_access,
     };
     vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
+    vkmd_vk_stats_add_barriers(1);
 }
 
 void vkmd_vk_barrier_compute(VkCommandBuffer cb)

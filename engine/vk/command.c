@@ -2,6 +2,7 @@
  * a temporary fence rather than vkQueueWaitIdle so that they do not wait for
  * unrelated work in flight on the same queue. */
 #include "vk/command.h"
+#include "vk/stats.h"
 #include "vk/check.h"
 
 static vkmd_result allocate(vkmd_vk_context *ctx, VkCommandBuffer *out_cb)
@@ -27,6 +28,7 @@ static vkmd_result submit(vkmd_vk_context *ctx, VkCommandBuffer cb, VkFence fenc
         .pCommandBuffers = &cb,
     };
     VKMD_VK_CHECK(vkQueueSubmit(ctx->queue, 1, &si, fence));
+    vkmd_vk_stats_add_submits(1);
 cleanup:
     return res;
 }

@@ -1,5 +1,6 @@
 /* Compute pipelines, descriptor sets and dispatch (see pipeline.h). */
 #include "vk/pipeline.h"
+#include "vk/stats.h"
 #include "vk/check.h"
 #include "vk/spirv.h"
 
@@ -193,6 +194,8 @@ void vkmd_vk_dispatch(VkCommandBuffer cb, const vkmd_vk_pipeline *pipeline,
     if (pipeline->push_size && push)
         vkCmdPushConstants(cb, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            pipeline->push_size, push);
-    if (groups_x && groups_y && groups_z)
+    if (groups_x && groups_y && groups_z) {
         vkCmdDispatch(cb, groups_x, groups_y, groups_z);
+        vkmd_vk_stats_add_dispatches(1);
+    }
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `vkmd bench` MD suite on the device (water:216, both time steps): the table
+# and a JSON result with every field filled (device, driver, Vulkan, vkmd
+# version and commit, per run ns/day, us/step, dispatches/barriers/submits
+# per step, GPU time by pass summing to the step's); then `--compare` on two
+# result files prints the markdown table and writes a well-formed SVG with
+# one line per device and time step. No timing is asserted.
+# Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
+set -u
+vkmd=$1 scratch=$3/cli_bench_md
+rm -rf "$scratch" && mkdir -p "$scratch"
+py=/usr/bin/python3
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+
+if ! "$vkmd" bench --systems water:216 --steps 50 --json "$scratch/a.json" >"$scratch/a.txt" 2>"$scratch/a.err"; then
+  cat "$scratch/a.err"
+  err "vkmd bench failed"
+fi
+cat "$scratch/a.txt"
+$py - "$scratch/a.json" <<'PY' || err "bench JSON"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["benchmark"] == "md"
+for k in ("vkmd_version", "commit", "date", "host_cpu", "device_name"):
+    assert d[k], k
+for k in ("name", "vendor", "type", "driver_name", "driver_info", "driver_version", "vulkan"):
+    assert d["device"][k], k
+assert d["settings"]["cutoff_A"] == 9 and d["settings"]["ewald_tolerance"] == 0.0005
+runs = d["runs"]
+assert [r["dt_fs"] for r in runs] == [4, 2], runs
+passes = ("neighbor", "nonbonded", "bonded", "pme_spread", "pme_fft", "pme_convolve",
+          "pme_gather", "integrate", "constraints", "reductions")
+for r in runs:
+    assert r["system"] == "water:216" and r["atoms"] == 648 and r["steps"] == 50
+    assert r["hmr_amu"] == (1.5 if r["dt_fs"] == 4 else 0)
+    for k in ("wall_s", "ns_per_day", "us_per_step", "gpu_us_per_step", "dispatches_per_step",
+              "barriers_per_step", "submits_per_step", "steps_per_command_buffer"):
+        assert isinstance(r[k], (int, float)) and math.isfinite(r[k]) and r[k] > 0, (k, r[k])
+    # ns/day from the wall time per step
+    assert abs(r["ns_per_day"] - r["dt_fs"] * 1e-6 * 86400 / (r["us_per_step"] * 1e-6)) < 1e-3 * r["ns_per_day"]
+    p = r["passes_us_per_step"]
+    assert set(p) == set(passes), p
+    assert all(p[k] > 0 for k in passes), p
+    total = sum(p.values())
+    assert abs(total - r["gpu_us_per_step"]) <= 1e-3 * r["gpu_us_per_step"] + 0.01, (total, r)
+    # one submit per recorded batch of steps
+    assert r["submits_per_step"] <= 1.0 / r["steps_per_command_buffer"] * 2 + 1e-9, r
+    print("  %s %g fs: %.3f ns/day, %.1f dispatches, %.1f barriers, %.3f submits per step; "
+          "passes sum %.1f us = GPU step %.1f us" % (r["system"], r["dt_fs"], r["ns_per_day"],
+          r["dispatches_per_step"], r["barriers_per_step"], r["submits_per_step"], total,
+          r["gpu_us_per_step"]))
+PY
+
+# --compare: the same results under another device name.
+sed 's/"device_name": "[^"]*"/"device_name": "Other GPU"/' "$scratch/a.json" >"$scratch/b.json"
+if "$vkmd" bench --compare "$scratch/a.json" "$scratch/b.json" --svg "$scratch/c.svg" >"$scratch/c.md" 2>"$scratch/c.err"; then
+  cat "$scratch/c.md"
+  $py - "$scratch/c.md" "$scratch/c.svg" <<'PY' || err "--compare table or SVG"
+import sys, xml.dom.minidom
+md = open(sys.argv[1]).read().splitlines()
+assert md[0].startswith("| system | atoms | dt (fs) |") and "Other GPU" in md[0], md[0]
+assert md[1].startswith("|---|")
+assert len(md) == 4 and md[2].startswith("| water:216 | 648 | 4 |") and md[3].startswith("| water:216 | 648 | 2 |"), md
+svg = xml.dom.minidom.parse(sys.argv[2])
+lines = svg.getElementsByTagName("polyline")
+assert len(lines) == 4, len(lines)  # 2 devices x 2 time steps
+texts = " ".join(t.firstChild.data for t in svg.getElementsByTagName("text") if t.firstChild)
+assert "Other GPU" in texts and "ns/day" in texts and "atoms" in texts, texts
+print("  SVG: %d lines, legend and axes present" % len(lines))
+PY
+else
+  cat "$scratch/c.err"
+  err "--compare failed"
+fi
+"$vkmd" bench --compare "$scratch/a.txt" >/dev/null 2>"$scratch/d.err" && err "--compare accepted a text file" ||
+  echo "  refused: $(cat "$scratch/d.err")"
+
+[ $fail = 0 ] && echo "PASS test_cli_bench_md" || { echo "FAIL test_cli_bench_md"; exit 1; }

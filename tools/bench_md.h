@@ -1,0 +1,20 @@
+/* vkmd bench (MD suite, bench_md.c) and vkmd bench --compare
+ * (bench_compare.c). */
+#ifndef VKMD_TOOLS_BENCH_MD_H
+#define VKMD_TOOLS_BENCH_MD_H
+
+/* Runs the MD suite on `systems` (comma-separated: water:N or prmtop paths;
+ * NULL: the built-in water boxes of ~3k, ~24k and ~96k atoms) at the time
+ * steps in `dts` ("4,2": 4 fs with HMR 1.5 amu, 2 fs without); `steps` 0
+ * picks per system. Prints the table; writes JSON to `json` if not NULL.
+ * Returns the exit code. */
+int bench_md_main(const char *device, const char *systems, const char *dts, int steps,
+                  const char *json);
+
+/* Reads result files written by bench_md_main, prints one markdown table
+ * (ns/day and us/step per system and device) and writes an SVG plot of
+ * ns/day against atoms (log-log, one line per device and time step) to
+ * `svg`. Returns the exit code. */
+int bench_compare_main(char **files, int count, const char *svg);
+
+#endif
