@@ -2,12 +2,13 @@
 """OpenMM's speed on a water box in vkmd bench's settings, for docs/BENCHMARKS.md.
 
 The box is vkmd's own: pass the PDB that `vkmd run water:N --steps 0 --out DIR`
-writes (DIR/final.pdb, TIP3P waters with CRYST1). Settings as `vkmd bench`:
+writes (DIR/final.pdb, TIP3P waters with CRYST1), or an AMBER prmtop with its
+.inpcrd beside it (e.g. the DHFR benchmark system). Settings as `vkmd bench`:
 PME, 9 A cutoff, Ewald tolerance 5e-4, bonds to H constrained, rigid water,
 Langevin middle 300 K 1/ps, 4 fs with hydrogen masses 1.5 amu or 2 fs; 50
 minimiser iterations, 100 warm-up steps, then STEPS timed steps.
 
-usage: /usr/bin/python3 tools/openmm_bench.py BOX.pdb [--dt 4|2] [--steps N]
+usage: /usr/bin/python3 tools/openmm_bench.py BOX.pdb|SYSTEM.prmtop [--dt 4|2] [--steps N]
        [--platform CPU|Reference|...] [--threads N]
 Prints one JSON line: platform, atoms, dt_fs, steps, wall_s, ns_per_day.
 """
@@ -32,18 +33,27 @@ def main():
     ap.add_argument("--platform", default="CPU")
     ap.add_argument("--threads", type=int, default=0)
     a = ap.parse_args()
-    pdb = app.PDBFile(a.pdb)
-    ff = app.ForceField("amber14/tip3p.xml")
     hmass = 1.5 * unit.amu if a.dt > 3 else None
-    system = ff.createSystem(pdb.topology, nonbondedMethod=app.PME,
-                             nonbondedCutoff=0.9 * unit.nanometer, ewaldErrorTolerance=5e-4,
-                             constraints=app.HBonds, rigidWater=True, hydrogenMass=hmass)
+    opts = dict(nonbondedMethod=app.PME, nonbondedCutoff=0.9 * unit.nanometer,
+                ewaldErrorTolerance=5e-4, constraints=app.HBonds, rigidWater=True,
+                hydrogenMass=hmass)
+    if a.pdb.endswith(".prmtop"):
+        pdb = app.AmberInpcrdFile(a.pdb[:-len(".prmtop")] + ".inpcrd")
+        prmtop = app.AmberPrmtopFile(a.pdb)
+        topology = prmtop.topology
+        system = prmtop.createSystem(**opts)
+    else:
+        pdb = app.PDBFile(a.pdb)
+        topology = pdb.topology
+        system = app.ForceField("amber14/tip3p.xml").createSystem(topology, **opts)
     integ = mm.LangevinMiddleIntegrator(300 * unit.kelvin, 1 / unit.picosecond,
                                         a.dt * unit.femtoseconds)
     platform = mm.Platform.getPlatformByName(a.platform)
     props = {"Threads": str(a.threads)} if a.threads and a.platform == "CPU" else {}
-    sim = app.Simulation(pdb.topology, system, integ, platform, props)
+    sim = app.Simulation(topology, system, integ, platform, props)
     sim.context.setPositions(pdb.positions)
+    if getattr(pdb, "boxVectors", None) is not None:
+        sim.context.setPeriodicBoxVectors(*pdb.boxVectors)
     sim.minimizeEnergy(maxIterations=50)
     sim.context.setVelocitiesToTemperature(300 * unit.kelvin, 1)
     sim.step(100)
