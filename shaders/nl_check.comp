@@ -1,20 +1,21 @@
-// Neighbour-list check (engine/forces/neighbor.c), two kernels by MODE:
+// Neighbour-list check (engine/forces/neighbor.c), one dispatch:
 //
-// CHECK_DISPLACEMENT: the largest squared displacement of any atom since the
-//   last build (minimum image, so an atom wrapped by the integrator is not a
-//   jump), reduced per workgroup in shared memory and then with one atomicMax
-//   on the float bits (non-negative floats order like their bits).
-// CHECK_DECIDE: one thread decides whether to rebuild (forced, an atom moved
-//   past the trigger distance, or the box changed since the build) and writes
-//   the indirect dispatch arguments of every rebuild kernel: the full group
-//   counts or zero. A recorded MD loop therefore never asks the host.
+// The largest squared displacement of any atom since the last build
+// (minimum image, so an atom wrapped by the integrator is not a jump),
+// reduced per workgroup in shared memory and then with one atomicMax on the
+// float bits (non-negative floats order like their bits). The last workgroup
+// to finish (counted with an atomic in the state) then decides whether to
+// rebuild (forced, an atom moved past the trigger distance, or the box
+// changed since the build) and writes the indirect dispatch arguments of
+// every rebuild kernel: the full group counts or zero. A recorded MD loop
+// therefore never asks the host.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/nl_common.glsl"
 
-layout(constant_id = VKMD_SPEC_NL_MODE) const uint MODE = VKMD_NL_MODE_CHECK_DISPLACEMENT;
-
 shared float red[WORKGROUP_SIZE];
+
+void decide(uint bits);
 
 void displacement()
 {
@@ -36,15 +37,22 @@ void displacement()
         }
         barrier();
     }
-    if (lid == 0 && red[0] != 0.0)
+    if (lid != 0)
+        return;
+    if (red[0] != 0.0)
         atomicMax(st.max_disp2, floatBitsToUint(red[0]));
+    // The last workgroup sees every other group's atomicMax (atomics on one
+    // location are ordered) and decides.
+    memoryBarrierBuffer();
+    if (atomicAdd(st.done_groups, 1u) + 1u != gl_NumWorkGroups.x)
+        return;
+    memoryBarrierBuffer();
+    st.done_groups = 0u;
+    decide(atomicOr(st.max_disp2, 0u));
 }
 
-void decide()
+void decide(uint bits)
 {
-    if (gl_GlobalInvocationID.x != 0)
-        return;
-    uint bits = st.max_disp2;
     float d2 = uintBitsToFloat(bits);
     bool box_changed = any(notEqual(st.build_box.xyz, pc.box.xyz));
     bool rebuild = st.force != 0u || !(d2 <= pc.cell.w) || box_changed;
@@ -64,8 +72,5 @@ void decide()
 
 void main()
 {
-    if (MODE == VKMD_NL_MODE_CHECK_DISPLACEMENT)
-        displacement();
-    else
-        decide();
+    displacement();
 }

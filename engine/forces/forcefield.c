@@ -185,6 +185,29 @@ static void mark(VkCommandBuffer cb, const vkmd_vk_timer *timer, uint32_t slot)
 void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
                             const vkmd_vk_timer *timer, uint32_t first_slot)
 {
+    if (!timer && ff->pme) {
+        /* Passes that write different buffers share a barrier interval: the
+         * nonbonded pass (forces, energies) with the PME spread (charge
+         * grid), the bonded pass (forces, energies) with the grid
+         * conversion (FFT grid); passes adding into the same accumulators
+         * stay separated by barriers. Timed records (bench) keep one pass
+         * per interval so each can be timed alone. */
+        vkmd_vk_barrier_compute_to_transfer(cb);
+        vkmd_pass_pme_record_fill(ff->pme, cb);
+        vkmd_accum_record_clear(cb, &ff->accum); /* + transfer -> compute barrier */
+        if (ff->neighbor)
+            vkmd_neighbor_record(ff->neighbor, cb);
+        vkmd_pass_nonbonded_record(ff->nonbonded, cb);
+        vkmd_pass_pme_record_spread(ff->pme, cb);
+        vkmd_vk_barrier_compute(cb);
+        vkmd_pass_bonded_record(ff->bonded, cb);
+        vkmd_pass_pme_record_convert(ff->pme, cb);
+        vkmd_vk_barrier_compute(cb);
+        vkmd_pass_pme_record_solve(ff->pme, cb);
+        vkmd_vk_barrier_compute(cb);
+        return;
+    }
+    vkmd_vk_barrier_compute_to_transfer(cb); /* earlier reads of the accumulators first */
     vkmd_accum_record_clear(cb, &ff->accum);
     mark(cb, timer, first_slot + MARK_START);
     if (ff->neighbor)

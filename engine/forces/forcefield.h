@@ -75,7 +75,9 @@ const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff);
 vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                              const double *positions);
 
-/* Records one full evaluation (see the file comment); ends with a compute
+/* Records one full evaluation (see the file comment); begins with a
+ * compute-to-transfer barrier (earlier compute reads of the accumulators and
+ * the PME grid finish before they are cleared) and ends with a compute
  * barrier so later compute passes can read the forces. With a timer, marks
  * go into first_slot .. first_slot + VKMD_FORCEFIELD_TIMER_SLOTS - 1 and the
  * caller resets them (vkmd_vk_timer_record_reset) before. */

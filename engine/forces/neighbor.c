@@ -17,7 +17,6 @@
 
 enum {
     PIPE_CHECK,
-    PIPE_DECIDE,
     PIPE_BIN,
     PIPE_ROWS,
     PIPE_ROWSCAN,
@@ -381,7 +380,6 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         uint32_t mode;
     } kinds[PIPE_COUNT] = {
         [PIPE_CHECK] = {"nl_check.comp", VKMD_NL_MODE_CHECK_DISPLACEMENT},
-        [PIPE_DECIDE] = {"nl_check.comp", VKMD_NL_MODE_CHECK_DECIDE},
         [PIPE_BIN] = {"nl_bin.comp", 0},
         [PIPE_ROWS] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWS},
         [PIPE_ROWSCAN] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWSCAN},
@@ -479,16 +477,13 @@ static void dispatch_indirect(VkCommandBuffer cb, const vkmd_neighbor *nl, int k
 
 void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
 {
-    bind(cb, nl, PIPE_CHECK);
-    vkCmdDispatch(cb, nl->check_groups, 1, 1);
-    vkmd_vk_stats_add_dispatches(1);
-    /* Also orders the indirect reads of an earlier record before the decide
-     * kernel rewrites the arguments. */
+    /* Orders the indirect reads of an earlier record before the check
+     * rewrites the arguments (its last workgroup decides, nl_check.comp). */
     vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    bind(cb, nl, PIPE_DECIDE);
-    vkCmdDispatch(cb, 1, 1, 1);
+    bind(cb, nl, PIPE_CHECK);
+    vkCmdDispatch(cb, nl->check_groups, 1, 1);
     vkmd_vk_stats_add_dispatches(1);
     vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,

@@ -234,20 +234,24 @@ static void record_fft(const vkmd_pass_pme *pass, VkCommandBuffer cb, int invers
         vkmd_log_error("PME pass: %s", vkmd_last_error());
 }
 
-void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
-                          uint32_t first_slot)
+void vkmd_pass_pme_record_fill(const vkmd_pass_pme *pass, VkCommandBuffer cb)
 {
-    mark(cb, timer, first_slot + 0);
-    /* An earlier evaluation in the same command buffer or queue may still be
-     * reading the charge grid (convert): finish it before the refill. */
-    vkmd_vk_barrier_compute_to_transfer(cb);
     vkmd_vk_buffer_record_fill(cb, &pass->charge_grid, 0);
-    vkmd_vk_barrier_transfer_to_compute(cb);
+}
+
+void vkmd_pass_pme_record_spread(const vkmd_pass_pme *pass, VkCommandBuffer cb)
+{
     dispatch(pass, cb, STAGE_SPREAD);
-    vkmd_vk_barrier_compute(cb);
+}
+
+void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb)
+{
     dispatch(pass, cb, STAGE_CONVERT);
-    vkmd_vk_barrier_compute(cb);
-    mark(cb, timer, first_slot + 1);
+}
+
+static void record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
+                         uint32_t first_slot)
+{
     record_fft(pass, cb, 0);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 2);
@@ -259,6 +263,28 @@ void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const v
     mark(cb, timer, first_slot + 4);
     dispatch(pass, cb, STAGE_GATHER);
     mark(cb, timer, first_slot + 5);
+}
+
+void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb)
+{
+    record_solve(pass, cb, NULL, 0);
+}
+
+void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
+                          uint32_t first_slot)
+{
+    mark(cb, timer, first_slot + 0);
+    /* An earlier evaluation in the same command buffer or queue may still be
+     * reading the charge grid (convert): finish it before the refill. */
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    vkmd_pass_pme_record_fill(pass, cb);
+    vkmd_vk_barrier_transfer_to_compute(cb);
+    vkmd_pass_pme_record_spread(pass, cb);
+    vkmd_vk_barrier_compute(cb);
+    vkmd_pass_pme_record_convert(pass, cb);
+    vkmd_vk_barrier_compute(cb);
+    mark(cb, timer, first_slot + 1);
+    record_solve(pass, cb, timer, first_slot);
 }
 
 vkmd_result vkmd_pass_pme_readback(vkmd_vk_context *ctx, const vkmd_pass_pme *pass,

@@ -79,6 +79,18 @@ void vkmd_pass_pme_set_box(vkmd_pass_pme *pass, const vkmd_box *box);
 void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
                           uint32_t first_slot);
 
+/* The same in pieces, for a caller that interleaves independent passes
+ * (forcefield.c): fill the charge grid (a transfer: order earlier compute
+ * reads of the grid before it, and the fill before the spread); spread
+ * (reads positions, adds into the grid); convert (reads the grid, writes the
+ * FFT grid: after a compute barrier); solve (forward FFT, convolution,
+ * inverse FFT, gather into the force accumulator, with the barriers between
+ * them: after a compute barrier following the convert). */
+void vkmd_pass_pme_record_fill(const vkmd_pass_pme *pass, VkCommandBuffer cb);
+void vkmd_pass_pme_record_spread(const vkmd_pass_pme *pass, VkCommandBuffer cb);
+void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb);
+void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb);
+
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL; every pass's forces, as
  * vkmd_accum_readback) and out_energy->coulomb_recip in kcal/mol (may be

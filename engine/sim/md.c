@@ -394,8 +394,6 @@ static void mark(md_marks *m, VkCommandBuffer cb, int pass)
 
 static void record_forces(const vkmd_md *md, VkCommandBuffer cb, md_marks *m)
 {
-    /* The clear (a transfer write) follows compute reads of the forces. */
-    vkmd_vk_barrier_compute_to_transfer(cb);
     if (!m) {
         vkmd_forcefield_record(md->ff, cb, NULL, 0);
         return;

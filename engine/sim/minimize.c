@@ -129,8 +129,7 @@ static void record_iteration(const minimizer *m, VkCommandBuffer cb, int measure
     const uint32_t atom_groups = m->groups;
     vkmd_minimize_push push = m->push;
     push.measure_only = measure_only ? 1u : 0u;
-    vkmd_vk_barrier_compute_to_transfer(cb); /* the accumulator clear follows reads of it */
-    vkmd_forcefield_record(m->ff, cb, NULL, 0);
+    vkmd_forcefield_record(m->ff, cb, NULL, 0); /* orders earlier reads before its clears */
     if (m->c) {
         dispatch(m, cb, VKMD_MINIMIZE_MODE_ACCEL, &push, atom_groups);
         vkmd_sim_constraints_record_velocities(m->c, cb);

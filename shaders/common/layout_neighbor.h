@@ -22,8 +22,7 @@
 /* ---- Specialization-constant ids (8..15) -------------------------------- */
 #define VKMD_SPEC_NL_MODE 8 /* nl_check / nl_scan / nl_sort: which kernel of the file */
 
-#define VKMD_NL_MODE_CHECK_DISPLACEMENT 0 /* nl_check: max displacement since the build */
-#define VKMD_NL_MODE_CHECK_DECIDE       1 /* nl_check: one thread writes the dispatch args */
+#define VKMD_NL_MODE_CHECK_DISPLACEMENT 0 /* nl_check: max displacement, then the decision */
 #define VKMD_NL_MODE_SCAN_ROWS          0 /* nl_scan: per-row scan of the cell counts */
 #define VKMD_NL_MODE_SCAN_ROWSCAN       1 /* nl_scan: scan of the padded row totals */
 #define VKMD_NL_MODE_SORT_SCATTER       0 /* nl_sort: atoms to slots */
@@ -60,15 +59,19 @@
  * own buffer (VKMD_NL_BINDING_ARGS), written only by the decide kernel, so
  * the rebuild kernels' writes here need no indirect-read barrier. */
 #define VKMD_NL_STATE_FIELDS                                                                       \
-    VKMD_UINT max_disp2;  /* float bits of the largest squared displacement (atomicMax) */         \
-    VKMD_UINT force;      /* 1: the next check rebuilds */                                         \
-    VKMD_UINT builds;     /* rebuilds since create */                                              \
-    VKMD_UINT checks;     /* checks since create */                                                \
-    VKMD_UINT overflow;   /* 1 once any cluster needed more than max_neighbors entries */          \
-    VKMD_UINT max_count;  /* largest entries-per-cluster any build needed */                       \
-    VKMD_UINT slot_count; /* slots in use after the last build (atoms + row padding) */            \
-    VKMD_UINT last_disp2; /* float bits of the squared displacement of the last check */           \
-    VKMD_VEC4 build_box;  /* box edges at the last build (a change forces a rebuild) */
+    VKMD_UINT max_disp2;   /* float bits of the largest squared displacement (atomicMax) */        \
+    VKMD_UINT force;       /* 1: the next check rebuilds */                                        \
+    VKMD_UINT builds;      /* rebuilds since create */                                             \
+    VKMD_UINT checks;      /* checks since create */                                               \
+    VKMD_UINT overflow;    /* 1 once any cluster needed more than max_neighbors entries */         \
+    VKMD_UINT max_count;   /* largest entries-per-cluster any build needed */                      \
+    VKMD_UINT slot_count;  /* slots in use after the last build (atoms + row padding) */           \
+    VKMD_UINT last_disp2;  /* float bits of the squared displacement of the last check */          \
+    VKMD_VEC4 build_box;   /* box edges at the last build (a change forces a rebuild) */           \
+    VKMD_UINT done_groups; /* check workgroups finished; the last one decides, resets it */        \
+    VKMD_UINT pad0;                                                                                \
+    VKMD_UINT pad1;                                                                                \
+    VKMD_UINT pad2;
 
 /* One push-constant block for every nl_*.comp.
  * box: edges in A; w = list radius (cutoff + skin) in A.
@@ -98,7 +101,8 @@ _Static_assert(offsetof(vkmd_nl_state, force) == 4, "state.force at 4");
 _Static_assert(offsetof(vkmd_nl_state, builds) == 8, "state.builds at 8");
 _Static_assert(offsetof(vkmd_nl_state, last_disp2) == 28, "state.last_disp2 at 28");
 _Static_assert(offsetof(vkmd_nl_state, build_box) == 32, "state.build_box at 32");
-_Static_assert(sizeof(vkmd_nl_state) == 48, "state size");
+_Static_assert(offsetof(vkmd_nl_state, done_groups) == 48, "state.done_groups at 48");
+_Static_assert(sizeof(vkmd_nl_state) == 64, "state is 64 bytes");
 _Static_assert(offsetof(vkmd_nl_push, grid) == 16, "push.grid at 16");
 _Static_assert(offsetof(vkmd_nl_push, cell) == 32, "push.cell at 32");
 _Static_assert(offsetof(vkmd_nl_push, sizes) == 48, "push.sizes at 48");
