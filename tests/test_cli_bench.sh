@@ -57,8 +57,10 @@ else
     cat "$scratch/r.txt"; err "bench --uff --relax failed"
 fi
 
-"$vkmd" bench >/dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] || err "bench without --forces/--uff should exit 2, got $rc"
+"$vkmd" bench --forces --uff >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || err "bench --forces --uff should exit 2, got $rc"
+"$vkmd" bench --dt 3 >/dev/null 2>&1; rc=$?
+[ $rc -ne 0 ] || err "bench --dt 3 should fail"
 "$vkmd" bench --uff --replicas 0 >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || err "--replicas 0 should exit 2, got $rc"
 
