@@ -181,20 +181,9 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     json_string(f, cpu);
     fprintf(f, ",\n  \"device_name\": ");
     json_string(f, d->name);
-    fprintf(f, ",\n  \"device\": {\"name\": ");
-    json_string(f, d->name);
-    fprintf(f, ", \"vendor\": ");
-    json_string(f, d->vendor_name);
-    fprintf(f, ", \"type\": ");
-    json_string(f, d->type_name);
-    fprintf(f, ", \"driver_name\": ");
-    json_string(f, d->driver_name);
-    fprintf(f, ", \"driver_info\": ");
-    json_string(f, d->driver_info);
-    fprintf(f, ", \"driver_version\": ");
-    json_string(f, d->driver_version_str);
-    fprintf(f, ", \"vulkan\": \"%u.%u.%u\"},\n", VK_API_VERSION_MAJOR(d->api_version),
-            VK_API_VERSION_MINOR(d->api_version), VK_API_VERSION_PATCH(d->api_version));
+    fprintf(f, ",\n  \"device\": ");
+    json_device(f, d);
+    fprintf(f, ",\n");
     fprintf(f,
             "  \"settings\": {\"method\": \"PME\", \"cutoff_A\": 9, \"ewald_tolerance\": "
             "0.0005, \"constraints\": \"hbonds\", \"rigid_water\": true, \"integrator\": "

@@ -183,22 +183,10 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     fprintf(f,
             "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
             "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
-            "  \"device\": {\"name\": ",
+            "  \"device\": ",
             VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
-    json_string(f, d->name);
-    fprintf(f, ", \"vendor\": ");
-    json_string(f, d->vendor_name);
-    fprintf(f, ", \"type\": ");
-    json_string(f, d->type_name);
-    fprintf(f, ", \"driver_name\": ");
-    json_string(f, d->driver_name);
-    fprintf(f, ", \"driver_info\": ");
-    json_string(f, d->driver_info);
-    fprintf(f, ", \"driver_version\": ");
-    json_string(f, d->driver_version_str);
-    fprintf(f, ", \"vulkan\": \"%u.%u.%u\"},\n  \"systems\": [\n",
-            VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
-            VK_API_VERSION_PATCH(d->api_version));
+    json_device(f, d);
+    fprintf(f, ",\n  \"systems\": [\n");
     for (int i = 0; i < n; ++i) {
         fprintf(f, "    {\"system\": ");
         json_string(f, r[i].system);

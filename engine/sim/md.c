@@ -526,6 +526,37 @@ cleanup:
     return res;
 }
 
+/* Submits a batch of `steps` (the cached recording, or recorded with marks
+ * into `own`) and waits; if the neighbour list overflowed inside it, puts the
+ * backups back, grows the list and repeats the batch. */
+static vkmd_result run_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, int with_com,
+                             md_marks *m, vkmd_vk_cmd *own)
+{
+    vkmd_result res = VKMD_OK;
+    for (int attempt = 0;; ++attempt) {
+        vkmd_vk_cmd *cmd = own;
+        if (own) {
+            VKMD_TRY(record_batch(ctx, md, own, steps, with_com, m));
+        } else {
+            md_batch *b = NULL;
+            VKMD_TRY(get_batch(ctx, md, steps, with_com, &b));
+            cmd = &b->cmd;
+        }
+        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, cmd));
+        res = vkmd_forcefield_check_capacity(ctx, md->ff);
+        if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
+            break;
+        VKMD_TRY(restore_backup(ctx, md));
+        VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
+        free_batches(ctx, md);
+        VKMD_TRY(prime_forces(ctx, md));
+    }
+    if (res == VKMD_OK)
+        md->steps_done += steps;
+cleanup:
+    return res;
+}
+
 vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
 {
     vkmd_result res = VKMD_OK;
@@ -543,21 +574,7 @@ vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
                 with_com = 1;
             }
         }
-        for (int attempt = 0;; ++attempt) {
-            md_batch *b = NULL;
-            VKMD_TRY(get_batch(ctx, md, (int32_t)c, with_com, &b));
-            VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &b->cmd));
-            res = vkmd_forcefield_check_capacity(ctx, md->ff);
-            if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
-                break;
-            /* The list overflowed inside the batch: redo it with a larger one. */
-            VKMD_TRY(restore_backup(ctx, md));
-            VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
-            free_batches(ctx, md);
-            VKMD_TRY(prime_forces(ctx, md));
-        }
-        VKMD_TRY(res);
-        md->steps_done += c;
+        VKMD_TRY(run_batch(ctx, md, (int32_t)c, with_com, NULL, NULL));
         steps -= c;
     }
 cleanup:
@@ -797,19 +814,7 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
     out->dispatches_per_step = (double)(s1.dispatches - s0.dispatches) / bs;
     out->barriers_per_step = (double)(s1.barriers - s0.barriers) / bs;
 
-    for (int attempt = 0;; ++attempt) {
-        VKMD_TRY(record_batch(ctx, md, &cmd, steps, 0, m));
-        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &cmd));
-        res = vkmd_forcefield_check_capacity(ctx, md->ff);
-        if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
-            break;
-        VKMD_TRY(restore_backup(ctx, md));
-        VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
-        free_batches(ctx, md);
-        VKMD_TRY(prime_forces(ctx, md));
-    }
-    VKMD_TRY(res);
-    md->steps_done += steps;
+    VKMD_TRY(run_batch(ctx, md, steps, 0, m, &cmd));
 
     double ff_total = 0;
     /* Walk the marks in order: each closes its own interval. */
