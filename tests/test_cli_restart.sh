@@ -18,8 +18,8 @@ py=/usr/bin/python3
 fail=0 checks=0
 ok() { checks=$((checks + 1)); echo "  ok   $*"; }
 bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
-steps=1000 kill_at=200
-[ "${VKMD_TEST_QUICK:-0}" = 1 ] && steps=500 kill_at=100
+steps=600 kill_at=200
+[ "${VKMD_TEST_QUICK:-0}" = 1 ] && steps=300 kill_at=100
 opts=(--no-window --steps $steps --report-every 50 --traj-every 25 --checkpoint-every 100 --seed 3)
 
 # 1. Uninterrupted, then interrupted + restarted.
