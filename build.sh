@@ -28,7 +28,8 @@ done
 # tests/test_io_dcd_mdtraj.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
-  clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj)
+  clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj
+  libglfw3-dev libcglm-dev libpng-dev xvfb xauth)
 
 if [ "$install" = 1 ]; then
   missing=()

@@ -1,7 +1,9 @@
 /* vkmd run: molecular dynamics of a system on a Vulkan device
- * (engine/sim/md.h), headless: energies to energy.csv, frames to traj.dcd,
- * the last frame to final.pdb, a progress bar (or plain lines when stderr is
- * not a terminal) and, with --json, a summary on stdout. */
+ * (engine/sim/md.h): energies to energy.csv, frames to traj.dcd, the last
+ * frame to final.pdb, a progress bar (or plain lines when stderr is not a
+ * terminal) and, with --json, a summary on stdout. With a display (and
+ * without --no-window) a viewer window (viewer/viewer.h) draws the system
+ * from the simulation's buffers between pieces of steps. */
 #include "args.h"
 #include "commands.h"
 #include "json.h"
@@ -17,6 +19,8 @@
 #include "sim/minimize.h"
 #include "system/hmr.h"
 #include "vk/context.h"
+#include "vk/check.h"
+#include "viewer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,6 +41,8 @@ typedef struct run_request {
     int min_iterations;
     const char *restart;      /* checkpoint to continue from */
     int64_t checkpoint_every; /* steps; -1 only at the end and on a signal */
+    const char *screenshot;   /* PNG written after `frames` frames */
+    int frames, steps_per_frame;
 } run_request;
 
 static void usage(FILE *out)
@@ -76,7 +82,12 @@ static void usage(FILE *out)
             "  --cutoff A             non-bonded cutoff in A (default 9)\n"
             "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
             "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
-            "  --no-window            headless (the only mode until the viewer lands)\n"
+            "  --no-window            headless even when a display is available\n"
+            "  --steps-per-frame N    with a window: steps between frames (default 10; + and -\n"
+            "                         keys change it)\n"
+            "  --screenshot FILE      with a window: write FILE (PNG) after --frames frames\n"
+            "  --frames N             with a window: stop after N frames (the run ends at the\n"
+            "                         next report step, with its checkpoint)\n"
             "  --json                 summary as one JSON object on stdout\n");
 }
 
@@ -204,6 +215,14 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
             q->restart = v;
         } else if (!strcmp(a, "--no-window")) {
             q->no_window = 1;
+        } else if (!strcmp(a, "--screenshot")) {
+            ARGS_VALUE();
+            q->screenshot = v;
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--steps-per-frame")) {
+            ARGS_VALUE();
+            if (v)
+                r = args_int(a, v, 1, 100000000,
+                             !strcmp(a, "--frames") ? &q->frames : &q->steps_per_frame);
         } else if (!strcmp(a, "--json")) {
             q->json = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -346,12 +365,21 @@ int cmd_run(int argc, char **argv)
                         "--checkpoint-every %lld is not a multiple of --report-every %lld "
                         "(checkpoints are written at reports)",
                         (long long)q.checkpoint_every, (long long)q.report_every);
+    if (res == VKMD_OK && q.screenshot && q.frames <= 0)
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs --frames N");
+    if (res == VKMD_OK && q.screenshot && q.no_window)
+        res =
+            vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs a window (no --no-window)");
     if (res != VKMD_OK) {
         tool_error("run", res);
         return 2;
     }
 
     int exit_code = 1;
+    vkmd_viewer *view = NULL;
+    int view_stop = 0;
+    vkmd_viewer_hud hud;
+    memset(&hud, 0, sizeof hud);
     vkmd_system sys;
     memset(&sys, 0, sizeof sys);
     vkmd_checkpoint ck;
@@ -403,11 +431,24 @@ int cmd_run(int argc, char **argv)
     VKMD_TRY(make_dir(q.out_dir));
     snprintf(ck_path, sizeof ck_path, "%s/checkpoint.chk", q.out_dir);
 
-    const vkmd_vk_context_desc cdesc = {.device =
-                                            q.device && strcmp(q.device, "gpu") ? q.device : NULL};
+    vkmd_vk_context_desc cdesc = {.device = q.device && strcmp(q.device, "gpu") ? q.device : NULL};
+    if (!q.no_window) {
+        const vkmd_viewer_desc vd = {.title = q.system,
+                                     .steps_per_frame = q.steps_per_frame,
+                                     .screenshot_path = q.screenshot,
+                                     .frames = q.frames,
+                                     .screenshot_dir = q.out_dir};
+        if (vkmd_viewer_open(&vd, &view) == VKMD_OK) {
+            vkmd_viewer_context_desc(view, &cdesc);
+        } else if (q.screenshot || q.frames > 0) {
+            res =
+                vkmd_vk_fail_prefix(VKMD_ERROR_UNSUPPORTED, "--screenshot/--frames need a window");
+            goto cleanup;
+        } else {
+            fprintf(stderr, "vkmd run: no window (%s); running headless\n", vkmd_last_error());
+        }
+    }
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
-    if (!q.no_window)
-        vkmd_log_info("run: no viewer yet in this build; running headless");
     q.md.settings = &q.ff;
     VKMD_TRY(vkmd_md_create(ctx, &sys, &q.md, &md));
     const double temp = q.md.temperature_k > 0 ? q.md.temperature_k : 300;
@@ -538,7 +579,21 @@ int cmd_run(int argc, char **argv)
     progress_on = 1;
     double t_last = t0;
     const int64_t first = done;
-    while (done < q.steps && !(run_stop_signal && done % q.report_every == 0)) {
+    if (view) {
+        const vkmd_forcefield *ff = vkmd_md_forcefield(md);
+        const vkmd_render_sources src = {.positions = vkmd_forcefield_positions(ff),
+                                         .velocities = vkmd_md_velocities_buffer(md),
+                                         .forces = &vkmd_forcefield_accum(ff)->forces};
+        VKMD_TRY(vkmd_viewer_attach(view, ctx, &sys, &src));
+        hud = (vkmd_viewer_hud){.step = done,
+                                .time_ps = (double)done * dt * 1e-3,
+                                .temperature_k = rep.temperature_k,
+                                .potential_kcal_mol = rep.potential.total,
+                                .total_kcal_mol = rep.total,
+                                .energies = 1,
+                                .bath_k = temp};
+    }
+    while (done < q.steps && !((run_stop_signal || view_stop) && done % q.report_every == 0)) {
         int64_t next = (done / q.report_every + 1) * q.report_every;
         if (q.traj_every > 0) {
             int64_t nt = (done / q.traj_every + 1) * q.traj_every;
@@ -547,10 +602,35 @@ int cmd_run(int argc, char **argv)
         }
         if (next > q.steps)
             next = q.steps;
+        if (view && !view_stop) {
+            /* A frame between pieces of steps; the HUD holds the last report. */
+            vkmd_viewer_input in;
+            hud.step = done;
+            hud.time_ps = (double)done * dt * 1e-3;
+            VKMD_TRY(vkmd_viewer_frame(view, ctx, &hud, &in));
+            if (in.quit) {
+                view_stop = 1;
+                if (done % q.report_every != 0) {
+                    fprintf(stderr, "vkmd run: window closed; stopping at the next report step\n");
+                } else if (last_ck != done) {
+                    /* At a report step: good_x/good_v are this step's state. */
+                    VKMD_TRY(write_checkpoint(ck_path, &sys, settings_all, q.md.seed, done,
+                                              good_md_step, dt, good_x, good_v));
+                    last_ck = done;
+                }
+                continue;
+            }
+            if (in.steps == 0)
+                continue;
+            if (next > done + in.steps)
+                next = done + in.steps;
+        }
         VKMD_TRY(vkmd_md_step(ctx, md, next - done));
         done = next;
         const int is_report = done % q.report_every == 0 || done == q.steps;
         const int is_frame = q.traj_every > 0 && done % q.traj_every == 0;
+        if (!is_report && !is_frame)
+            continue; /* a piece between frames of the window */
         res = vkmd_md_read(ctx, md, &rep, x, v);
         if (res == VKMD_ERROR_NUMERIC) /* e.g. a water torn apart: constraints singular */
             snprintf(why, sizeof why, "%s", vkmd_last_error());
@@ -589,6 +669,10 @@ int cmd_run(int argc, char **argv)
                                    ns_day};
             VKMD_TRY(run_csv_write(csv, &row));
             run_progress_update(&prog, done, ns_day, rep.temperature_k, t);
+            hud.ns_per_day = ns_day;
+            hud.temperature_k = rep.temperature_k;
+            hud.potential_kcal_mol = rep.potential.total;
+            hud.total_kcal_mol = rep.total;
             tt[samples] = (double)done * dt * 1e-3;
             et[samples] = rep.total;
             t_sum += rep.temperature_k;
@@ -598,7 +682,7 @@ int cmd_run(int argc, char **argv)
                  * neighbour list is rebuilt here in every run, so a restart
                  * from any report step continues bitwise. */
                 const int due = (q.checkpoint_every > 0 && done % q.checkpoint_every == 0) ||
-                                run_stop_signal || done == q.steps;
+                                run_stop_signal || view_stop || done == q.steps;
                 if (due) {
                     VKMD_TRY(write_checkpoint(ck_path, &sys, settings_all, q.md.seed, done,
                                               good_md_step, dt, x, v));
@@ -620,6 +704,15 @@ int cmd_run(int argc, char **argv)
         exit_code = RUN_EXIT_INTERRUPTED;
         goto cleanup;
     }
+    if (view_stop && done < q.steps) {
+        fprintf(stderr,
+                "vkmd run: the window closed at step %lld; checkpoint %s is at step %lld "
+                "(continue with the same options and --restart %s)\n",
+                (long long)done, ck_path, (long long)last_ck, ck_path);
+        q.steps = done;
+    }
+    if (view)
+        fprintf(stderr, "vkmd run: %lld frames drawn\n", (long long)vkmd_viewer_frames(view));
     VKMD_TRY(vkmd_md_read(ctx, md, &rep, x, NULL));
     {
         vkmd_system out = sys;
@@ -696,6 +789,7 @@ cleanup:
         tool_error("run", VKMD_ERROR_IO);
         exit_code = 1;
     }
+    vkmd_viewer_close(view, ctx);
     if (ctx) {
         vkmd_md_destroy(ctx, md);
         vkmd_vk_context_destroy(ctx);

@@ -8,6 +8,7 @@ int cmd_energy(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_uff(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 /* Prints "vkmd <what>: <result>: <detail>" to stderr; returns exit code 1. */
 int tool_error(const char *what, int result);

@@ -853,3 +853,8 @@ cleanup:
     free(m);
     return res;
 }
+
+const vkmd_vk_buffer *vkmd_md_velocities_buffer(const vkmd_md *md)
+{
+    return &md->vel;
+}

@@ -160,4 +160,7 @@ int64_t vkmd_md_dof(const vkmd_md *md);
 int64_t vkmd_md_steps_done(const vkmd_md *md);
 const vkmd_constraint_set *vkmd_md_constraint_set(const vkmd_md *md);
 vkmd_forcefield *vkmd_md_forcefield(vkmd_md *md);
+/* The velocities buffer (vec4 [atom_count]: xyz A/fs, w 1/m), e.g. for the
+ * viewer; owned by the MD. */
+const vkmd_vk_buffer *vkmd_md_velocities_buffer(const vkmd_md *md);
 #endif

@@ -30,11 +30,18 @@ static vkmd_result create_raw(vkmd_vk_context *ctx, VkDeviceSize size, VkBufferU
 {
     vkmd_result res = VKMD_OK;
     vkmd_vk_buffer b = {.size = size};
+    /* A viewer on another queue family reads the simulation's buffers:
+     * concurrent sharing spares ownership transfers (vk/context.h). */
+    const uint32_t families[2] = {ctx->queue_family, ctx->graphics_family};
+    const int shared =
+        ctx->graphics_family != UINT32_MAX && ctx->graphics_family != ctx->queue_family;
     const VkBufferCreateInfo bi = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = size,
         .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .sharingMode = shared ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE,
+        .queueFamilyIndexCount = shared ? 2 : 0,
+        .pQueueFamilyIndices = shared ? families : NULL,
     };
     VKMD_VK_CHECK(vkCreateBuffer(ctx->device, &bi, NULL, &b.buffer));
     VkMemoryRequirements req;

@@ -200,7 +200,8 @@ static void keep_driver_libraries_loaded(void)
 static void keep_driver_libraries_loaded(void) {}
 #endif
 
-static vkmd_result create_instance(vkmd_vk_context *ctx, int validation, VkInstance *out)
+static vkmd_result create_instance(vkmd_vk_context *ctx, int validation,
+                                   const vkmd_vk_context_desc *desc, VkInstance *out)
 {
     vkmd_result res = VKMD_OK;
     uint32_t api = VK_API_VERSION_1_0;
@@ -218,6 +219,16 @@ static vkmd_result create_instance(vkmd_vk_context *ctx, int validation, VkInsta
     if (instance_extension_present(NULL, VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
         exts[ext_count++] = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
         flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    }
+    for (uint32_t i = 0; desc && i < desc->instance_extension_count; ++i) {
+        if (ext_count + 3 >= MAX_EXTENSIONS)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "too many instance extensions (%u)",
+                             desc->instance_extension_count);
+        if (!instance_extension_present(NULL, desc->instance_extensions[i]))
+            return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                             "the Vulkan instance lacks %s (needed to draw in a window)",
+                             desc->instance_extensions[i]);
+        exts[ext_count++] = desc->instance_extensions[i];
     }
 
     VkDebugUtilsMessengerCreateInfoEXT mi = {0};
@@ -470,7 +481,7 @@ vkmd_result vkmd_vk_devices_list(vkmd_vk_device_info **out_devices, uint32_t *ou
     *out_devices = NULL;
     *out_count = 0;
     VkInstance instance = VK_NULL_HANDLE;
-    vkmd_result res = create_instance(NULL, 0, &instance);
+    vkmd_result res = create_instance(NULL, 0, NULL, &instance);
     if (res != VKMD_OK)
         return res;
     res = enumerate(instance, NULL, out_devices, out_count);
@@ -551,6 +562,8 @@ static vkmd_result create_device(vkmd_vk_context *ctx)
     /* Required by the spec whenever a portability-subset driver offers it. */
     if (device_extension_present(pd, "VK_KHR_portability_subset"))
         exts[ext_count++] = "VK_KHR_portability_subset";
+    if (ctx->graphics_family != UINT32_MAX)
+        exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
 
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
@@ -572,23 +585,34 @@ static vkmd_result create_device(vkmd_vk_context *ctx)
         .pNext = &f11,
         .features = {.shaderInt64 = (VkBool32)have->shader_int64},
     };
-    const float priority = 1.0f;
-    const VkDeviceQueueCreateInfo qi = {
+    const float priority[2] = {1.0f, 1.0f};
+    VkDeviceQueueCreateInfo qi[2] = {{
         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
         .queueFamilyIndex = ctx->queue_family,
-        .queueCount = 1,
-        .pQueuePriorities = &priority,
-    };
+        .queueCount = 1 + (ctx->graphics_family == ctx->queue_family && ctx->graphics_queue_index),
+        .pQueuePriorities = priority,
+    }};
+    uint32_t qcount = 1;
+    if (ctx->graphics_family != UINT32_MAX && ctx->graphics_family != ctx->queue_family)
+        qi[qcount++] = (VkDeviceQueueCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+            .queueFamilyIndex = ctx->graphics_family,
+            .queueCount = 1,
+            .pQueuePriorities = priority,
+        };
     const VkDeviceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &f,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qi,
+        .queueCreateInfoCount = qcount,
+        .pQueueCreateInfos = qi,
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
     VKMD_VK_CHECK(vkCreateDevice(pd, &ci, NULL, &ctx->device));
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+    if (ctx->graphics_family != UINT32_MAX)
+        vkGetDeviceQueue(ctx->device, ctx->graphics_family, ctx->graphics_queue_index,
+                         &ctx->graphics_queue);
     const VkCommandPoolCreateInfo pi = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
         .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
@@ -603,6 +627,44 @@ static int env_on(const char *name)
 {
     const char *s = getenv(name);
     return s && *s && strcmp(s, "0") != 0;
+}
+
+/* The queue the viewer draws and presents with: the compute family itself
+ * when it has graphics and can present (the common case: one universal
+ * family), else another family that can. */
+static vkmd_result pick_graphics_queue(vkmd_vk_context *ctx, const vkmd_vk_context_desc *desc)
+{
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, NULL);
+    VkQueueFamilyProperties *q = calloc(n ? n : 1, sizeof *q);
+    if (!q)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "vulkan context: out of memory");
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, q);
+    const int separate = desc->separate_graphics_queue || env_on("VKMD_SEPARATE_GRAPHICS_QUEUE");
+    uint32_t family = UINT32_MAX;
+    const uint32_t cf = ctx->queue_family;
+    if ((q[cf].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+        desc->present_support(desc->present_user, ctx->instance, ctx->physical, cf))
+        family = cf;
+    for (uint32_t i = 0; i < n && family == UINT32_MAX; ++i)
+        if ((q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && q[i].queueCount > 0 &&
+            desc->present_support(desc->present_user, ctx->instance, ctx->physical, i))
+            family = i;
+    vkmd_result res = VKMD_OK;
+    if (family == UINT32_MAX) {
+        res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                        "device %s has no queue that can draw to this window (run with "
+                        "--no-window, or pick another device with --device)",
+                        ctx->info.name);
+    } else {
+        ctx->graphics_family = family;
+        ctx->graphics_queue_index = 0;
+        ctx->graphics_separate = family != cf || separate;
+        if (family == cf && separate && q[cf].queueCount >= 2)
+            ctx->graphics_queue_index = 1;
+    }
+    free(q);
+    return res;
 }
 
 vkmd_result vkmd_vk_context_create(const vkmd_vk_context_desc *desc, vkmd_vk_context **out_ctx)
@@ -622,7 +684,7 @@ vkmd_result vkmd_vk_context_create(const vkmd_vk_context_desc *desc, vkmd_vk_con
     ctx->fence_timeout_ns = desc->fence_timeout_ns ? desc->fence_timeout_ns : 600000000000ull;
     int validation = desc->validation > 0 || (desc->validation == 0 && env_on("VKMD_VALIDATION"));
 
-    VKMD_TRY(create_instance(ctx, validation, &ctx->instance));
+    VKMD_TRY(create_instance(ctx, validation, desc, &ctx->instance));
     VKMD_TRY(enumerate(ctx->instance, &pds, &infos, &n));
     const char *want = desc->device ? desc->device : getenv("VKMD_DEVICE");
     VKMD_TRY(vkmd_vk_devices_choose(infos, n, want, &index));
@@ -633,6 +695,9 @@ vkmd_result vkmd_vk_context_create(const vkmd_vk_context_desc *desc, vkmd_vk_con
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(ctx->physical, &props);
     ctx->limits = props.limits;
+    ctx->graphics_family = UINT32_MAX;
+    if (desc->present_support)
+        VKMD_TRY(pick_graphics_queue(ctx, desc));
     VKMD_TRY(create_device(ctx));
 
     char line[512];

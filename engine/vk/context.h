@@ -73,6 +73,21 @@ typedef struct vkmd_vk_context_desc {
                                   otherwise a case-insensitive substring of the device name */
     int validation;            /* 0: on iff $VKMD_VALIDATION is set and not "0"; 1: on; -1: off */
     uint64_t fence_timeout_ns; /* 0: 600 s; a wait longer than this fails (VK_TIMEOUT) */
+    /* Presentation, for a viewer (the engine never includes a window
+     * system): extra instance extensions the window system needs (e.g.
+     * glfwGetRequiredInstanceExtensions), and a callback saying whether a
+     * queue family of a device can present to it. With present_support set
+     * the device also gets VK_KHR_swapchain and a graphics queue that can
+     * present (graphics_queue below); a chosen device that cannot present
+     * is an error (VKMD_ERROR_UNSUPPORTED). */
+    const char *const *instance_extensions; /* NULL */
+    uint32_t instance_extension_count;      /* 0 */
+    int (*present_support)(void *user, VkInstance instance, VkPhysicalDevice physical,
+                           uint32_t family); /* NULL: no presentation */
+    void *present_user;                      /* passed to present_support */
+    int separate_graphics_queue; /* 0; 1 (or $VKMD_SEPARATE_GRAPHICS_QUEUE=1): treat graphics
+                                    as another queue (a second queue of the family if it has
+                                    one) so the cross-queue path runs on any device (tests) */
 } vkmd_vk_context_desc;
 
 /* Read-only for users after creation; owned by the context. */
@@ -83,8 +98,18 @@ typedef struct vkmd_vk_context {
     VkDevice device;
     VkQueue queue;
     uint32_t queue_family;
-    VkCommandPool pool;       /* RESET_COMMAND_BUFFER; for vk/command.h */
-    vkmd_vk_device_info info; /* the chosen device; features = those enabled */
+    VkCommandPool pool; /* RESET_COMMAND_BUFFER; for vk/command.h */
+    /* Presentation (only with desc.present_support): the graphics queue and
+     * its family. graphics_separate = 1 when graphics work must synchronise
+     * with the compute queue through semaphores (another queue or family, or
+     * desc.separate_graphics_queue). When the families differ every buffer is
+     * created with VK_SHARING_MODE_CONCURRENT over both, so the viewer reads
+     * the simulation's buffers without ownership transfers. */
+    VkQueue graphics_queue;   /* VK_NULL_HANDLE without presentation */
+    uint32_t graphics_family; /* UINT32_MAX without presentation */
+    int graphics_separate;
+    uint32_t graphics_queue_index; /* 0, or 1 for a second queue of the compute family */
+    vkmd_vk_device_info info;      /* the chosen device; features = those enabled */
     VkPhysicalDeviceMemoryProperties memory;
     VkPhysicalDeviceLimits limits;
     int validation_enabled; /* 1 if the layer and messenger are active */

@@ -1,0 +1,95 @@
+/* Shared by the viewer's shaders (shaders/view_*.vert|frag): bindings, the
+ * frame record and the per-atom colour of each colour mode. */
+#include "common/vkmd_layout.h"
+
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_POSITIONS) readonly buffer Positions {
+    vec4 positions[];
+};
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_ATOMS) readonly buffer Atoms {
+    uvec4 atoms[];
+};
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_FRAME) readonly buffer Frame {
+    vkmd_view_frame frame;
+};
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_VELOCITIES) readonly buffer Velocities {
+    vec4 velocities[];
+};
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_FORCES) readonly buffer Forces {
+    uint force_words[];
+};
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_PAIRS) readonly buffer Pairs {
+    uint pairs[];
+};
+
+layout(push_constant) uniform Push {
+    VKMD_VIEW_PUSH_FIELDS
+} pc;
+
+mat4 view_matrix()
+{
+    return mat4(frame.view[0], frame.view[1], frame.view[2], frame.view[3]);
+}
+
+mat4 proj_matrix()
+{
+    return mat4(frame.proj[0], frame.proj[1], frame.proj[2], frame.proj[3]);
+}
+
+/* Blue -> white -> red as t goes 0 -> 0.5 -> 1. */
+vec3 diverging(float t)
+{
+    t = clamp(t, 0.0, 1.0);
+    const vec3 blue = vec3(0.15, 0.3, 1.0), white = vec3(1.0), red = vec3(1.0, 0.15, 0.1);
+    return t < 0.5 ? mix(blue, white, t * 2.0) : mix(white, red, t * 2.0 - 1.0);
+}
+
+/* One int64 fixed-point force component (low word, high word) in kcal/mol/A. */
+float force_component(uint axis, uint atom)
+{
+    uint k = 2u * (axis * frame.mode.w + atom);
+    return float(int(force_words[k + 1u])) + float(force_words[k]) * VKMD_FIXED_INV_SCALE;
+}
+
+vec3 atom_color(uint i)
+{
+    uint mode = frame.mode.x;
+    if (mode == VKMD_VIEW_COLOR_VELOCITY) {
+        vec4 v = velocities[i];
+        /* 1 amu A^2/fs^2 = 2390.057 kcal/mol; k_B = 0.0019872041 kcal/mol/K. */
+        float ke = 0.5 / max(v.w, 1e-12) * dot(v.xyz, v.xyz) * 2390.057;
+        float t_local = 2.0 * ke / (3.0 * 0.0019872041);
+        return diverging(0.5 * t_local / max(frame.scale.x, 1.0));
+    }
+    if (mode == VKMD_VIEW_COLOR_FORCE) {
+        vec3 f = vec3(force_component(0u, i), force_component(1u, i), force_component(2u, i));
+        /* 1 kcal/mol/A -> 0, 1000 -> 1 */
+        return diverging(log(max(length(f), 1.0)) / log(1000.0));
+    }
+    if (mode == VKMD_VIEW_COLOR_REPLICA) {
+        float r = float(atoms[i].w >> 8);
+        vec3 h = fract(vec3(0.0, 0.333, 0.667) + r * 0.618034);
+        return 0.35 + 0.6 * abs(h * 2.0 - 1.0);
+    }
+    return unpackUnorm4x8(atoms[i].x).rgb;
+}
+
+/* Atom i is drawn in the current water mode as spheres/cylinders. */
+bool atom_visible(uint i)
+{
+    return (atoms[i].w & VKMD_VIEW_ATOM_WATER) == 0u || frame.mode.z == VKMD_VIEW_WATER_SHOWN;
+}
+
+float atom_radius(uint i)
+{
+    return uintBitsToFloat(frame.mode.y == VKMD_VIEW_REP_VDW ? atoms[i].y : atoms[i].z);
+}
+
+/* Simple lighting: a head light from the upper left plus ambient. */
+vec3 shade(vec3 base, vec3 n_view)
+{
+    vec3 l = normalize(vec3(-0.4, 0.5, 1.0)); /* towards the light (upper left), view space */
+    float d = max(dot(n_view, l), 0.0);
+    vec3 h = normalize(l + vec3(0.0, 0.0, 1.0));
+    float s = pow(max(dot(n_view, h), 0.0), 40.0);
+    return base * (0.3 + 0.7 * d) + vec3(0.25 * s);
+}

@@ -1,0 +1,254 @@
+/* vkmd view: shows a structure, or plays a trajectory, in the viewer
+ * window. The system is what `vkmd run` takes (an AMBER prmtop or water:N,
+ * with --coords) or a small molecule (SDF/MOL, XYZ or a built-in name: its
+ * conformers play as frames). Frames are made whole (molecules unbroken
+ * across the box) on the host and uploaded into a positions buffer the
+ * window draws from, as it draws a running simulation's. */
+#include "args.h"
+#include "commands.h"
+#include "io/dcd.h"
+#include "io/load.h"
+#include "system/molecules.h"
+#include "uff/uff_molecule.h"
+#include "vk/buffer.h"
+#include "vk/check.h"
+#include "vk/context.h"
+#include "viewer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: vkmd view SYSTEM [options]\n"
+            "  SYSTEM               AMBER prmtop, water:N, or a molecule: .sdf/.mol/.xyz or a\n"
+            "                       built-in name (formic-acid, xylitol); conformers play as\n"
+            "                       frames\n"
+            "  --coords FILE        coordinates for a prmtop (inpcrd, rst7 or pdb)\n"
+            "  --traj FILE.dcd      play this trajectory (e.g. vkmd run's traj.dcd); loops\n"
+            "  --every N            with --traj: advance N frames per drawn frame (default 1)\n"
+            "  --screenshot FILE    write FILE (PNG) after --frames frames, then exit\n"
+            "  --frames N           draw N frames, then exit\n"
+            "  --device gpu|N|NAME  Vulkan device (default: the best one)\n"
+            "Keys: space pause, . next frame, c colour, w water, b box, r vdW/balls, p\n"
+            "screenshot, f reset view, ? help, Esc quit. Mouse: orbit, pan, zoom.\n");
+}
+
+static int has_ext(const char *path, const char *ext)
+{
+    const size_t n = strlen(path), e = strlen(ext);
+    return n > e && strcasecmp(path + n - e, ext) == 0;
+}
+
+static int is_builtin(const char *name)
+{
+    for (const char *const *b = vkmd_uff_builtin_names(); *b; ++b)
+        if (!strcmp(*b, name))
+            return 1;
+    return 0;
+}
+
+/* A molecule's topology as a system (elements, bonds, first conformer). */
+static vkmd_result molecule_system(const vkmd_uff_molecule *m, vkmd_system *sys)
+{
+    memset(sys, 0, sizeof *sys);
+    snprintf(sys->title, sizeof sys->title, "%s", m->name);
+    sys->atom_count = m->atom_count;
+    sys->atoms = calloc((size_t)m->atom_count, sizeof *sys->atoms);
+    sys->bonds = calloc((size_t)(m->bond_count ? m->bond_count : 1), sizeof *sys->bonds);
+    sys->positions = malloc(sizeof(double) * 3 * (size_t)m->atom_count);
+    if (!sys->atoms || !sys->bonds || !sys->positions) {
+        vkmd_system_destroy(sys);
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "view: out of memory");
+    }
+    for (int32_t i = 0; i < m->atom_count; ++i)
+        sys->atoms[i].element = m->z[i];
+    sys->bond_count = m->bond_count;
+    for (int32_t b = 0; b < m->bond_count; ++b) {
+        sys->bonds[b].i = m->bonds[b].a;
+        sys->bonds[b].j = m->bonds[b].b;
+    }
+    memcpy(sys->positions, m->positions, sizeof(double) * 3 * (size_t)m->atom_count);
+    return VKMD_OK;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    const char *system = NULL, *coords = NULL, *traj = NULL, *device = NULL, *shot = NULL;
+    int frames = 0, every = 1;
+    vkmd_result r = VKMD_OK;
+    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
+        const char *a = argv[i], *v = NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--coords")) {
+            ARGS_VALUE();
+            coords = v;
+        } else if (!strcmp(a, "--traj")) {
+            ARGS_VALUE();
+            traj = v;
+        } else if (!strcmp(a, "--device")) {
+            ARGS_VALUE();
+            device = v;
+        } else if (!strcmp(a, "--screenshot")) {
+            ARGS_VALUE();
+            shot = v;
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--every")) {
+            ARGS_VALUE();
+            if (v)
+                r = args_int(a, v, 1, 100000000, !strcmp(a, "--frames") ? &frames : &every);
+        } else if (a[0] == '-' && a[1]) {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
+        } else if (!system) {
+            system = a;
+        } else {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
+        }
+    }
+    if (r == VKMD_OK && !system)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see --help)");
+    if (r == VKMD_OK && shot && frames <= 0)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs --frames N");
+    if (r != VKMD_OK) {
+        tool_error("view", r);
+        return 2;
+    }
+
+    vkmd_result res = VKMD_OK;
+    int exit_code = 1;
+    vkmd_system sys;
+    memset(&sys, 0, sizeof sys);
+    vkmd_uff_molecule *mols = NULL;
+    int32_t mol_count = 0;
+    vkmd_dcd_reader *dcd = NULL;
+    vkmd_dcd_info info;
+    memset(&info, 0, sizeof info);
+    vkmd_molecules molecules;
+    memset(&molecules, 0, sizeof molecules);
+    vkmd_viewer *view = NULL;
+    vkmd_vk_context *ctx = NULL;
+    vkmd_vk_buffer pos;
+    memset(&pos, 0, sizeof pos);
+    double *xyz = NULL;
+    float *x4 = NULL;
+
+    const int molecule = has_ext(system, ".sdf") || has_ext(system, ".sd") ||
+                         has_ext(system, ".mol") || has_ext(system, ".xyz") || is_builtin(system);
+    int32_t frame_count = 1;
+    if (molecule) {
+        VKMD_TRY(vkmd_uff_molecule_load(system, &mols, &mol_count));
+        VKMD_TRY(molecule_system(&mols[0], &sys));
+        frame_count = mols[0].conformer_count;
+        if (mol_count > 1)
+            fprintf(stderr, "vkmd view: %s holds %d molecules; showing the first\n", system,
+                    mol_count);
+    } else {
+        VKMD_TRY(vkmd_system_load(system, coords, &sys));
+        if (!sys.positions && !traj) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "%s: no coordinates (give --coords or --traj)", system);
+            goto cleanup;
+        }
+    }
+    if (traj) {
+        VKMD_TRY(vkmd_dcd_read_info(traj, &info));
+        if (info.atom_count != sys.atom_count) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %d atoms per frame, %s has %d", traj,
+                            info.atom_count, system, sys.atom_count);
+            goto cleanup;
+        }
+        if (info.frame_count < 1) {
+            res = vkmd_fail(VKMD_ERROR_PARSE, "%s: no complete frame", traj);
+            goto cleanup;
+        }
+        VKMD_TRY(vkmd_dcd_reader_open(traj, &dcd));
+        frame_count = info.frame_count;
+        if (!sys.positions) {
+            sys.positions = calloc(3 * (size_t)sys.atom_count, sizeof(double));
+            if (!sys.positions) {
+                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "view: out of memory");
+                goto cleanup;
+            }
+        }
+        VKMD_TRY(vkmd_dcd_reader_frame(dcd, 0, sys.positions, &sys.box));
+    }
+    VKMD_TRY(vkmd_molecules_build(&sys, &molecules));
+
+    const vkmd_viewer_desc vd = {.title = traj ? traj : system,
+                                 .steps_per_frame = every,
+                                 .screenshot_path = shot,
+                                 .frames = frames,
+                                 .unit_label = "FRAME"};
+    VKMD_TRY(vkmd_viewer_open(&vd, &view));
+    vkmd_vk_context_desc cd = {.device = device && strcmp(device, "gpu") ? device : NULL};
+    vkmd_viewer_context_desc(view, &cd);
+    VKMD_TRY(vkmd_vk_context_create(&cd, &ctx));
+    const vkmd_vk_buffer_desc bd = {.size = sizeof(float) * 4 * (size_t)sys.atom_count,
+                                    .name = "view positions"};
+    VKMD_TRY(vkmd_vk_buffer_create(ctx, &bd, &pos));
+    xyz = malloc(sizeof *xyz * 3 * (size_t)sys.atom_count);
+    x4 = calloc(4 * (size_t)sys.atom_count, sizeof *x4);
+    if (!xyz || !x4) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "view: out of memory");
+        goto cleanup;
+    }
+    const vkmd_render_sources src = {.positions = &pos};
+    VKMD_TRY(vkmd_viewer_attach(view, ctx, &sys, &src));
+    int32_t shown = -1, current = 0;
+    for (;;) {
+        if (current != shown) {
+            if (dcd)
+                VKMD_TRY(vkmd_dcd_reader_frame(dcd, current, xyz, &sys.box));
+            else if (molecule)
+                memcpy(xyz, mols[0].positions + 3 * (size_t)sys.atom_count * (size_t)current,
+                       sizeof *xyz * 3 * (size_t)sys.atom_count);
+            else
+                memcpy(xyz, sys.positions, sizeof *xyz * 3 * (size_t)sys.atom_count);
+            if (sys.box.periodic)
+                vkmd_molecules_make_whole(&sys, &molecules, xyz);
+            for (int32_t i = 0; i < sys.atom_count; ++i)
+                for (int k = 0; k < 3; ++k)
+                    x4[4 * i + k] = (float)xyz[3 * i + k];
+            VKMD_TRY(vkmd_vk_buffer_upload(ctx, &pos, 0, x4, bd.size));
+            shown = current;
+        }
+        vkmd_viewer_hud hud = {
+            .step = current + (frame_count > 1 ? 1 : 0),
+            .time_ps = dcd ? (double)(info.first_step + (int64_t)current * info.steps_per_frame) *
+                                 info.dt_fs * 1e-3
+                           : 0,
+            .temperature_k = -1};
+        char note[96];
+        snprintf(note, sizeof note, "%d FRAMES%s", frame_count, dcd ? " (DCD)" : "");
+        hud.note = note;
+        vkmd_viewer_input in;
+        VKMD_TRY(vkmd_viewer_frame(view, ctx, &hud, &in));
+        if (in.quit)
+            break;
+        if (frame_count > 1 && in.steps > 0)
+            current = (int32_t)((current + in.steps) % frame_count);
+    }
+    VKMD_TRY(vkmd_vk_context_check_validation(ctx));
+    fprintf(stderr, "vkmd view: %lld frames drawn of %d trajectory frames\n",
+            (long long)vkmd_viewer_frames(view), frame_count);
+    exit_code = 0;
+cleanup:
+    if (exit_code != 0)
+        tool_error("view", res);
+    vkmd_viewer_close(view, ctx);
+    if (ctx) {
+        vkmd_vk_buffer_destroy(ctx, &pos);
+        vkmd_vk_context_destroy(ctx);
+    }
+    vkmd_dcd_reader_close(dcd);
+    vkmd_molecules_destroy(&molecules);
+    vkmd_uff_molecule_array_free(mols, mol_count);
+    vkmd_system_destroy(&sys);
+    free(xyz);
+    free(x4);
+    return exit_code;
+}
