@@ -25,7 +25,8 @@ done
 # external check of the reference. clang-format: the format test. VkFFT + glslang
 # (library): the GPU PME pass's FFTs. RDKit: the UFF comparison data
 # (tools/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
-# tests/test_io_dcd_mdtraj.
+# tests/test_io_dcd_mdtraj. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
+# viewer test's display.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
   clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj
@@ -58,8 +59,9 @@ cmake --build "$build" -j "$(nproc)"
 
 case "$verb" in
   run)
-    # 216 TIP3P waters: minimise on the device, then 2,000 Langevin steps (4 ps) headless.
-    exec "./$build/vkmd" run water:216 --minimize --steps 2000 --report-every 200 --out vkmd_run --no-window
+    # 216 TIP3P waters: minimise on the device, then 2,000 Langevin steps (4 ps), drawn live
+    # in a window when there is a display (headless with a progress bar otherwise).
+    exec "./$build/vkmd" run water:216 --minimize --steps 2000 --report-every 200 --out vkmd_run
     ;;
   test)
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

@@ -18,7 +18,7 @@ void main()
     uint i = uint(gl_InstanceIndex);
     v_color = atom_color(i);
     v_radius = atom_radius(i);
-    v_center = (view_matrix() * vec4(positions[i].xyz, 1.0)).xyz;
+    v_center = (view_matrix() * vec4(atom_pos(i), 1.0)).xyz;
     if (!atom_visible(i)) {
         v_pos = vec3(0.0);
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0); /* outside the clip volume */

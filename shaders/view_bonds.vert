@@ -22,8 +22,8 @@ void main()
     v_color_a = atom_color(a);
     v_color_b = atom_color(b);
     mat4 view = view_matrix();
-    vec3 pa = (view * vec4(positions[a].xyz, 1.0)).xyz;
-    vec3 pb = (view * vec4(positions[b].xyz, 1.0)).xyz;
+    vec3 pa = (view * vec4(atom_pos(a), 1.0)).xyz;
+    vec3 pb = (view * vec4(atom_pos(b), 1.0)).xyz;
     vec3 axis = pb - pa;
     float len = length(axis);
     float r = float(VKMD_VIEW_BOND_RADIUS);

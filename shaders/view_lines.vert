@@ -22,7 +22,7 @@ void main()
         v_color = vec3(1.0, 0.85, 0.1);
     } else {
         uint atom = pairs[2u * pc.first + uint(gl_VertexIndex)];
-        p = positions[atom].xyz;
+        p = atom_pos(atom);
         v_color = atom_color(atom);
     }
     gl_Position = proj_matrix() * view_matrix() * vec4(p, 1.0);

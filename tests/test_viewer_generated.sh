@@ -7,7 +7,7 @@
 # range, oxygen-red, hydrogen-white and box-yellow pixels present, and a later
 # screenshot differs from an earlier one. One water run resizes the window
 # mid-run and draws through the cross-queue path (semaphores); `vkmd view`
-# plays the DCD a run wrote. Arguments: $1 vkmd binary, $2 tests source dir,
+# plays the DCD a run wrote; `vkmd uff md` draws its replicas side by side. Arguments: $1 vkmd binary, $2 tests source dir,
 # $3 scratch dir (holds the generated system).
 set -u
 if [ "${VKMD_TEST_IN_X:-0}" != 1 ]; then
@@ -99,5 +99,14 @@ else
   echo "FAIL: water_b wrote no trajectory"
   fail=1
 fi
+# UFF replicas side by side (vkmd uff md), coloured by replica.
+run uff_a uff md xylitol --replicas 8 --steps 100000 --frames 2 --screenshot uff_a.png &&
+  run uff_b uff md xylitol --replicas 8 --steps 100000 --frames 10 --screenshot uff_b.png &&
+  for png in uff_a.png uff_b.png; do
+    nb=$(stat_of $png nonbg)
+    echo "uff $png: non-background fraction $nb"
+    awk -v v="$nb" 'BEGIN {exit !(v > 0.01 && v < 0.8)}' || { echo "FAIL uff: $png non-background $nb"; fail=1; }
+  done && check_moved uff uff_a.png uff_b.png
+
 [ $fail = 0 ] && echo "PASS viewer: screenshots checked, validation clean (vkmd exit 0)"
 exit $fail

@@ -43,6 +43,7 @@ typedef struct run_request {
     int64_t checkpoint_every; /* steps; -1 only at the end and on a signal */
     const char *screenshot;   /* PNG written after `frames` frames */
     int frames, steps_per_frame;
+    const char *color; /* viewer colour mode */
 } run_request;
 
 static void usage(FILE *out)
@@ -86,6 +87,8 @@ static void usage(FILE *out)
             "  --steps-per-frame N    with a window: steps between frames (default 10; + and -\n"
             "                         keys change it)\n"
             "  --screenshot FILE      with a window: write FILE (PNG) after --frames frames\n"
+            "  --color MODE           with a window: element (default), velocity (local\n"
+            "                         temperature), force (|F|) or replica; c key cycles\n"
             "  --frames N             with a window: stop after N frames (the run ends at the\n"
             "                         next report step, with its checkpoint)\n"
             "  --json                 summary as one JSON object on stdout\n");
@@ -215,6 +218,12 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
             q->restart = v;
         } else if (!strcmp(a, "--no-window")) {
             q->no_window = 1;
+        } else if (!strcmp(a, "--color")) {
+            ARGS_VALUE();
+            q->color = v;
+            if (v && vkmd_viewer_color_mode(v) < 0)
+                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                              "--color: '%s' is not element, velocity, force or replica", v);
         } else if (!strcmp(a, "--screenshot")) {
             ARGS_VALUE();
             q->screenshot = v;
@@ -437,7 +446,9 @@ int cmd_run(int argc, char **argv)
                                      .steps_per_frame = q.steps_per_frame,
                                      .screenshot_path = q.screenshot,
                                      .frames = q.frames,
-                                     .screenshot_dir = q.out_dir};
+                                     .screenshot_dir = q.out_dir,
+                                     .color_mode =
+                                         q.color ? (uint32_t)vkmd_viewer_color_mode(q.color) : 0};
         if (vkmd_viewer_open(&vd, &view) == VKMD_OK) {
             vkmd_viewer_context_desc(view, &cdesc);
         } else if (q.screenshot || q.frames > 0) {

@@ -26,6 +26,8 @@
 #include "uff/uff_terms.h"
 #include "uff/uff_typing.h"
 #include "uff_eval.h"
+#include "vk/check.h"
+#include "viewer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,6 +50,20 @@ void cmd_uff_relax_usage(FILE *out)
         "  --ftol F             converged when max |F| < F kcal/mol/A (default 1e-3)\n"
         "  --rms                ... RMS |F| instead of max |F|\n"
         "  --max-steps N        FIRE steps per replica at most (default 20000)\n"
+        "  --json               one JSON object on stdout\n"
+        "       vkmd uff md MOL --replicas R [options]\n"
+        "  BAOAB Langevin dynamics of R copies of MOL at once, each with its own noise;\n"
+        "  drawn side by side in a window (coloured by replica) when there is a display\n"
+        "  --replicas R         copies of MOL's first conformer (default 1)\n"
+        "  --steps N            steps (default 1000); --dt FS (0.5), --temperature K (300),\n"
+        "                       --friction PER_PS (5), --seed S (1)\n"
+        "  --out FILE           final structures, multi-record SDF\n"
+        "  --device auto|N|NAME Vulkan device (default: the best one)\n"
+        "  --no-window          headless even with a display\n"
+        "  --steps-per-frame N  with a window: steps between frames (default 10)\n"
+        "  --color MODE         replica (default), element, velocity or force\n"
+        "  --screenshot FILE    with a window: write FILE (PNG) after --frames frames\n"
+        "  --frames N           with a window: stop after N frames\n"
         "  --json               one JSON object on stdout\n");
 }
 
@@ -340,6 +356,8 @@ cleanup:
 typedef struct md_request {
     const char *molecule, *out, *device;
     int replicas, steps, json;
+    int no_window, steps_per_frame, frames;
+    const char *screenshot, *color;
     double dt, temperature, friction;
     long long seed;
 } md_request;
@@ -360,6 +378,22 @@ static int md_args(int argc, char **argv, md_request *q)
             q->device = v;
         } else if (!strcmp(a, "--json")) {
             q->json = 1;
+        } else if (!strcmp(a, "--no-window")) {
+            q->no_window = 1;
+        } else if (!strcmp(a, "--screenshot")) {
+            ARGS_VALUE();
+            q->screenshot = v;
+        } else if (!strcmp(a, "--color")) {
+            ARGS_VALUE();
+            q->color = v;
+            if (v && vkmd_viewer_color_mode(v) < 0)
+                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                              "--color: '%s' is not element, velocity, force or replica", v);
+        } else if (!strcmp(a, "--frames") || !strcmp(a, "--steps-per-frame")) {
+            ARGS_VALUE();
+            if (v)
+                r = args_int(a, v, 1, 100000000,
+                             !strcmp(a, "--frames") ? &q->frames : &q->steps_per_frame);
         } else if (!strcmp(a, "--replicas")) {
             ARGS_VALUE();
             if (v)
@@ -397,6 +431,8 @@ static int md_args(int argc, char **argv, md_request *q)
     }
     if (r == VKMD_OK && !q->molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
+    if (r == VKMD_OK && q->screenshot && q->frames <= 0)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs --frames N");
     if (r == VKMD_OK && !strcmp(q->device, "cpu"))
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "vkmd uff md runs on a Vulkan device (--device N or a name), not cpu");
@@ -405,6 +441,49 @@ static int md_args(int argc, char **argv, md_request *q)
         return 2;
     }
     return -1;
+}
+
+/* R copies of m as a system for the viewer: elements, bonds, positions. */
+static vkmd_result replicas_system(const vkmd_uff_molecule *m, int32_t replicas, const double *xyz,
+                                   vkmd_system *sys)
+{
+    memset(sys, 0, sizeof *sys);
+    const int32_t na = m->atom_count;
+    sys->atom_count = na * replicas;
+    sys->atoms = calloc((size_t)sys->atom_count, sizeof *sys->atoms);
+    sys->bond_count = m->bond_count * replicas;
+    sys->bonds = calloc((size_t)(sys->bond_count ? sys->bond_count : 1), sizeof *sys->bonds);
+    sys->positions = malloc(3 * sizeof(double) * (size_t)sys->atom_count);
+    if (!sys->atoms || !sys->bonds || !sys->positions) {
+        vkmd_system_destroy(sys);
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "viewer: %d replicas", replicas);
+    }
+    for (int32_t r = 0; r < replicas; ++r) {
+        for (int32_t i = 0; i < na; ++i)
+            sys->atoms[r * na + i].element = m->z[i];
+        for (int32_t b = 0; b < m->bond_count; ++b) {
+            sys->bonds[r * m->bond_count + b].i = r * na + m->bonds[b].a;
+            sys->bonds[r * m->bond_count + b].j = r * na + m->bonds[b].b;
+        }
+    }
+    memcpy(sys->positions, xyz, 3 * sizeof(double) * (size_t)sys->atom_count);
+    return VKMD_OK;
+}
+
+/* Grid spacing for replicas side by side: the molecule's largest extent
+ * plus room for it to move. */
+static double replica_spacing(const vkmd_uff_molecule *m)
+{
+    double ext = 0;
+    for (int k = 0; k < 3; ++k) {
+        double lo = m->positions[k], hi = lo;
+        for (int32_t i = 1; i < m->atom_count; ++i) {
+            lo = fmin(lo, m->positions[3 * i + k]);
+            hi = fmax(hi, m->positions[3 * i + k]);
+        }
+        ext = fmax(ext, hi - lo);
+    }
+    return ext + 4.0;
 }
 
 int cmd_uff_md(int argc, char **argv)
@@ -432,6 +511,10 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_uff_energy *e = NULL;
     FILE *f = NULL;
     int exit_code = 1;
+    vkmd_viewer *view = NULL;
+    vkmd_system vsys;
+    memset(&vsys, 0, sizeof vsys);
+    double *tchunk = NULL;
     VKMD_TRY(vkmd_uff_molecule_load(q.molecule, &recs, &count));
     if (count != 1) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s has %d records; md takes one molecule",
@@ -453,7 +536,25 @@ int cmd_uff_md(int argc, char **argv)
         memcpy(mass + (size_t)r * na, mass, sizeof *mass * (size_t)na);
         memcpy(xyz + 3 * (size_t)r * na, recs[0].positions, 3 * sizeof *xyz * (size_t)na);
     }
-    VKMD_TRY(uff_eval_open(q.device, &ev));
+    vkmd_vk_context_desc cd = {0};
+    if (!q.no_window) {
+        const vkmd_viewer_desc vd = {
+            .title = q.molecule,
+            .steps_per_frame = q.steps_per_frame,
+            .screenshot_path = q.screenshot,
+            .frames = q.frames,
+            .color_mode = (uint32_t)vkmd_viewer_color_mode(q.color ? q.color : "replica")};
+        if (vkmd_viewer_open(&vd, &view) == VKMD_OK) {
+            vkmd_viewer_context_desc(view, &cd);
+        } else if (q.screenshot || q.frames > 0) {
+            res =
+                vkmd_vk_fail_prefix(VKMD_ERROR_UNSUPPORTED, "--screenshot/--frames need a window");
+            goto cleanup;
+        } else {
+            fprintf(stderr, "vkmd uff md: no window (%s); running headless\n", vkmd_last_error());
+        }
+    }
+    VKMD_TRY(uff_eval_open_desc(q.device, &cd, &ev));
     if (!ev.ctx) {
         res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "vkmd uff md needs a Vulkan device; %s", ev.device);
         goto cleanup;
@@ -466,7 +567,48 @@ int cmd_uff_md(int argc, char **argv)
                                        .seed = (uint64_t)q.seed};
     VKMD_TRY(vkmd_uff_md_create(ev.ctx, &batch, mass, &params, &md));
     VKMD_TRY(vkmd_uff_md_set_state(ev.ctx, md, xyz, NULL));
-    VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
+    if (!view) {
+        VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
+    } else {
+        /* Steps between frames; the mean temperatures are weighted by steps. */
+        VKMD_TRY(replicas_system(&recs[0], nr, xyz, &vsys));
+        const vkmd_render_sources src = {.positions = vkmd_uff_md_positions(md),
+                                         .velocities = vkmd_uff_md_velocities(md),
+                                         .forces = vkmd_uff_md_forces(md),
+                                         .atoms_per_replica = na,
+                                         .velocity_w_is_mass = 1,
+                                         .replica_spacing_a = replica_spacing(&recs[0])};
+        VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
+        tchunk = calloc((size_t)nr, sizeof *tchunk);
+        if (!tchunk) {
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
+            goto cleanup;
+        }
+        char note[160];
+        snprintf(note, sizeof note, "%d REPLICAS OF %s (%d ATOMS EACH)", nr, recs[0].name, na);
+        vkmd_viewer_hud hud = {.temperature_k = -1, .bath_k = q.temperature, .note = note};
+        int done = 0;
+        while (done < q.steps) {
+            vkmd_viewer_input in;
+            hud.step = done;
+            hud.time_ps = done * q.dt * 1e-3;
+            VKMD_TRY(vkmd_viewer_frame(view, ev.ctx, &hud, &in));
+            if (in.quit)
+                break;
+            const int chunk = in.steps < q.steps - done ? in.steps : q.steps - done;
+            if (chunk <= 0)
+                continue;
+            VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, chunk, tchunk));
+            for (int32_t r = 0; r < nr; ++r)
+                tmean[r] += tchunk[r] * chunk;
+            done += chunk;
+        }
+        for (int32_t r = 0; r < nr; ++r)
+            tmean[r] = done > 0 ? tmean[r] / done : 0;
+        if (done < q.steps)
+            fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
+        q.steps = done;
+    }
     VKMD_TRY(vkmd_uff_md_read(ev.ctx, md, xyz, NULL, e));
     if (q.out) {
         f = fopen(q.out, "w");
@@ -515,6 +657,8 @@ int cmd_uff_md(int argc, char **argv)
             printf("  %7d %12.2f %18.6f\n", r + 1, tmean[r], e[r].total);
         printf("\nmean temperature over replicas %.2f K\n", all);
     }
+    vkmd_viewer_close(view, ev.ctx); /* before the buffers it draws from */
+    view = NULL;
     vkmd_uff_md_destroy(ev.ctx, md); /* before the context closes */
     md = NULL;
     VKMD_TRY(uff_eval_close(&ev));
@@ -526,13 +670,16 @@ cleanup:
     }
     if (f)
         fclose(f);
+    vkmd_viewer_close(view, ev.ctx);
     vkmd_uff_md_destroy(ev.ctx, md);
     uff_eval_close(&ev);
     vkmd_uff_batch_free(&batch);
     free(xyz);
     free(mass);
     free(tmean);
+    free(tchunk);
     free(e);
+    vkmd_system_destroy(&vsys);
     vkmd_uff_terms_free(&terms);
     vkmd_uff_typing_free(&ty);
     vkmd_uff_molecule_array_free(recs, count);

@@ -30,6 +30,8 @@ static void usage(FILE *out)
             "  --coords FILE        coordinates for a prmtop (inpcrd, rst7 or pdb)\n"
             "  --traj FILE.dcd      play this trajectory (e.g. vkmd run's traj.dcd); loops\n"
             "  --every N            with --traj: advance N frames per drawn frame (default 1)\n"
+            "  --color MODE         element (default) or replica (velocity and force colours\n"
+            "                       need a running simulation: vkmd run)\n"
             "  --screenshot FILE    write FILE (PNG) after --frames frames, then exit\n"
             "  --frames N           draw N frames, then exit\n"
             "  --device gpu|N|NAME  Vulkan device (default: the best one)\n"
@@ -78,6 +80,7 @@ static vkmd_result molecule_system(const vkmd_uff_molecule *m, vkmd_system *sys)
 int cmd_view(int argc, char **argv)
 {
     const char *system = NULL, *coords = NULL, *traj = NULL, *device = NULL, *shot = NULL;
+    const char *color = NULL;
     int frames = 0, every = 1;
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
@@ -94,6 +97,12 @@ int cmd_view(int argc, char **argv)
         } else if (!strcmp(a, "--device")) {
             ARGS_VALUE();
             device = v;
+        } else if (!strcmp(a, "--color")) {
+            ARGS_VALUE();
+            color = v;
+            if (v && vkmd_viewer_color_mode(v) < 0)
+                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                              "--color: '%s' is not element, velocity, force or replica", v);
         } else if (!strcmp(a, "--screenshot")) {
             ARGS_VALUE();
             shot = v;
@@ -182,7 +191,8 @@ int cmd_view(int argc, char **argv)
                                  .steps_per_frame = every,
                                  .screenshot_path = shot,
                                  .frames = frames,
-                                 .unit_label = "FRAME"};
+                                 .unit_label = "FRAME",
+                                 .color_mode = color ? (uint32_t)vkmd_viewer_color_mode(color) : 0};
     VKMD_TRY(vkmd_viewer_open(&vd, &view));
     vkmd_vk_context_desc cd = {.device = device && strcmp(device, "gpu") ? device : NULL};
     vkmd_viewer_context_desc(view, &cd);

@@ -10,6 +10,11 @@
 
 vkmd_result uff_eval_open(const char *device, uff_eval *out)
 {
+    return uff_eval_open_desc(device, NULL, out);
+}
+
+vkmd_result uff_eval_open_desc(const char *device, const vkmd_vk_context_desc *base, uff_eval *out)
+{
     memset(out, 0, sizeof *out);
     out->debug_replica = -1;
     if (!strcmp(device, "cpu")) {
@@ -17,7 +22,10 @@ vkmd_result uff_eval_open(const char *device, uff_eval *out)
         return VKMD_OK;
     }
     const int automatic = !strcmp(device, "auto");
-    const vkmd_vk_context_desc desc = {.device = automatic ? NULL : device};
+    vkmd_vk_context_desc desc = {0};
+    if (base)
+        desc = *base;
+    desc.device = automatic ? NULL : device;
     vkmd_result res = vkmd_vk_context_create(&desc, &out->ctx);
     if (res == VKMD_ERROR_NO_DEVICE && automatic) {
         snprintf(out->device, sizeof out->device,

@@ -28,6 +28,10 @@ typedef struct uff_eval {
  * vkmd_vk_context_create (VKMD_ERROR_NO_DEVICE names what exists). */
 vkmd_result uff_eval_open(const char *device, uff_eval *out);
 
+/* The same with `base` (may be NULL) as the context description, e.g. one
+ * a viewer filled in to present; base->device is ignored. */
+vkmd_result uff_eval_open_desc(const char *device, const vkmd_vk_context_desc *base, uff_eval *out);
+
 /* Checks the validation layer's count (VKMD_ERROR_VALIDATION) and closes. */
 vkmd_result uff_eval_close(uff_eval *ev);
 

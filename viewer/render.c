@@ -239,6 +239,20 @@ vkmd_result vkmd_render_create(vkmd_vk_context *ctx, VkRenderPass render_pass,
     uint32_t font[2 * VKMD_FONT_GLYPHS];
     vkmd_font_pack(font);
     VKMD_TRY(upload_topology(ctx, sys, src, r));
+    r->w_is_mass = src->velocity_w_is_mass ? 1.0f : 0.0f;
+    r->replicas =
+        src->atoms_per_replica > 0
+            ? (uint32_t)((sys->atom_count + src->atoms_per_replica - 1) / src->atoms_per_replica)
+            : 1;
+    if (src->replica_spacing_a > 0 && r->replicas > 1) {
+        /* A near-cubic grid: columns x rows x layers. */
+        r->spacing = (float)src->replica_spacing_a;
+        uint32_t c = 1;
+        while (c * c * c < r->replicas)
+            ++c;
+        r->grid_columns = c;
+        r->grid_rows = c;
+    }
     VKMD_TRY(make_buffer(ctx, "viewer frame", sizeof(vkmd_view_frame), NULL, &r->frame_buf));
     VKMD_TRY(make_buffer(ctx, "viewer text", sizeof(vkmd_gpu_uvec4) * VKMD_RENDER_TEXT_MAX, NULL,
                          &r->text_buf));

@@ -22,6 +22,9 @@ typedef struct vkmd_render_sources {
     const vkmd_vk_buffer *velocities; /* vec4 [N] A/fs, w 1/m; NULL */
     const vkmd_vk_buffer *forces;     /* int64 fixed point [3N] planes; NULL */
     int32_t atoms_per_replica;        /* 0: one system (replica colour = 0) */
+    int velocity_w_is_mass;           /* 0: velocities.w = 1/m (AMBER MD); 1: w = m (UFF MD) */
+    double replica_spacing_a;         /* > 0: replicas drawn side by side on a grid this far
+                                         apart; 0: where they are */
 } vkmd_render_sources;
 
 typedef struct vkmd_render {
@@ -32,6 +35,8 @@ typedef struct vkmd_render {
     VkPipeline atoms, bonds, lines, box, text;
     vkmd_vk_buffer atom_buf, pair_buf, frame_buf, text_buf, font_buf, zero_buf;
     uint32_t atom_count, bond_pairs, water_pairs;
+    uint32_t replicas, grid_columns, grid_rows; /* side-by-side layout (spacing > 0) */
+    float spacing, w_is_mass;
 } vkmd_render;
 
 /* Builds the pipelines for `render_pass` and the viewer's buffers for

@@ -43,9 +43,18 @@ struct vkmd_viewer {
     int has_water;
 };
 
-static const char *color_names[VKMD_VIEW_COLOR_COUNT] = {"ELEMENT", "VELOCITY (LOCAL T)",
-                                                         "FORCE |F|", "REPLICA"};
+static const char *color_names[VKMD_VIEW_COLOR_COUNT] = {"ELEMENT", "VELOCITY (LOCAL T)", "FORCE",
+                                                         "REPLICA"};
 static const char *water_names[3] = {"SHOWN", "LINES", "HIDDEN"};
+
+int vkmd_viewer_color_mode(const char *name)
+{
+    static const char *names[VKMD_VIEW_COLOR_COUNT] = {"element", "velocity", "force", "replica"};
+    for (int i = 0; i < VKMD_VIEW_COLOR_COUNT; ++i)
+        if (name && !strcmp(name, names[i]))
+            return i;
+    return -1;
+}
 
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
@@ -157,6 +166,7 @@ vkmd_result vkmd_viewer_open(const vkmd_viewer_desc *desc, vkmd_viewer **out)
     v->desc = *desc;
     v->steps_per_frame = desc->steps_per_frame > 0 ? desc->steps_per_frame : 10;
     v->show_box = 1;
+    v->color_mode = desc->color_mode < VKMD_VIEW_COLOR_COUNT ? desc->color_mode : 0;
     const char *rs = getenv("VKMD_VIEWER_RESIZE");
     if (rs && sscanf(rs, "%d:%dx%d", &v->resize_at, &v->resize_w, &v->resize_h) != 3)
         v->resize_at = 0;
@@ -224,6 +234,14 @@ static void fit_camera(vkmd_viewer *v)
                 lo[k] = x < lo[k] ? x : lo[k];
                 hi[k] = x > hi[k] ? x : hi[k];
             }
+    }
+    if (v->render.spacing > 0) {
+        /* Replicas side by side: the grid's extent beyond the first replica. */
+        const uint32_t c = v->render.grid_columns,
+                       layers = (v->render.replicas + c * c - 1) / (c * c);
+        const uint32_t n[3] = {c, v->render.replicas > c ? c : v->render.replicas, layers};
+        for (int k = 0; k < 3; ++k)
+            hi[k] += v->render.spacing * (float)(n[k] - 1);
     }
     vkmd_camera_fit(&v->cam, lo, hi);
 }
@@ -466,10 +484,11 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
     frame.viewport =
         (vkmd_gpu_vec4){(float)v->sc.extent.width, (float)v->sc.extent.height,
                         1.0f / (float)v->sc.extent.width, 1.0f / (float)v->sc.extent.height};
-    frame.scale =
-        (vkmd_gpu_vec4){(float)(hud->bath_k > 0 ? hud->bath_k : 300.0), (float)scale, 0, 0};
+    frame.scale = (vkmd_gpu_vec4){(float)(hud->bath_k > 0 ? hud->bath_k : 300.0), (float)scale,
+                                  v->render.spacing, v->render.w_is_mass};
     frame.mode = (vkmd_gpu_uvec4){v->color_mode, v->rep, v->water, (uint32_t)v->sys->atom_count};
-    frame.counts = (vkmd_gpu_uvec4){v->render.bond_pairs, v->render.water_pairs, 0, 0};
+    frame.counts = (vkmd_gpu_uvec4){v->render.bond_pairs, v->render.water_pairs,
+                                    v->render.grid_columns, v->render.grid_rows};
     static vkmd_gpu_uvec4 text[VKMD_RENDER_TEXT_MAX];
     const uint32_t text_count = build_hud(v, ctx, hud, scale, text);
 

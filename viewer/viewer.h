@@ -34,7 +34,11 @@ typedef struct vkmd_viewer_desc {
     int32_t frames;              /* 0: until closed; N: stop after N frames */
     const char *screenshot_dir;  /* NULL: "."; where the p key writes PNGs */
     const char *unit_label;      /* NULL: "STEP"; the HUD's counter name ("FRAME" for view) */
+    uint32_t color_mode;         /* VKMD_VIEW_COLOR_ELEMENT; the c key cycles */
 } vkmd_viewer_desc;
+
+/* VKMD_VIEW_COLOR_* for "element", "velocity", "force" or "replica"; -1 otherwise. */
+int vkmd_viewer_color_mode(const char *name);
 
 /* Numbers the HUD shows (the caller's latest report). */
 typedef struct vkmd_viewer_hud {

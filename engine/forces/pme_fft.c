@@ -23,7 +23,9 @@
 #include "vk/check.h"
 #include "vk/command.h"
 
+#include <locale.h>
 #include <stdlib.h>
+#include <string.h>
 #include <vkFFT.h>
 
 struct vkmd_pme_fft {
@@ -119,7 +121,20 @@ vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
     /* No buffer at plan creation: see the file comment. */
     c.bufferSize = &fft->buffer_size;
     fft->app_made = 1;
+    /* VkFFT's shader generator saves setlocale(LC_ALL, NULL), switches to
+     * "C" and restores the saved name, which that switch has freed when the
+     * locale is composite (as after a window system set LC_CTYPE alone): a
+     * use-after-free. Plans are made with the whole locale already "C" (the
+     * saved name is then a static string); the caller's locale is restored
+     * from a copy. */
+    const char *locale = setlocale(LC_ALL, NULL);
+    char *saved_locale = locale ? strdup(locale) : NULL;
+    setlocale(LC_ALL, "C");
     VkFFTResult r = initializeVkFFT(&fft->app, c);
+    if (saved_locale) {
+        setlocale(LC_ALL, saved_locale);
+        free(saved_locale);
+    }
     if (r != VKFFT_SUCCESS) {
         res = vkfft_fail(r, "plan creation", grid);
         goto cleanup;

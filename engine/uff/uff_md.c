@@ -310,6 +310,21 @@ int64_t vkmd_uff_md_steps(const vkmd_uff_md *md)
     return md->steps;
 }
 
+const vkmd_vk_buffer *vkmd_uff_md_positions(const vkmd_uff_md *md)
+{
+    return vkmd_pass_uff_positions(md->pass);
+}
+
+const vkmd_vk_buffer *vkmd_uff_md_velocities(const vkmd_uff_md *md)
+{
+    return &md->velocities;
+}
+
+const vkmd_vk_buffer *vkmd_uff_md_forces(const vkmd_uff_md *md)
+{
+    return vkmd_pass_uff_forces(md->pass);
+}
+
 void vkmd_uff_md_destroy(vkmd_vk_context *ctx, vkmd_uff_md *md)
 {
     if (!md)

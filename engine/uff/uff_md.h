@@ -77,6 +77,14 @@ vkmd_result vkmd_uff_md_read(struct vkmd_vk_context *ctx, vkmd_uff_md *md, doubl
 /* Steps made since the last vkmd_uff_md_set_state. */
 int64_t vkmd_uff_md_steps(const vkmd_uff_md *md);
 
+/* The device buffers, e.g. for the viewer (owned by the MD): positions
+ * vec4 [atom_count] A, velocities vec4 (xyz A/fs, w = mass amu), forces
+ * int64 fixed point [3 * atom_count] planes x | y | z. */
+struct vkmd_vk_buffer;
+const struct vkmd_vk_buffer *vkmd_uff_md_positions(const vkmd_uff_md *md);
+const struct vkmd_vk_buffer *vkmd_uff_md_velocities(const vkmd_uff_md *md);
+const struct vkmd_vk_buffer *vkmd_uff_md_forces(const vkmd_uff_md *md);
+
 /* NULL: no-op. */
 void vkmd_uff_md_destroy(struct vkmd_vk_context *ctx, vkmd_uff_md *md);
 

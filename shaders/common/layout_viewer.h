@@ -51,9 +51,11 @@ struct vkmd_view_frame {
     VKMD_VEC4 proj[4];  /* view -> clip (columns), Vulkan depth 0..1, y down */
     VKMD_VEC4 box;      /* xyz edges A; w 1 to draw the box */
     VKMD_VEC4 viewport; /* width, height pixels, 1/width, 1/height */
-    VKMD_VEC4 scale;    /* x bath temperature K, y text pixel scale, z, w unused */
+    VKMD_VEC4 scale;    /* x bath temperature K, y text pixel scale, z replica grid spacing A
+                           (0: replicas drawn where they are), w 1 if velocities.w is the
+                           mass (UFF) rather than 1/m */
     VKMD_UVEC4 mode;    /* x colour, y representation, z water, w atom count */
-    VKMD_UVEC4 counts;  /* x bond pairs, y water pairs, z atoms per replica, w replicas */
+    VKMD_UVEC4 counts;  /* x bond pairs, y water pairs, z replica grid columns, w rows */
 };
 
 #define VKMD_VIEW_PUSH_FIELDS                                                                      \

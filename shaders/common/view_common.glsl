@@ -35,12 +35,14 @@ mat4 proj_matrix()
     return mat4(frame.proj[0], frame.proj[1], frame.proj[2], frame.proj[3]);
 }
 
-/* Blue -> white -> red as t goes 0 -> 0.5 -> 1. */
-vec3 diverging(float t)
+/* Heat scale: blue, cyan, green, yellow, red as t goes 0 -> 1. */
+vec3 heat(float t)
 {
-    t = clamp(t, 0.0, 1.0);
-    const vec3 blue = vec3(0.15, 0.3, 1.0), white = vec3(1.0), red = vec3(1.0, 0.15, 0.1);
-    return t < 0.5 ? mix(blue, white, t * 2.0) : mix(white, red, t * 2.0 - 1.0);
+    t = clamp(t, 0.0, 1.0) * 4.0;
+    const vec3 c[5] = vec3[](vec3(0.15, 0.25, 1.0), vec3(0.1, 0.85, 0.95), vec3(0.2, 0.9, 0.2),
+                             vec3(1.0, 0.9, 0.1), vec3(1.0, 0.15, 0.1));
+    int k = min(int(t), 3);
+    return mix(c[k], c[k + 1], t - float(k));
 }
 
 /* One int64 fixed-point force component (low word, high word) in kcal/mol/A. */
@@ -50,20 +52,33 @@ float force_component(uint axis, uint atom)
     return float(int(force_words[k + 1u])) + float(force_words[k]) * VKMD_FIXED_INV_SCALE;
 }
 
+/* Where atom i is drawn: replicas side by side on a grid (columns x rows x
+ * layers of frame.scale.z A) when asked, else where it is. */
+vec3 atom_pos(uint i)
+{
+    vec3 p = positions[i].xyz;
+    if (frame.scale.z > 0.0) {
+        uint r = atoms[i].w >> 8, nx = max(frame.counts.z, 1u), ny = max(frame.counts.w, 1u);
+        p += frame.scale.z * vec3(float(r % nx), float((r / nx) % ny), float(r / (nx * ny)));
+    }
+    return p;
+}
+
 vec3 atom_color(uint i)
 {
     uint mode = frame.mode.x;
     if (mode == VKMD_VIEW_COLOR_VELOCITY) {
         vec4 v = velocities[i];
         /* 1 amu A^2/fs^2 = 2390.057 kcal/mol; k_B = 0.0019872041 kcal/mol/K. */
-        float ke = 0.5 / max(v.w, 1e-12) * dot(v.xyz, v.xyz) * 2390.057;
+        float mass = frame.scale.w > 0.0 ? v.w : 1.0 / max(v.w, 1e-12);
+        float ke = 0.5 * mass * dot(v.xyz, v.xyz) * 2390.057;
         float t_local = 2.0 * ke / (3.0 * 0.0019872041);
-        return diverging(0.5 * t_local / max(frame.scale.x, 1.0));
+        return heat(0.5 * t_local / max(frame.scale.x, 1.0)); /* bath T: green */
     }
     if (mode == VKMD_VIEW_COLOR_FORCE) {
         vec3 f = vec3(force_component(0u, i), force_component(1u, i), force_component(2u, i));
-        /* 1 kcal/mol/A -> 0, 1000 -> 1 */
-        return diverging(log(max(length(f), 1.0)) / log(1000.0));
+        /* log scale: 1 kcal/mol/A -> blue, 300 -> red */
+        return heat(log(max(length(f), 1.0)) / log(300.0));
     }
     if (mode == VKMD_VIEW_COLOR_REPLICA) {
         float r = float(atoms[i].w >> 8);
