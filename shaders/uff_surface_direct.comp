@@ -6,8 +6,6 @@
 // grid-stride loop. The oracle is ref_uff_surface_direct.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/uff_surface.glsl"
 
 void main()
@@ -21,11 +19,11 @@ void main()
         vec3 w = vec3(u.x * pc.cell.xy + u.y * pc.cell.zw, p.z);
         vec3 grad;
         float e = surface_sum(info.x, w, grad);
-        atomicAdd(force[VKMD_FORCE_INDEX(0, a, n)], to_fixed(-grad.x));
-        atomicAdd(force[VKMD_FORCE_INDEX(1, a, n)], to_fixed(-grad.y));
-        atomicAdd(force[VKMD_FORCE_INDEX(2, a, n)], to_fixed(-grad.z));
-        int64_t q = to_fixed(e);
-        if (q != 0l)
-            atomicAdd(energy[info.y * VKMD_UFF_ENERGY_STRIDE + VKMD_UFF_ENERGY_SURFACE], q);
+        force_add(VKMD_FORCE_INDEX(0, a, n), to_fixed(-grad.x));
+        force_add(VKMD_FORCE_INDEX(1, a, n), to_fixed(-grad.y));
+        force_add(VKMD_FORCE_INDEX(2, a, n), to_fixed(-grad.z));
+        vkmd_fixed q = to_fixed(e);
+        if (!fixed_is_zero(q))
+            energy_add(info.y * VKMD_UFF_ENERGY_STRIDE + VKMD_UFF_ENERGY_SURFACE, q);
     }
 }

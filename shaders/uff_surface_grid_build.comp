@@ -6,8 +6,6 @@
 // (uff/uff_surface.h). The oracle is ref_uff_surface_grid_values.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/uff_surface.glsl"
 
 void main()

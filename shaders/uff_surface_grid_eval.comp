@@ -7,8 +7,6 @@
 // Mirrors vkmd_uff_surface_grid_eval.
 #version 450
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
 #include "common/uff_surface.glsl"
 
 void bspline(float f, out vec4 w, out vec4 dw)
@@ -34,7 +32,7 @@ void main()
         uint ebase = info.y * VKMD_UFF_ENERGY_STRIDE;
         if (tz < 0.0) {
             tz = 0.0;
-            atomicAdd(energy[ebase + VKMD_UFF_ENERGY_SURFACE_BELOW], 1l);
+            energy_add(ebase + VKMD_UFF_ENERGY_SURFACE_BELOW, fixed_one()); /* a count */
         }
         vec2 t = surface_frac(p.xy) * vec2(float(nx), float(ny));
         ivec2 i0 = ivec2(floor(t));
@@ -69,11 +67,11 @@ void main()
         // gradient through u = inv (x, y): dE/dx = du0 i00 + du1 i10, dE/dy = du0 i01 + du1 i11
         vec3 grad = vec3(du0 * pc.inv_cell.x + du1 * pc.inv_cell.z, du0 * pc.inv_cell.y + du1 * pc.inv_cell.w,
                          gz / pc.zgrid.y);
-        atomicAdd(force[VKMD_FORCE_INDEX(0, a, n)], to_fixed(-grad.x));
-        atomicAdd(force[VKMD_FORCE_INDEX(1, a, n)], to_fixed(-grad.y));
-        atomicAdd(force[VKMD_FORCE_INDEX(2, a, n)], to_fixed(-grad.z));
-        int64_t q = to_fixed(e);
-        if (q != 0l)
-            atomicAdd(energy[ebase + VKMD_UFF_ENERGY_SURFACE], q);
+        force_add(VKMD_FORCE_INDEX(0, a, n), to_fixed(-grad.x));
+        force_add(VKMD_FORCE_INDEX(1, a, n), to_fixed(-grad.y));
+        force_add(VKMD_FORCE_INDEX(2, a, n), to_fixed(-grad.z));
+        vkmd_fixed q = to_fixed(e);
+        if (!fixed_is_zero(q))
+            energy_add(ebase + VKMD_UFF_ENERGY_SURFACE, q);
     }
 }

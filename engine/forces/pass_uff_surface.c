@@ -1,6 +1,7 @@
 /* UFF surface GPU passes (see pass_uff_surface.h and the three
  * shaders/uff_surface_*.comp, which share one binding layout). */
 #include "forces/pass_uff_surface.h"
+#include "forces/fixed_point.h"
 #include "core/log.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
@@ -71,16 +72,6 @@ static uint32_t group_count(const vkmd_vk_context *ctx, uint32_t items, uint32_t
     return groups < max ? groups : max;
 }
 
-static vkmd_result check_device(const vkmd_vk_context *ctx)
-{
-    const vkmd_vk_features *f = &ctx->info.features;
-    if (!f->shader_int64 || !f->buffer_int64_atomics)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "UFF surface pass: %s lacks shaderInt64/shaderBufferInt64Atomics",
-                         ctx->info.name);
-    return VKMD_OK;
-}
-
 vkmd_result vkmd_pass_uff_surface_create(vkmd_vk_context *ctx, const vkmd_uff_surface *s,
                                          const vkmd_uff_batch *batch, const int32_t *atom_channel,
                                          const vkmd_vk_buffer *positions,
@@ -94,8 +85,6 @@ vkmd_result vkmd_pass_uff_surface_create(vkmd_vk_context *ctx, const vkmd_uff_su
     const vkmd_pass_uff_surface_desc defaults = {0};
     if (!desc)
         desc = &defaults;
-    if ((res = check_device(ctx)) != VKMD_OK)
-        return res;
     const int32_t n = batch->atom_count;
     if (n < 1 || !positions || !forces || !energies || positions->size < 16 * (VkDeviceSize)n ||
         forces->size < 3 * (VkDeviceSize)n * sizeof(int64_t) ||
@@ -175,9 +164,13 @@ vkmd_result vkmd_pass_uff_surface_create(vkmd_vk_context *ctx, const vkmd_uff_su
 
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
                                   {VKMD_SPEC_UFF_SURFACE_FORM, (uint32_t)s->form}};
+    const char *shader = NULL;
+    VKMD_TRY(vkmd_fixed_shader(ctx, "UFF surface pass",
+                               p->mode == VKMD_UFF_SURFACE_MODE_GRID ? "uff_surface_grid_eval.comp"
+                                                                     : "uff_surface_direct.comp",
+                               &shader));
     const vkmd_vk_pipeline_desc pd = {
-        .shader = p->mode == VKMD_UFF_SURFACE_MODE_GRID ? "uff_surface_grid_eval.comp"
-                                                        : "uff_surface_direct.comp",
+        .shader = shader,
         .buffer_count = VKMD_UFF_SURFACE_BINDING_COUNT,
         .push_size = sizeof(vkmd_uff_surface_push),
         .specs = specs,
@@ -241,7 +234,6 @@ vkmd_result vkmd_pass_uff_surface_grid_compute(vkmd_vk_context *ctx, const vkmd_
     vkmd_vk_descset set = {0};
     vkmd_vk_buffer dummy = {0}, images = {0}, pairs = {0}, grid = {0};
     VkCommandBuffer cb = VK_NULL_HANDLE;
-    VKMD_TRY(check_device(ctx));
     const int64_t points = vkmd_uff_surface_grid_points(g);
     const int64_t total = points * g->channel_count;
     if (total >= ((int64_t)1 << 31))
@@ -256,8 +248,10 @@ vkmd_result vkmd_pass_uff_surface_grid_compute(vkmd_vk_context *ctx, const vkmd_
     VKMD_TRY(vkmd_vk_buffer_create(ctx, &dg, &grid));
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_UFF_SURFACE_WORKGROUP_SIZE},
                                   {VKMD_SPEC_UFF_SURFACE_FORM, (uint32_t)s->form}};
+    const char *shader = NULL;
+    VKMD_TRY(vkmd_fixed_shader(ctx, "UFF surface grid", "uff_surface_grid_build.comp", &shader));
     const vkmd_vk_pipeline_desc pd = {
-        .shader = "uff_surface_grid_build.comp",
+        .shader = shader,
         .buffer_count = VKMD_UFF_SURFACE_BINDING_COUNT,
         .push_size = sizeof(vkmd_uff_surface_push),
         .specs = specs,

@@ -11,8 +11,8 @@
  * force. The CPU oracle is ref/ref_uff_surface.h.
  *
  * Precision: float arithmetic, int64 fixed-point sums (deterministic for
- * any thread order). Needs shaderInt64 and shaderBufferInt64Atomics
- * (VKMD_ERROR_UNSUPPORTED otherwise; no 32-bit-word build of these shaders).
+ * any thread order): with 64-bit atomics, or on devices without them the
+ * shaders' "+words" builds (forces/fixed_point.h), same bits.
  * Measured figures: tests/test_uff_surface.c and docs/UFF_SURFACES.md. */
 #ifndef VKMD_FORCES_PASS_UFF_SURFACE_H
 #define VKMD_FORCES_PASS_UFF_SURFACE_H
@@ -39,8 +39,7 @@ typedef struct vkmd_pass_uff_surface vkmd_pass_uff_surface;
  * read here). atom_channel [batch->atom_count]: channel of every batch atom
  * (vkmd_uff_surface_atom_channels per replica). positions, forces and
  * energies are the UFF pass's buffers (vkmd_pass_uff_positions etc.;
- * borrowed, must outlive this pass). Errors: VKMD_ERROR_UNSUPPORTED (no
- * int64 atomics), VKMD_ERROR_INVALID_ARGUMENT (grid mode without a
+ * borrowed, must outlive this pass). Errors: VKMD_ERROR_INVALID_ARGUMENT (grid mode without a
  * prefiltered grid or with one that does not fit s; a channel out of range;
  * buffers too small; bad workgroup size), Vulkan and memory errors. */
 vkmd_result vkmd_pass_uff_surface_create(vkmd_vk_context *ctx, const vkmd_uff_surface *s,

@@ -5,6 +5,7 @@
 #ifndef VKMD_UFF_SURFACE_GLSL
 #define VKMD_UFF_SURFACE_GLSL
 
+#include "common/fixed_point.glsl"
 #include "common/vkmd_layout.h"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_UFF_SURFACE_WORKGROUP_SIZE;
@@ -12,17 +13,27 @@ layout(constant_id = VKMD_SPEC_UFF_SURFACE_FORM) const uint FORM = VKMD_UFF_SURF
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_UFF_SURFACE_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
-layout(std430, binding = VKMD_UFF_SURFACE_BINDING_FORCES) buffer Forces { int64_t force[]; };
-layout(std430, binding = VKMD_UFF_SURFACE_BINDING_ENERGIES) buffer Energies { int64_t energy[]; };
+layout(std430, binding = VKMD_UFF_SURFACE_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_UFF_SURFACE_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_UFF_SURFACE_BINDING_ATOMS) readonly buffer Atoms { uvec4 atoms[]; };
 layout(std430, binding = VKMD_UFF_SURFACE_BINDING_IMAGES) readonly buffer Images { vec4 images[]; };
 layout(std430, binding = VKMD_UFF_SURFACE_BINDING_PAIRS) readonly buffer Pairs { vec4 pairs[]; };
 layout(std430, binding = VKMD_UFF_SURFACE_BINDING_GRID) buffer Grid { float grid[]; };
 layout(push_constant) uniform Push { VKMD_UFF_SURFACE_PUSH_FIELDS } pc;
 
-int64_t to_fixed(float v)
+// Fixed-point adds (common/fixed_point.glsl: int64 atomics, or the "+words"
+// build's exact 32-bit word adds; same bits).
+VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
+VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
+
+// The integer 1 (not 2^-32: counts share the energy rows).
+vkmd_fixed fixed_one()
 {
-    return int64_t(v * float(VKMD_FIXED_SCALE));
+#ifdef VKMD_FIXED_WORDS
+    return uvec2(1u, 0u);
+#else
+    return 1l;
+#endif
 }
 
 // Energy (shifted to 0 at the cutoff) of one pair at squared distance r2 < cutoff^2,
