@@ -26,12 +26,24 @@
 // (common/fixed_point.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+// Build variants (shaders/variants.cmake): +words (32-bit fixed-point adds),
+// +fp16 (LJ in half precision beyond FP16_MIN_R), +fp16words (both).
+#ifdef VKMD_NB_FP16_WORDS
+#define VKMD_NB_FP16
+#define VKMD_FIXED_WORDS
+#endif
+#ifdef VKMD_NB_FP16
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
 #include "common/forms.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_NB_MODE) const uint MODE = VKMD_NB_MODE_LIST;
+layout(constant_id = VKMD_SPEC_NB_FP16_MIN_R) const float FP16_MIN_R = 0.0;
+layout(constant_id = VKMD_SPEC_NB_LJ16_OFFSET) const uint LJ16_OFFSET = 0u;
+layout(constant_id = VKMD_SPEC_NB_FP16_FORM) const uint FP16_FORM = VKMD_NB_FP16_FORM_PURE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_NB_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
@@ -102,7 +114,18 @@ void pair(vec3 d, float r2, float kqq, uint t)
     float inv_r = inversesqrt(r2);
     float inv_r2 = inv_r * inv_r;
     float f_lj, f_c, e_c;
+#ifdef VKMD_NB_FP16
+    float e_lj;
+    f16vec2 p16 = f16vec2(unpackHalf2x16(floatBitsToUint(lj[LJ16_OFFSET + t])));
+    vec2 p32 = vec2(lj[LJ16_OFFSET + pc.type_count * pc.type_count + 2u * t],
+                    lj[LJ16_OFFSET + pc.type_count * pc.type_count + 2u * t + 1u]);
+    if (r2 >= FP16_MIN_R * FP16_MIN_R && p32.x * inv_r2 < 3.5)
+        e_lj = form_lj_fp16(inv_r2, p16, p32, FP16_FORM, f_lj);
+    else
+        e_lj = form_lj(inv_r2, lj[2u * t], lj[2u * t + 1u], f_lj);
+#else
     float e_lj = form_lj(inv_r2, lj[2u * t], lj[2u * t + 1u], f_lj);
+#endif
     if (pc.box.w != 0.0)
         e_c = form_coulomb_erfc_precise(r2 * inv_r, inv_r, kqq, pc.params.y, f_c);
     else

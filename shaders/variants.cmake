@@ -11,12 +11,18 @@
 # +words: fixed-point sums in 32-bit words only (common/fixed_point.glsl),
 # for devices without 64-bit integer atomics or arithmetic; same results to
 # the bit. engine/forces/fixed_point.c picks the module.
+#
+# +fp16 / +fp16words (nonbonded.comp only): LJ pair math in half precision
+# (capability Float16, so a module of its own: shaderFloat16 is optional);
+# engine/forces/pass_nonbonded.c picks it for --nonbonded fp16.
 set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
   "md.comp words VKMD_FIXED_WORDS"
   "minimize_fire.comp words VKMD_FIXED_WORDS"
   "nonbonded.comp words VKMD_FIXED_WORDS"
+  "nonbonded.comp fp16 VKMD_NB_FP16"
+  "nonbonded.comp fp16words VKMD_NB_FP16_WORDS"
   "pme_convolve.comp words VKMD_FIXED_WORDS"
   "pme_gather.comp words VKMD_FIXED_WORDS"
   "pme_grid_convert.comp words VKMD_FIXED_WORDS"

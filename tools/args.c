@@ -1,5 +1,6 @@
 /* Strict parsing of option values (see args.h). */
 #include "args.h"
+#include "system/ff_settings.h"
 
 #include <errno.h>
 #include <math.h>
@@ -68,4 +69,29 @@ vkmd_result args_grid(const char *opt, const char *s, int out[3])
             return r;
     }
     return VKMD_OK;
+}
+
+vkmd_result args_nonbonded(const char *opt, const char *s, int *out_fp16, double *out_min_r_a)
+{
+    static const struct {
+        const char *name;
+        int value;
+    } forms[] = {
+        {"fp32", VKMD_LJ_FP32}, {"fp16-powers", VKMD_LJ_FP16_POWERS}, {"fp16", VKMD_LJ_FP16}};
+    for (size_t k = 0; k < sizeof forms / sizeof *forms; ++k) {
+        const size_t n = strlen(forms[k].name);
+        if (strncmp(s, forms[k].name, n) != 0)
+            continue;
+        if (s[n] == 0) {
+            *out_fp16 = forms[k].value;
+            *out_min_r_a = 0;
+            return VKMD_OK;
+        }
+        if (s[n] == ':' && forms[k].value != VKMD_LJ_FP32) {
+            *out_fp16 = forms[k].value;
+            return args_double(opt, s + n + 1, 0, 1e3, out_min_r_a);
+        }
+    }
+    return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                     "%s: '%s' is not fp32, fp16[:R] or fp16-powers[:R]", opt, s);
 }

@@ -18,6 +18,10 @@ const char *args_value(int argc, char **argv, int *i);
 
 vkmd_result args_double(const char *opt, const char *s, double lo, double hi, double *out);
 vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out);
+/* --nonbonded: "fp32", "fp16" or "fp16-powers" (the VKMD_LJ_* forms, for
+ * every pair), or either fp16 form with ":R" (for pairs at r >= R A, fp32
+ * closer), into *out_fp16 and *out_min_r_a. */
+vkmd_result args_nonbonded(const char *opt, const char *s, int *out_fp16, double *out_min_r_a);
 /* "NXxNYxNZ" or a single "N" for all three. */
 vkmd_result args_grid(const char *opt, const char *s, int out[3]);
 

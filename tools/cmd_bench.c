@@ -42,6 +42,7 @@ static void usage(FILE *out)
             "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
             "                         beside them) or water:N (default water:8000)\n"
             "  --repeat N             evaluations averaged per figure (default 20)\n"
+            "  --nonbonded fp32|fp16[-powers][:R]  with --forces: LJ precision (PRECISION.md)\n"
             "  --device N|NAME        Vulkan device (default: the best one)\n"
             "  --json FILE            also write the results as JSON (units in the keys)\n");
 }
@@ -87,6 +88,15 @@ cleanup:
     return res;
 }
 
+/* --nonbonded for --forces: the LJ precision (VKMD_LJ_*) and its distance. */
+static int bench_lj = VKMD_LJ_FP32;
+static double bench_lj_min_r = 0;
+
+static const char *lj_name(void)
+{
+    return bench_lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : bench_lj ? "fp16" : "fp32";
+}
+
 static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repeat,
                                 bench_result *out)
 {
@@ -100,6 +110,8 @@ static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repe
     memset(out, 0, sizeof *out);
     out->system = spec;
     VKMD_TRY(vkmd_system_load(spec, NULL, &sys));
+    settings.nonbonded_fp16 = bench_lj;
+    settings.fp16_min_r_a = bench_lj_min_r;
     VKMD_TRY(vkmd_ff_settings_resolve(&settings, &sys));
     out->atoms = sys.atom_count;
     const vkmd_forcefield_desc fd = {.settings = &settings};
@@ -145,10 +157,11 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
     fprintf(out,
             "vkmd bench --forces: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n"
             "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
-            "rebuild = list rebuilt\n",
+            "rebuild = list rebuilt; LJ %s beyond %g A\n",
             d->name, d->vendor_name, d->driver_name, d->driver_info,
             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
-            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
+            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT, lj_name(),
+            bench_lj_min_r);
     fprintf(out, "%-22s %8s %9s %9s %9s", "system", "atoms", "steady", "rebuild", "wall");
     for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
         fprintf(out, " %12s", vkmd_ff_pass_name((vkmd_ff_pass)p));
@@ -183,8 +196,8 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     fprintf(f,
             "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
             "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
-            "  \"device\": ",
-            VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
+            "  \"lj_precision\": \"%s\",\n  \"lj_fp16_min_r_a\": %g,\n  \"device\": ",
+            VKMD_VERSION, VKMD_GIT_COMMIT, repeat, lj_name(), bench_lj_min_r);
     json_device(f, d);
     fprintf(f, ",\n  \"systems\": [\n");
     for (int i = 0; i < n; ++i) {
@@ -292,6 +305,11 @@ int cmd_bench(int argc, char **argv)
             uff = 1;
         } else if (!strcmp(a, "--relax")) {
             relax = 1;
+        } else if (!strcmp(a, "--nonbonded")) {
+            if (!(v = args_value(argc, argv, &i)))
+                r = VKMD_ERROR_INVALID_ARGUMENT;
+            else
+                r = args_nonbonded(a, v, &bench_lj, &bench_lj_min_r);
         } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
                    !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas") ||
                    !strcmp(a, "--dt") || !strcmp(a, "--steps")) {

@@ -13,28 +13,31 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: vkmd energy SYSTEM [options]\n"
-            "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters, 0.997 g/cm^3)\n"
-            "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
-            "                         basename .inpcrd or .rst7)\n"
-            "  --cutoff A             non-bonded cutoff in A (default 9)\n"
-            "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
-            "  --ewald-alpha PER_A    Ewald splitting parameter in 1/A (default from tolerance)\n"
-            "  --pme-grid NXxNYxNZ    PME grid, any size (default from the tolerance as OpenMM,\n"
-            "                         rounded up to products of 2, 3, 5, 7 as its GPU platforms)\n"
-            "  --openmm-reference-grid  default grid without the rounding, as OpenMM's Reference\n"
-            "                         platform (e.g. 17x17x17 for water:216)\n"
-            "  --pme-order N          PME B-spline order (default 5)\n"
-            "  --no-dispersion-correction   no long-range LJ correction\n"
-            "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
-            "                         system (off by default, as OpenMM; pmemd adds it)\n"
-            "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol A/e^2\n"
-            "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
-            "                         best Vulkan device; a Vulkan device by index or name\n"
-            "                         substring (see vkmd devices)\n"
-            "  --json                 one JSON object on stdout\n"
-            "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
+    fprintf(
+        out,
+        "usage: vkmd energy SYSTEM [options]\n"
+        "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters, 0.997 g/cm^3)\n"
+        "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
+        "                         basename .inpcrd or .rst7)\n"
+        "  --cutoff A             non-bonded cutoff in A (default 9)\n"
+        "  --nonbonded fp32|fp16[-powers][:R]  LJ pair math on the device: fp32 (default), fp16\n"
+        "                         for every pair, or fp16 beyond R A (docs/PRECISION.md)\n"
+        "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
+        "  --ewald-alpha PER_A    Ewald splitting parameter in 1/A (default from tolerance)\n"
+        "  --pme-grid NXxNYxNZ    PME grid, any size (default from the tolerance as OpenMM,\n"
+        "                         rounded up to products of 2, 3, 5, 7 as its GPU platforms)\n"
+        "  --openmm-reference-grid  default grid without the rounding, as OpenMM's Reference\n"
+        "                         platform (e.g. 17x17x17 for water:216)\n"
+        "  --pme-order N          PME B-spline order (default 5)\n"
+        "  --no-dispersion-correction   no long-range LJ correction\n"
+        "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
+        "                         system (off by default, as OpenMM; pmemd adds it)\n"
+        "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol A/e^2\n"
+        "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
+        "                         best Vulkan device; a Vulkan device by index or name\n"
+        "                         substring (see vkmd devices)\n"
+        "  --json                 one JSON object on stdout\n"
+        "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
 }
 
 int cmd_energy(int argc, char **argv)
@@ -55,6 +58,10 @@ int cmd_energy(int argc, char **argv)
             ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e4, &req.ff.cutoff_a);
+        } else if (!strcmp(a, "--nonbonded")) {
+            ARGS_VALUE();
+            if (v)
+                r = args_nonbonded(a, v, &req.ff.nonbonded_fp16, &req.ff.fp16_min_r_a);
         } else if (!strcmp(a, "--ewald-tolerance")) {
             ARGS_VALUE();
             if (v)
@@ -126,6 +133,12 @@ int cmd_energy(int argc, char **argv)
     forces = calloc((size_t)sys.atom_count * 3, sizeof *forces);
     if (!forces) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "no memory for %d forces", sys.atom_count);
+        goto cleanup;
+    }
+    if (!strcmp(req.device, "cpu") && req.ff.nonbonded_fp16) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "--nonbonded fp16 is a device precision; the CPU reference is double "
+                        "(add --device gpu)");
         goto cleanup;
     }
     if (!strcmp(req.device, "cpu")) {

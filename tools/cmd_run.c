@@ -48,50 +48,53 @@ typedef struct run_request {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: vkmd run SYSTEM [options]\n"
-            "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters)\n"
-            "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
-            "                         basename .inpcrd or .rst7)\n"
-            "  --steps N              steps to run (default 10000)\n"
-            "  --dt FS                time step in fs (default 2)\n"
-            "  --integrator langevin|verlet   Langevin middle (default) or velocity Verlet (NVE)\n"
-            "  --temperature K        bath and initial temperature (default 300)\n"
-            "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
-            "  --constraints none|hbonds   bonds to hydrogen fixed (default hbonds)\n"
-            "  --rigid-water yes|no   SETTLE waters (default yes)\n"
-            "  --constraint-tol T     relative constraint tolerance (default 1e-5)\n"
-            "  --hmr MASS             hydrogen mass repartitioning to MASS amu (e.g. 1.5 or 3\n"
-            "                         for 4 fs steps; default off)\n"
-            "  --minimize             minimise the energy on the device before dynamics\n"
-            "  --min-tol F            minimiser force tolerance, kcal/mol/A (default: engine's)\n"
-            "  --equilibrate N        N Langevin steps at --temperature before the run, not\n"
-            "                         reported (e.g. before an NVE run; default 0)\n"
-            "  --seed S               random seed for velocities and Langevin noise (default 1)\n"
-            "  --com-every N          remove centre-of-mass motion every N steps (default 100;\n"
-            "                         0 never)\n"
-            "  --report-every N       energy.csv row and progress every N steps (default 1000)\n"
-            "  --traj-every N         traj.dcd frame every N steps (default: --report-every;\n"
-            "                         0 no trajectory)\n"
-            "  --out DIR              output directory (default vkmd_run; created)\n"
-            "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"
-            "                         --report-every (default: the multiple nearest above\n"
-            "                         10000; 0: only at the end and on SIGINT/SIGTERM)\n"
-            "  --restart FILE         continue the run that wrote checkpoint FILE: give the\n"
-            "                         same options (--steps may grow); DIR's energy.csv and\n"
-            "                         traj.dcd are cut back to the checkpoint and continued\n"
-            "  --cutoff A             non-bonded cutoff in A (default 9)\n"
-            "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
-            "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
-            "  --no-window            headless even when a display is available\n"
-            "  --steps-per-frame N    with a window: steps between frames (default 10; + and -\n"
-            "                         keys change it)\n"
-            "  --screenshot FILE      with a window: write FILE (PNG) after --frames frames\n"
-            "  --color MODE           with a window: element (default), velocity (local\n"
-            "                         temperature), force (|F|) or replica; c key cycles\n"
-            "  --frames N             with a window: stop after N frames (the run ends at the\n"
-            "                         next report step, with its checkpoint)\n"
-            "  --json                 summary as one JSON object on stdout\n");
+    fprintf(
+        out,
+        "usage: vkmd run SYSTEM [options]\n"
+        "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters)\n"
+        "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
+        "                         basename .inpcrd or .rst7)\n"
+        "  --steps N              steps to run (default 10000)\n"
+        "  --dt FS                time step in fs (default 2)\n"
+        "  --integrator langevin|verlet   Langevin middle (default) or velocity Verlet (NVE)\n"
+        "  --temperature K        bath and initial temperature (default 300)\n"
+        "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
+        "  --constraints none|hbonds   bonds to hydrogen fixed (default hbonds)\n"
+        "  --rigid-water yes|no   SETTLE waters (default yes)\n"
+        "  --constraint-tol T     relative constraint tolerance (default 1e-5)\n"
+        "  --hmr MASS             hydrogen mass repartitioning to MASS amu (e.g. 1.5 or 3\n"
+        "                         for 4 fs steps; default off)\n"
+        "  --minimize             minimise the energy on the device before dynamics\n"
+        "  --min-tol F            minimiser force tolerance, kcal/mol/A (default: engine's)\n"
+        "  --equilibrate N        N Langevin steps at --temperature before the run, not\n"
+        "                         reported (e.g. before an NVE run; default 0)\n"
+        "  --seed S               random seed for velocities and Langevin noise (default 1)\n"
+        "  --com-every N          remove centre-of-mass motion every N steps (default 100;\n"
+        "                         0 never)\n"
+        "  --report-every N       energy.csv row and progress every N steps (default 1000)\n"
+        "  --traj-every N         traj.dcd frame every N steps (default: --report-every;\n"
+        "                         0 no trajectory)\n"
+        "  --out DIR              output directory (default vkmd_run; created)\n"
+        "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"
+        "                         --report-every (default: the multiple nearest above\n"
+        "                         10000; 0: only at the end and on SIGINT/SIGTERM)\n"
+        "  --restart FILE         continue the run that wrote checkpoint FILE: give the\n"
+        "                         same options (--steps may grow); DIR's energy.csv and\n"
+        "                         traj.dcd are cut back to the checkpoint and continued\n"
+        "  --cutoff A             non-bonded cutoff in A (default 9)\n"
+        "  --nonbonded fp32|fp16[-powers][:R]  LJ pair math: fp32 (default), fp16 for every pair,\n"
+        "                         or fp16 beyond R A (docs/PRECISION.md)\n"
+        "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
+        "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
+        "  --no-window            headless even when a display is available\n"
+        "  --steps-per-frame N    with a window: steps between frames (default 10; + and -\n"
+        "                         keys change it)\n"
+        "  --screenshot FILE      with a window: write FILE (PNG) after --frames frames\n"
+        "  --color MODE           with a window: element (default), velocity (local\n"
+        "                         temperature), force (|F|) or replica; c key cycles\n"
+        "  --frames N             with a window: stop after N frames (the run ends at the\n"
+        "                         next report step, with its checkpoint)\n"
+        "  --json                 summary as one JSON object on stdout\n");
 }
 
 static vkmd_result parse(int argc, char **argv, run_request *q)
@@ -198,6 +201,10 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
             ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e4, &q->ff.cutoff_a);
+        } else if (!strcmp(a, "--nonbonded")) {
+            ARGS_VALUE();
+            if (v)
+                r = args_nonbonded(a, v, &q->ff.nonbonded_fp16, &q->ff.fp16_min_r_a);
         } else if (!strcmp(a, "--ewald-tolerance")) {
             ARGS_VALUE();
             if (v)
@@ -299,6 +306,12 @@ static void settings_text(const run_request *q, const vkmd_ff_settings *ff, char
         q->hmr_mass, ff->cutoff_a, ff->ewald_tolerance, ff->pme_grid[0], ff->pme_grid[1],
         ff->pme_grid[2], q->md.com_every, (unsigned long long)q->md.seed,
         (long long)q->report_every, (long long)q->traj_every);
+    if (ff->nonbonded_fp16) {
+        const size_t len = strlen(out);
+        snprintf(out + len, size - len, "nonbonded %s beyond %.17g A\n",
+                 ff->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers" : "fp16",
+                 ff->fp16_min_r_a);
+    }
 }
 
 /* Compares the checkpoint's settings with this run's, line by line. */
@@ -326,6 +339,12 @@ static vkmd_result check_settings(const vkmd_checkpoint *c, const char *now, con
         }
         line = end ? end + 1 : line + len;
     }
+    char want[256];
+    if (!strstr(now, "\nnonbonded ") && vkmd_checkpoint_setting(c, "nonbonded", want, sizeof want))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: the checkpoint was written with --nonbonded %s, this run uses fp32 "
+                         "LJ: give the same options as the run that wrote it",
+                         path, want);
     return VKMD_OK;
 }
 
@@ -733,6 +752,8 @@ int cmd_run(int argc, char **argv)
     }
     double water_a = 0, hbond_rel = 0;
     VKMD_TRY(vkmd_md_constraint_violation(ctx, md, &water_a, &hbond_rel));
+    vkmd_viewer_close(view, ctx); /* first, so its teardown is validated too */
+    view = NULL;
     VKMD_TRY(vkmd_vk_context_check_validation(ctx));
 
     const double ns_day = run_ns_per_day(q.steps - first, dt, wall);

@@ -242,9 +242,11 @@ int cmd_view(int argc, char **argv)
         if (frame_count > 1 && in.steps > 0)
             current = (int32_t)((current + in.steps) % frame_count);
     }
-    VKMD_TRY(vkmd_vk_context_check_validation(ctx));
     fprintf(stderr, "vkmd view: %lld frames drawn of %d trajectory frames\n",
             (long long)vkmd_viewer_frames(view), frame_count);
+    vkmd_viewer_close(view, ctx); /* first, so its teardown is validated too */
+    view = NULL;
+    VKMD_TRY(vkmd_vk_context_check_validation(ctx));
     exit_code = 0;
 cleanup:
     if (exit_code != 0)

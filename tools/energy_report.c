@@ -76,6 +76,11 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
         } else {
             fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
         }
+        fprintf(out, "  \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g,\n",
+                s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"
+                : s->nonbonded_fp16                      ? "fp16"
+                                                         : "fp32",
+                s->nonbonded_fp16 ? s->fp16_min_r_a : 0.0);
         fprintf(out,
                 "  \"coulomb_constant\": \"%s\",\n  \"coulomb_k_kcal_a_per_mol_e2\": %.10f\n}\n",
                 coulomb_name(s), vkmd_ff_coulomb_k(s));
@@ -95,6 +100,10 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
         fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),
                 s->coulomb == VKMD_COULOMB_AMBER ? "AMBER pmemd" : "OpenMM, CODATA 2018");
+        if (s->nonbonded_fp16)
+            fprintf(out, "LJ pair math %s for pairs beyond %g A, fp32 closer\n",
+                    s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "with fp16 powers" : "in fp16",
+                    s->fp16_min_r_a);
         fprintf(out, "%-32s %18s\n", "term", "kcal/mol");
         for (int i = 0; i < n; ++i)
             fprintf(out, "%-32s %18.6f\n", rows[i].label, rows[i].value);

@@ -51,6 +51,15 @@ void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box)
 }
 
 /* Charges (scaled by sqrt(k)), LJ types and the A/B table, uploaded. */
+/* IEEE binary16 bits of x (round to nearest even; x in the normal range). */
+static uint32_t half_bits(double x)
+{
+    const _Float16 h = (_Float16)x;
+    uint16_t u;
+    memcpy(&u, &h, sizeof u);
+    return u;
+}
+
 static vkmd_result upload_params(vkmd_vk_context *ctx, vkmd_pass_nonbonded *p,
                                  const vkmd_system *sys, double coulomb_k)
 {
@@ -58,7 +67,10 @@ static vkmd_result upload_params(vkmd_vk_context *ctx, vkmd_pass_nonbonded *p,
     const int32_t n = sys->atom_count, nt = sys->lj_type_count;
     float *q = malloc(sizeof *q * (size_t)n);
     uint32_t *t = malloc(sizeof *t * (size_t)n);
-    float *lj = malloc(sizeof *lj * 2 * (size_t)nt * (size_t)nt);
+    /* A/B table, then the fp16 builds' packed half2 (sigma^2, 4 eps) table and
+     * their fp32 (sigma^2, 4 eps) table. */
+    const size_t nt2 = (size_t)nt * (size_t)nt;
+    float *lj = malloc(sizeof *lj * 5 * nt2);
     if (!q || !t || !lj) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "nonbonded pass: parameters of %d atoms", n);
         goto cleanup;
@@ -75,12 +87,23 @@ static vkmd_result upload_params(vkmd_vk_context *ctx, vkmd_pass_nonbonded *p,
         t[a] = (uint32_t)sys->atoms[a].lj_type;
     }
     for (int32_t k = 0; k < nt * nt; ++k) {
-        lj[2 * k] = (float)sys->lj_a[k];
-        lj[2 * k + 1] = (float)sys->lj_b[k];
+        const double a = sys->lj_a[k], b = sys->lj_b[k];
+        lj[2 * k] = (float)a;
+        lj[2 * k + 1] = (float)b;
+        /* A = 4 eps sigma^12, B = 4 eps sigma^6: sigma^2 = (A/B)^(1/3), 4 eps = B^2/A. */
+        double sig2 = 0, eps4 = 0;
+        if (a > 0 && b > 0) {
+            sig2 = cbrt(a / b);
+            eps4 = b * b / a;
+        }
+        const uint32_t packed = half_bits(sig2) | half_bits(eps4) << 16;
+        memcpy(&lj[2 * nt2 + (size_t)k], &packed, sizeof packed);
+        lj[3 * nt2 + 2 * (size_t)k] = (float)sig2;
+        lj[3 * nt2 + 2 * (size_t)k + 1] = (float)eps4;
     }
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->charge, 0, q, sizeof *q * (size_t)n));
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->type, 0, t, sizeof *t * (size_t)n));
-    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->lj, 0, lj, sizeof *lj * 2 * (size_t)nt * nt));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->lj, 0, lj, sizeof *lj * 5 * nt2));
 cleanup:
     free(q);
     free(t);
@@ -102,6 +125,22 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "nonbonded pass: positions, accumulators and settings are required");
     const vkmd_ff_settings *s = desc->settings;
+    if (s->nonbonded_fp16 < VKMD_LJ_FP32 || s->nonbonded_fp16 > VKMD_LJ_FP16_POWERS)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "nonbonded pass: LJ precision %d unknown",
+                         s->nonbonded_fp16);
+    if (s->nonbonded_fp16) {
+        /* The fp16 builds declare Float16: a module of their own. */
+        if (!ctx->info.features.shader_float16)
+            return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                             "nonbonded pass: --nonbonded fp16 needs shaderFloat16, which %s "
+                             "lacks",
+                             ctx->info.name);
+        shader = vkmd_fixed_mode_of(ctx) == VKMD_FIXED_MODE_WORDS ? "nonbonded.comp+fp16words"
+                                                                  : "nonbonded.comp+fp16";
+        if (s->fp16_min_r_a < 0)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "nonbonded pass: fp16 distance %g A is negative", s->fp16_min_r_a);
+    }
     const int periodic = sys->box.periodic != 0;
     if (desc->accum->atom_count != sys->atom_count ||
         desc->positions->size < (VkDeviceSize)sys->atom_count * 16)
@@ -143,7 +182,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     const uint32_t n = (uint32_t)sys->atom_count, nt = (uint32_t)sys->lj_type_count;
     VKMD_TRY(make_buffer(ctx, &p->charge, 4 * (VkDeviceSize)n, fs, "nonbonded charges"));
     VKMD_TRY(make_buffer(ctx, &p->type, 4 * (VkDeviceSize)n, fs, "nonbonded types"));
-    VKMD_TRY(make_buffer(ctx, &p->lj, 8 * (VkDeviceSize)nt * nt, fs, "nonbonded LJ table"));
+    VKMD_TRY(make_buffer(ctx, &p->lj, 20 * (VkDeviceSize)nt * nt, fs, "nonbonded LJ table"));
     VKMD_TRY(upload_params(ctx, p, sys, vkmd_ff_coulomb_k(s)));
     VKMD_TRY(make_buffer(ctx, &p->placeholder, 16, fs, "nonbonded placeholder"));
     if (periodic) {
@@ -176,13 +215,21 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     for (int k = periodic ? 0 : 1; k < 2; ++k) {
         uint32_t mode =
             k == 0 ? VKMD_NB_MODE_GATHER : (periodic ? VKMD_NB_MODE_LIST : VKMD_NB_MODE_ALL_PAIRS);
-        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}, {VKMD_SPEC_NB_MODE, mode}};
+        const vkmd_vk_spec specs[] = {
+            {VKMD_SPEC_WORKGROUP_SIZE, wg},
+            {VKMD_SPEC_NB_MODE, mode},
+            {VKMD_SPEC_NB_FP16_MIN_R, vkmd_vk_spec_float((float)s->fp16_min_r_a)},
+            {VKMD_SPEC_NB_LJ16_OFFSET, 2 * nt * nt},
+            {VKMD_SPEC_NB_FP16_FORM, s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS
+                                         ? VKMD_NB_FP16_FORM_POWERS
+                                         : VKMD_NB_FP16_FORM_PURE},
+        };
         const vkmd_vk_pipeline_desc pd = {
             .shader = shader,
             .buffer_count = VKMD_NB_BINDING_COUNT,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,
-            .spec_count = 2,
+            .spec_count = s->nonbonded_fp16 ? 5 : 2,
         };
         vkmd_vk_pipeline *pipe = k == 0 ? &p->gather : &p->pairs;
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, pipe));

@@ -56,6 +56,33 @@ static inline double form_lj(double inv_r2, double a, double b, double *out_f_ov
     return e12 - e6;
 }
 
+/* The fp16 LJ forms of shaders/common/forms.glsl (nonbonded.comp's fp16
+ * builds) with the same roundings (_Float16: each result rounded to
+ * binary16). pure = 1: sigma2_16 and eps4_16 are the fp16 parameters, every
+ * operation after s = sigma^2/r^2 (float, rounded once) is fp16; pure = 0
+ * ("powers"): s from the float sigma2, s^3 in fp16, the rest in float with
+ * the float eps4. Not the oracle: the model of the device's arithmetic, for
+ * measuring its error against form_lj (docs/PRECISION.md). */
+static inline double form_lj_fp16(float inv_r2, float sigma2, float eps4, int pure,
+                                  double *out_f_over_r)
+{
+    if (!pure) {
+        const _Float16 s = (_Float16)(sigma2 * inv_r2);
+        const float t = (float)(_Float16)((_Float16)(s * s) * s);
+        *out_f_over_r = (double)(eps4 * t * (12.0f * t - 6.0f) * inv_r2);
+        return (double)(eps4 * t * (t - 1.0f));
+    }
+    const _Float16 p0 = (_Float16)sigma2, p1 = (_Float16)eps4;
+    const _Float16 s = (_Float16)((float)p0 * inv_r2);
+    const _Float16 s3 = (_Float16)((_Float16)(s * s) * s);
+    const _Float16 es3 = (_Float16)(p1 * s3);
+    const _Float16 e = (_Float16)(es3 * (_Float16)(s3 - (_Float16)1.0f));
+    const _Float16 g =
+        (_Float16)(es3 * (_Float16)((_Float16)((_Float16)12.0f * s3) - (_Float16)6.0f));
+    *out_f_over_r = (double)((float)g * inv_r2);
+    return (double)(float)e;
+}
+
 /* Plain Coulomb, E = kqq / r (kqq = coulomb_k q_i q_j, scaled for 1-4). */
 static inline double form_coulomb(double inv_r, double kqq, double *out_f_over_r)
 {

@@ -21,6 +21,10 @@ typedef enum vkmd_coulomb_constant {
     VKMD_COULOMB_AMBER = 1
 } vkmd_coulomb_constant;
 
+#define VKMD_LJ_FP32        0
+#define VKMD_LJ_FP16        1
+#define VKMD_LJ_FP16_POWERS 2
+
 typedef struct vkmd_ff_settings {
     double cutoff_a;               /* 9.0 A; ignored for non-periodic systems (no cutoff) */
     double ewald_tolerance;        /* 5e-4 */
@@ -35,6 +39,12 @@ typedef struct vkmd_ff_settings {
                                       OpenMM's Reference platform (e.g. 17^3 for water:216) */
     int net_charge_correction;     /* 0: off, as OpenMM 7.7; 1: add -k pi Q^2 / (2 V alpha^2) for
                                       a non-neutral periodic system (as AMBER pmemd, GROMACS) */
+    int nonbonded_fp16;            /* LJ pair math on the device (docs/PRECISION.md), for
+                                      pairs at r >= fp16_min_r_a: VKMD_LJ_FP32 (0), or
+                                      VKMD_LJ_FP16 (fp16 parameters and arithmetic) or
+                                      VKMD_LJ_FP16_POWERS (fp16 powers of sigma^2/r^2, fp32
+                                      otherwise); the fp16 forms need shaderFloat16 */
+    double fp16_min_r_a;           /* 0: every pair in fp16 (with nonbonded_fp16) */
 } vkmd_ff_settings;
 
 /* Fills defaults into `s` for `sys` and validates what was given (cutoff > 0,

@@ -57,6 +57,36 @@ float form_lj(float inv_r2, float a, float b, out float f_over_r)
     return e12 - e6;
 }
 
+#ifdef VKMD_NB_FP16
+// LJ with half-precision arithmetic (the fp16 builds of nonbonded.comp),
+// E = 4 eps s^3 (s^3 - 1) with s = sigma^2 / r^2, factored so that no power
+// above s^3 is formed (s^6 of a far pair is below fp16's normal range).
+// Two forms (VKMD_NB_FP16_FORM_*):
+//   PURE:   sigma^2 and 4 eps are the fp16-stored parameters (p16); s is
+//           formed in fp32 and rounded once; every later operation is fp16.
+//   POWERS: s from the fp32 sigma^2 (p32), rounded to fp16; s^3 in fp16; the
+//           energy and force combinations in fp32 with the fp32 4 eps.
+// Range: s < 3.5 (r > 0.53 sigma); the caller uses the fp32 form for closer
+// pairs. The host model with the same roundings is ref_forms.h's
+// form_lj_fp16 (with _Float16), for the error study.
+float form_lj_fp16(float inv_r2, f16vec2 p16, vec2 p32, uint form, out float f_over_r)
+{
+    if (form == VKMD_NB_FP16_FORM_POWERS) {
+        float16_t s = float16_t(p32.x * inv_r2);
+        float t = float(s * s * s);
+        f_over_r = p32.y * t * (12.0 * t - 6.0) * inv_r2;
+        return p32.y * t * (t - 1.0);
+    }
+    float16_t s = float16_t(float(p16.x) * inv_r2);
+    float16_t s3 = s * s * s;
+    float16_t es3 = p16.y * s3;
+    float16_t e = es3 * (s3 - float16_t(1.0));
+    float16_t g = es3 * (float16_t(12.0) * s3 - float16_t(6.0));
+    f_over_r = float(g) * inv_r2;
+    return float(e);
+}
+#endif
+
 // Plain Coulomb, E = kqq / r.
 float form_coulomb(float inv_r, float kqq, out float f_over_r)
 {

@@ -9,6 +9,16 @@
 
 /* ---- Specialization-constant ids (16..23) ------------------------------- */
 #define VKMD_SPEC_NB_MODE 16 /* nonbonded.comp: which kernel */
+/* nonbonded.comp's fp16 builds (+fp16, +fp16words): LJ pairs at r >= this
+ * (float bits, A) use the half-precision form; closer pairs fp32. */
+#define VKMD_SPEC_NB_FP16_MIN_R 17
+/* ... the offset (in floats) of the packed half2 LJ table (sigma^2, 4 eps)
+ * in the LJ buffer, after the A/B table; the fp32 (sigma^2, 4 eps) table
+ * follows it; and the form (common/forms.glsl form_lj_fp16). */
+#define VKMD_SPEC_NB_LJ16_OFFSET 18
+#define VKMD_SPEC_NB_FP16_FORM   19
+#define VKMD_NB_FP16_FORM_PURE   0 /* fp16 parameters and arithmetic */
+#define VKMD_NB_FP16_FORM_POWERS 1 /* fp16 powers of sigma^2/r^2, the rest fp32 */
 
 #define VKMD_NB_MODE_GATHER    0 /* per slot: sorted (x, y, z, q) and LJ type */
 #define VKMD_NB_MODE_LIST      1 /* periodic: one thread per slot over its cluster's list */
@@ -20,7 +30,10 @@
 #define VKMD_NB_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
 #define VKMD_NB_BINDING_CHARGE    3  /* float [atom_count]: q sqrt(coulomb_k), e (kcal/mol A)^1/2 */
 #define VKMD_NB_BINDING_TYPE      4  /* uint [atom_count]: LJ type */
-#define VKMD_NB_BINDING_LJ        5  /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6) */
+#define VKMD_NB_BINDING_LJ        5  /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6);
+                                        then uint [types^2]: packHalf2x16(sigma^2 A^2, 4 eps
+                                        kcal/mol); then float [2 * types^2]: sigma^2, 4 eps
+                                        (both read by the fp16 builds only) */
 #define VKMD_NB_BINDING_EXCL      6  /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
 #define VKMD_NB_BINDING_ORDER     7  /* uint [slot_capacity]: the list's atom per slot */
 #define VKMD_NB_BINDING_LIST      8  /* uint [cluster_capacity * max_neighbors]: the list */
