@@ -25,22 +25,23 @@
 #define VKMD_NB_MODE_ALL_PAIRS 2 /* no box: one thread per atom over every other atom */
 
 /* ---- Bindings ------------------------------------------------------------ */
-#define VKMD_NB_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A (the caller's) */
-#define VKMD_NB_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
-#define VKMD_NB_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
-#define VKMD_NB_BINDING_CHARGE    3  /* float [atom_count]: q sqrt(coulomb_k), e (kcal/mol A)^1/2 */
-#define VKMD_NB_BINDING_TYPE      4  /* uint [atom_count]: LJ type */
-#define VKMD_NB_BINDING_LJ        5  /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6);
-                                        then uint [types^2]: packHalf2x16(sigma^2 A^2, 4 eps
-                                        kcal/mol); then float [2 * types^2]: sigma^2, 4 eps
-                                        (both read by the fp16 builds only) */
-#define VKMD_NB_BINDING_EXCL      6  /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
-#define VKMD_NB_BINDING_ORDER     7  /* uint [slot_capacity]: the list's atom per slot */
-#define VKMD_NB_BINDING_LIST      8  /* uint [cluster_capacity * max_neighbors]: the list */
-#define VKMD_NB_BINDING_COUNTS    9  /* uint [cluster_capacity]: entries per cluster */
-#define VKMD_NB_BINDING_XQ        10 /* vec4 [slot_capacity]: sorted x, y, z, scaled charge */
-#define VKMD_NB_BINDING_STYPE     11 /* uint [slot_capacity]: sorted LJ type */
-#define VKMD_NB_BINDING_COUNT     12
+#define VKMD_NB_BINDING_POSITIONS 0 /* vec4 [atom_count], xyz in A (the caller's) */
+#define VKMD_NB_BINDING_FORCES    1 /* int64 [3 * atom_count], fixed point, added to */
+#define VKMD_NB_BINDING_ENERGIES  2 /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
+#define VKMD_NB_BINDING_CHARGE    3 /* float [atom_count]: q sqrt(coulomb_k), e (kcal/mol A)^1/2 */
+#define VKMD_NB_BINDING_TYPE      4 /* uint [atom_count]: LJ type */
+#define VKMD_NB_BINDING_LJ                                                                         \
+    5                             /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6);     \
+                                     then uint [types^2]: packHalf2x16(sigma^2 A^2, 4 eps          \
+                                     kcal/mol); then float [2 * types^2]: sigma^2, 4 eps           \
+                                     (both read by the fp16 builds only) */
+#define VKMD_NB_BINDING_EXCL   6  /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
+#define VKMD_NB_BINDING_ORDER  7  /* uint [slot_capacity]: the list's atom per slot */
+#define VKMD_NB_BINDING_LIST   8  /* uint [cluster_capacity * max_neighbors]: the list */
+#define VKMD_NB_BINDING_COUNTS 9  /* uint [cluster_capacity]: entries per cluster */
+#define VKMD_NB_BINDING_XQ     10 /* vec4 [slot_capacity]: sorted x, y, z, scaled charge */
+#define VKMD_NB_BINDING_STYPE  11 /* uint [slot_capacity]: sorted LJ type */
+#define VKMD_NB_BINDING_COUNT  12
 
 /* box: edges in A rounded to float, w = 1 when periodic; box_lo: edge minus
  * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A).
