@@ -1,6 +1,5 @@
-/* Swapchain, depth buffer, render pass and framebuffers. FIFO presentation
- * (always available, no tearing); the simulation is not throttled by it
- * because several steps run per frame. */
+/* Swapchain, depth buffer, render pass and framebuffers. MAILBOX
+ * presentation when offered, else FIFO (both without tearing). */
 #include "swapchain.h"
 
 #include "vk/check.h"
@@ -41,6 +40,20 @@ static vkmd_result choose_format(vkmd_vk_context *ctx, VkSurfaceKHR surface, VkF
 cleanup:
     free(f);
     return res;
+}
+
+/* MAILBOX when offered: frames never wait for the display, so the steps
+ * between them are not held to its rate; else FIFO (always available). */
+static VkPresentModeKHR present_mode(const vkmd_vk_context *ctx, VkSurfaceKHR surface)
+{
+    VkPresentModeKHR modes[16];
+    uint32_t n = 16;
+    VkResult r = vkGetPhysicalDeviceSurfacePresentModesKHR(ctx->physical, surface, &n, modes);
+    if (r == VK_SUCCESS || r == VK_INCOMPLETE)
+        for (uint32_t i = 0; i < n; ++i)
+            if (modes[i] == VK_PRESENT_MODE_MAILBOX_KHR)
+                return VK_PRESENT_MODE_MAILBOX_KHR;
+    return VK_PRESENT_MODE_FIFO_KHR;
 }
 
 static vkmd_result create_render_pass(vkmd_vk_context *ctx, vkmd_swapchain *sc)
@@ -172,7 +185,7 @@ vkmd_result vkmd_swapchain_build(vkmd_vk_context *ctx, VkSurfaceKHR surface, uin
         .compositeAlpha = (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
                               ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
                               : (VkCompositeAlphaFlagBitsKHR)caps.supportedCompositeAlpha,
-        .presentMode = VK_PRESENT_MODE_FIFO_KHR,
+        .presentMode = present_mode(ctx, surface),
         .clipped = VK_TRUE,
         .oldSwapchain = old,
     };

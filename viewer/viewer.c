@@ -561,8 +561,11 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
         v->resized = 1;
     else
         VKMD_VK_CHECK(pr);
-    if (ctx->graphics_separate || copy)
-        VKMD_TRY(wait_frame(v, ctx));
+    /* The frame must be done before control returns: the caller's next
+     * host writes (uploads of positions: vkmd_md_set_state, vkmd view's
+     * frames, which are plain copies on unified memory) and, across queues,
+     * its next compute work would otherwise race the draw's reads. */
+    VKMD_TRY(wait_frame(v, ctx));
     if (copy)
         VKMD_TRY(write_screenshot(v, ctx, shot_path));
     else if (shot_path)

@@ -13,8 +13,11 @@
  * vertex/fragment reads) and later compute work after its reads (an
  * execution barrier at its end). On separate queues (another family, or
  * VKMD_SEPARATE_GRAPHICS_QUEUE=1) an empty compute-queue submission signals
- * a semaphore the graphics submission waits on, and the frame's fence is
- * waited before control returns, so compute never overwrites what is drawn.
+ * a semaphore the graphics submission waits on. In both cases the frame's
+ * fence is waited before vkmd_viewer_frame returns, so neither later
+ * compute work nor host uploads (which are plain copies on unified memory)
+ * overwrite what is being drawn. Presentation is MAILBOX when offered (the
+ * simulation is not held to the display rate), else FIFO.
  *
  * Test hook: VKMD_VIEWER_RESIZE=N:WxH resizes the window at frame N. */
 #ifndef VKMD_VIEWER_VIEWER_H
