@@ -32,6 +32,26 @@ assert abs(sum(s["passes_ms"].values()) - s["eval_ms"]) < 1e-6 * s["eval_ms"] + 
 print("  bench --forces JSON: every field filled")
 PY
 
+# Every LJ precision side by side, each with its force error against the
+# double reference: fp32 and the fp16 forms beyond 5 A within 1e-4, the
+# all-pairs fp16 forms worse than fp32 (the path really ran in fp16).
+if "$vkmd" bench --forces --systems water:216 --repeat 1 --nonbonded all --json "$scratch/a.json" \
+    >"$scratch/a.txt" 2>"$scratch/a.err"; then
+    cat "$scratch/a.txt"
+    $py - "$scratch/a.json" <<'PY' || err "bench --forces --nonbonded all JSON"
+import json, sys
+rows = json.load(open(sys.argv[1]))["systems"]
+got = [(r["lj_precision"], r["lj_fp16_min_r_a"]) for r in rows]
+assert got == [("fp32", 0), ("fp16", 0), ("fp16-powers", 0), ("fp16", 5), ("fp16-powers", 5)], got
+e = {(r["lj_precision"], r["lj_fp16_min_r_a"]): r["force_rms_rel_vs_reference"] for r in rows}
+assert e[("fp32", 0)] < 1e-5 and e[("fp16", 5)] < 1e-4 and e[("fp16-powers", 5)] < 1e-4, e
+assert e[("fp16", 0)] > 10 * e[("fp32", 0)] and e[("fp16-powers", 0)] > 10 * e[("fp32", 0)], e
+print("  bench --nonbonded all: force RMS errors " + ", ".join("%s:%g %.2e" % (k[0], k[1], v) for k, v in e.items()))
+PY
+else
+    cat "$scratch/a.err"; err "bench --forces --nonbonded all failed"
+fi
+
 if ! "$vkmd" bench --uff --replicas 1,10 --repeat 2 --json "$scratch/u.json" >"$scratch/u.txt" 2>"$scratch/u.err"; then
     cat "$scratch/u.err"
     err "bench --uff failed"

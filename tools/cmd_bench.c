@@ -14,10 +14,12 @@
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "io/load.h"
+#include "ref/ref.h"
 #include "vk/command.h"
 #include "vk/context.h"
 #include "vk/timer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,9 @@ static void usage(FILE *out)
             "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
             "                         beside them) or water:N (default water:8000)\n"
             "  --repeat N             evaluations averaged per figure (default 20)\n"
-            "  --nonbonded fp32|fp16[-powers][:R]  with --forces: LJ precision (PRECISION.md)\n"
+            "  --nonbonded fp32|fp16[-powers][:R]|all  with --forces: LJ precision\n"
+            "                         (docs/PRECISION.md); all: every variant side by side\n"
+            "                         with its force error against the double reference\n"
             "  --device N|NAME        Vulkan device (default: the best one)\n"
             "  --json FILE            also write the results as JSON (units in the keys)\n");
 }
@@ -54,6 +58,10 @@ typedef struct bench_result {
     double steady_pass_ms[VKMD_FF_PASS_COUNT], rebuild_pass_ms[VKMD_FF_PASS_COUNT];
     double memory_mib;
     uint32_t builds;
+    int lj;                 /* VKMD_LJ_* */
+    double lj_min_r;        /* A */
+    double force_rms_rel;   /* against the double reference; < 0: not measured */
+    double lj_energy_error; /* kcal/mol, likewise */
 } bench_result;
 
 static double now_ms(void)
@@ -88,16 +96,16 @@ cleanup:
     return res;
 }
 
-/* --nonbonded for --forces: the LJ precision (VKMD_LJ_*) and its distance. */
-static int bench_lj = VKMD_LJ_FP32;
-static double bench_lj_min_r = 0;
-
-static const char *lj_name(void)
+static const char *lj_name(int lj)
 {
-    return bench_lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : bench_lj ? "fp16" : "fp32";
+    return lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : lj ? "fp16" : "fp32";
 }
 
-static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repeat,
+/* One system with LJ precision lj beyond lj_min_r; with ref_forces (double
+ * reference forces of the float-rounded positions) and ref_e, the force and
+ * LJ energy errors too. */
+static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repeat, int lj,
+                                double lj_min_r, const double *ref_forces, const vkmd_energy *ref_e,
                                 bench_result *out)
 {
     vkmd_result res = VKMD_OK;
@@ -107,17 +115,38 @@ static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repe
     vkmd_vk_cmd steady = {0}, rebuild = {0};
     vkmd_ff_settings settings = {0};
     vkmd_energy e;
+    double *forces = NULL;
     memset(out, 0, sizeof *out);
     out->system = spec;
+    out->lj = lj;
+    out->lj_min_r = lj_min_r;
+    out->force_rms_rel = -1;
+    out->lj_energy_error = -1;
     VKMD_TRY(vkmd_system_load(spec, NULL, &sys));
-    settings.nonbonded_fp16 = bench_lj;
-    settings.fp16_min_r_a = bench_lj_min_r;
+    settings.nonbonded_fp16 = lj;
+    settings.fp16_min_r_a = lj_min_r;
     VKMD_TRY(vkmd_ff_settings_resolve(&settings, &sys));
     out->atoms = sys.atom_count;
     const vkmd_forcefield_desc fd = {.settings = &settings};
     VKMD_TRY(vkmd_forcefield_create(ctx, &sys, &fd, &ff));
     out->memory_mib = vkmd_forcefield_memory_bytes(ff) / 1048576.0;
-    VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, &e, NULL)); /* warm-up, first build */
+    if (ref_forces) {
+        forces = malloc(sizeof *forces * 3 * (size_t)sys.atom_count);
+        if (!forces) {
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: forces of %s", spec);
+            goto cleanup;
+        }
+    }
+    VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, &e, forces)); /* warm-up, first build */
+    if (ref_forces) {
+        double num = 0, den = 0;
+        for (size_t k = 0; k < 3 * (size_t)sys.atom_count; ++k) {
+            num += (forces[k] - ref_forces[k]) * (forces[k] - ref_forces[k]);
+            den += ref_forces[k] * ref_forces[k];
+        }
+        out->force_rms_rel = den > 0 ? sqrt(num / den) : 0;
+        out->lj_energy_error = fabs(e.lj_pair - ref_e->lj_pair);
+    }
     VKMD_TRY(vkmd_vk_timer_create(ctx, VKMD_FORCEFIELD_TIMER_SLOTS, &timer));
 
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &steady));
@@ -148,6 +177,7 @@ cleanup:
     vkmd_vk_timer_destroy(ctx, &timer);
     vkmd_forcefield_destroy(ctx, ff);
     vkmd_system_destroy(&sys);
+    free(forces);
     return res;
 }
 
@@ -157,21 +187,31 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
     fprintf(out,
             "vkmd bench --forces: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n"
             "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
-            "rebuild = list rebuilt; LJ %s beyond %g A\n",
+            "rebuild = list rebuilt; LJ: pair math precision (fp16 forms beyond R A); "
+            "F rms: force RMS error against the double reference (with --nonbonded all)\n",
             d->name, d->vendor_name, d->driver_name, d->driver_info,
             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
-            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT, lj_name(),
-            bench_lj_min_r);
-    fprintf(out, "%-22s %8s %9s %9s %9s", "system", "atoms", "steady", "rebuild", "wall");
+            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
+    fprintf(out, "%-22s %8s %-16s %9s %9s %9s %9s", "system", "atoms", "LJ", "F rms", "steady",
+            "rebuild", "wall");
     for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
         fprintf(out, " %12s", vkmd_ff_pass_name((vkmd_ff_pass)p));
     fprintf(out, "\n");
     for (int i = 0; i < n; ++i) {
-        fprintf(out, "%-22s %8d %9.3f %9.3f %9.3f", r[i].system, r[i].atoms, r[i].steady_ms,
-                r[i].rebuild_ms, r[i].wall_ms);
+        char lj[32], frms[16];
+        if (r[i].lj)
+            snprintf(lj, sizeof lj, "%s:%g", lj_name(r[i].lj), r[i].lj_min_r);
+        else
+            snprintf(lj, sizeof lj, "fp32");
+        if (r[i].force_rms_rel >= 0)
+            snprintf(frms, sizeof frms, "%.2e", r[i].force_rms_rel);
+        else
+            snprintf(frms, sizeof frms, "-");
+        fprintf(out, "%-22s %8d %-16s %9s %9.3f %9.3f %9.3f", r[i].system, r[i].atoms, lj, frms,
+                r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms);
         for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
             fprintf(out, " %12.3f", r[i].steady_pass_ms[p]);
-        fprintf(out, "\n%-22s %8s %9s %9s %9s", "", "", "", "", "rebuild:");
+        fprintf(out, "\n%-22s %8s %-16s %9s %9s %9s %9s", "", "", "", "", "", "", "rebuild:");
         for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
             fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
         fprintf(out, "\n");
@@ -196,13 +236,20 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     fprintf(f,
             "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
             "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
-            "  \"lj_precision\": \"%s\",\n  \"lj_fp16_min_r_a\": %g,\n  \"device\": ",
-            VKMD_VERSION, VKMD_GIT_COMMIT, repeat, lj_name(), bench_lj_min_r);
+            "  \"device\": ",
+            VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
     json_device(f, d);
     fprintf(f, ",\n  \"systems\": [\n");
     for (int i = 0; i < n; ++i) {
         fprintf(f, "    {\"system\": ");
         json_string(f, r[i].system);
+        fprintf(f, ", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g", lj_name(r[i].lj),
+                r[i].lj_min_r);
+        if (r[i].force_rms_rel >= 0)
+            fprintf(f,
+                    ", \"force_rms_rel_vs_reference\": %.6e, "
+                    "\"lj_energy_error_kcal_mol\": %.6e",
+                    r[i].force_rms_rel, r[i].lj_energy_error);
         fprintf(f,
                 ", \"atoms\": %d, \"eval_ms\": %.6f, "
                 "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
@@ -281,6 +328,8 @@ int cmd_bench(int argc, char **argv)
     const char *systems = "water:8000", *device = NULL, *json = NULL;
     const char *molecule = "xylitol", *replica_list = "1,100,10000";
     int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0, systems_given = 0;
+    int lj_all = 0, lj_one = VKMD_LJ_FP32;
+    double lj_one_min_r = 0;
     const char *dts = "4,2", *svg = "bench_compare.svg";
     if (argc >= 2 && !strcmp(argv[1], "--compare")) {
         int count = 0;
@@ -308,8 +357,10 @@ int cmd_bench(int argc, char **argv)
         } else if (!strcmp(a, "--nonbonded")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
+            else if (!strcmp(v, "all"))
+                lj_all = 1;
             else
-                r = args_nonbonded(a, v, &bench_lj, &bench_lj_min_r);
+                r = args_nonbonded(a, v, &lj_one, &lj_one_min_r);
         } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
                    !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas") ||
                    !strcmp(a, "--dt") || !strcmp(a, "--steps")) {
@@ -364,19 +415,53 @@ int cmd_bench(int argc, char **argv)
         return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, json);
 
     char *list = strdup(systems);
-    bench_result results[32];
+    bench_result results[64];
+    /* The LJ variants to time: one, or all of them side by side. */
+    static const struct {
+        int lj;
+        double min_r;
+    } all[] = {{VKMD_LJ_FP32, 0},
+               {VKMD_LJ_FP16, 0},
+               {VKMD_LJ_FP16_POWERS, 0},
+               {VKMD_LJ_FP16, 5},
+               {VKMD_LJ_FP16_POWERS, 5}};
+    const int variants = lj_all ? (int)(sizeof all / sizeof *all) : 1;
+    double *ref = NULL;
     int n = 0;
     vkmd_vk_context *ctx = NULL;
     const vkmd_vk_context_desc cd = {.device = device};
     r = list ? vkmd_vk_context_create(&cd, &ctx)
              : vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "system list");
     for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL;
-         r == VKMD_OK && tok && n < 32; tok = strtok_r(NULL, ",", &save)) {
+         r == VKMD_OK && tok && n + variants <= 64; tok = strtok_r(NULL, ",", &save)) {
         fprintf(stderr, "vkmd bench: %s ...\n", tok);
-        r = bench_system(ctx, tok, repeat, &results[n]);
-        if (r == VKMD_OK)
-            ++n;
+        vkmd_energy eref;
+        if (lj_all) {
+            /* The double reference of the positions the device sees (floats). */
+            vkmd_system sys = {0};
+            vkmd_ff_settings st = {0};
+            r = vkmd_system_load(tok, NULL, &sys);
+            if (r == VKMD_OK)
+                r = vkmd_ff_settings_resolve(&st, &sys);
+            free(ref);
+            ref = r == VKMD_OK ? malloc(sizeof *ref * 3 * (size_t)sys.atom_count) : NULL;
+            if (r == VKMD_OK && !ref)
+                r = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: reference forces");
+            for (int k = 0; r == VKMD_OK && k < 3 * sys.atom_count; ++k)
+                sys.positions[k] = (double)(float)sys.positions[k];
+            if (r == VKMD_OK)
+                r = vkmd_ref_compute(&sys, &st, &eref, ref);
+            vkmd_system_destroy(&sys);
+        }
+        for (int k = 0; r == VKMD_OK && k < variants; ++k) {
+            const int lj = lj_all ? all[k].lj : lj_one;
+            const double min_r = lj_all ? all[k].min_r : lj_one_min_r;
+            r = bench_system(ctx, tok, repeat, lj, min_r, lj_all ? ref : NULL, &eref, &results[n]);
+            if (r == VKMD_OK)
+                ++n;
+        }
     }
+    free(ref);
     if (r == VKMD_OK) {
         print_table(ctx, results, n, stdout);
         if (json)
