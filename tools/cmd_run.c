@@ -475,7 +475,7 @@ int cmd_run(int argc, char **argv)
                 vkmd_vk_fail_prefix(VKMD_ERROR_UNSUPPORTED, "--screenshot/--frames need a window");
             goto cleanup;
         } else {
-            fprintf(stderr, "vkmd run: no window (%s); running headless\n", vkmd_last_error());
+            fprintf(stderr, "vkmd run: %s; running headless\n", vkmd_last_error());
         }
     }
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));

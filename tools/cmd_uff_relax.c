@@ -551,7 +551,7 @@ int cmd_uff_md(int argc, char **argv)
                 vkmd_vk_fail_prefix(VKMD_ERROR_UNSUPPORTED, "--screenshot/--frames need a window");
             goto cleanup;
         } else {
-            fprintf(stderr, "vkmd uff md: no window (%s); running headless\n", vkmd_last_error());
+            fprintf(stderr, "vkmd uff md: %s; running headless\n", vkmd_last_error());
         }
     }
     VKMD_TRY(uff_eval_open_desc(q.device, &cd, &ev));

@@ -173,7 +173,7 @@ vkmd_result vkmd_viewer_open(const vkmd_viewer_desc *desc, vkmd_viewer **out)
     if (!glfwInit()) {
         free(v);
         return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "no display for a window (DISPLAY/WAYLAND_DISPLAY unset or unreachable)");
+                         "no display (DISPLAY and WAYLAND_DISPLAY are unset or unreachable)");
     }
     v->glfw_on = 1;
     if (!glfwVulkanSupported()) {
