@@ -77,6 +77,33 @@ VKMD_VIEWER_RESIZE=3:900x640 VKMD_SEPARATE_GRAPHICS_QUEUE=1 \
   run water_resize run water:216 --minimize "${common[@]}" --frames 6 --screenshot water_resize.png \
   --out w_r && check_shot water_resize water_resize.png 0.02 0.9 900 640
 
+# Keys (typed at given frames through the VKMD_VIEWER_KEYS hook).
+# c c: force colours, b: box off -> far fewer oxygen-red pixels, no box.
+VKMD_VIEWER_KEYS="1:ccb" run keys_colour run water:216 --minimize "${common[@]}" --frames 3 \
+  --screenshot keys_colour.png --out k_c && {
+  red=$(stat_of keys_colour.png red) yel=$(stat_of keys_colour.png yellow)
+  ref=$(stat_of water_b.png red) yref=$(stat_of water_b.png yellow)
+  # (heat-scale atoms can be yellow too: the box is gone when most of them are)
+  echo "keys c c b: red $red (element colours: $ref), box-yellow pixels $yel (with the box: $yref)"
+  awk -v r="$red" -v ref="$ref" -v y="$yel" -v yref="$yref" \
+    'BEGIN {exit !(r < 0.5 * ref && y < 0.25 * yref)}' ||
+    { echo "FAIL keys: c c b did not change the colours or hide the box"; fail=1; }
+}
+# w w: water hidden, b: box off -> an empty picture; p: a screenshot in the output directory.
+VKMD_VIEWER_KEYS="1:wwb,2:p" run keys_hide run water:216 --minimize "${common[@]}" --frames 4 \
+  --screenshot keys_hide.png --out k_h && {
+  nb=$(stat_of keys_hide.png nonbg)
+  echo "keys w w b: non-background fraction $nb; p wrote: $(ls k_h/vkmd_screenshot_*.png 2>/dev/null)"
+  awk -v v="$nb" 'BEGIN {exit !(v < 0.001)}' || { echo "FAIL keys: w w b left $nb drawn"; fail=1; }
+  [ -s k_h/vkmd_screenshot_000.png ] || { echo "FAIL keys: p wrote no screenshot"; fail=1; }
+}
+# space pauses after frame 0's 10 steps; . at frame 3 makes one step; the
+# window closes at frame 6 at step 11.
+VKMD_VIEWER_KEYS="1: ,3:." run keys_pause run water:216 "${common[@]}" --frames 6 --out k_p &&
+  { echo "keys space, .: $(grep -i 'window closed at step' keys_pause.err)"
+    grep -q "window closed at step 11;" keys_pause.err ||
+    { echo "FAIL keys: pause/step: $(grep -i 'window closed' keys_pause.err)"; fail=1; }; }
+
 # Solvated villin (protein in ~2,900 waters, drawn as lines around the protein).
 vcommon=(--coords "$crd" --minimize --min-iterations 100 --steps 100000 --report-every 10
   --steps-per-frame 10 --seed 7)

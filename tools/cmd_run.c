@@ -641,7 +641,11 @@ int cmd_run(int argc, char **argv)
             if (in.quit) {
                 view_stop = 1;
                 if (done % q.report_every != 0) {
-                    fprintf(stderr, "vkmd run: window closed; stopping at the next report step\n");
+                    fprintf(stderr,
+                            "vkmd run: window closed at step %lld; running on to the next "
+                            "report step, %lld\n",
+                            (long long)done,
+                            (long long)((done / q.report_every + 1) * q.report_every));
                 } else if (last_ck != done) {
                     /* At a report step: good_x/good_v are this step's state. */
                     VKMD_TRY(write_checkpoint(ck_path, &sys, settings_all, q.md.seed, done,

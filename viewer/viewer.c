@@ -39,6 +39,13 @@ struct vkmd_viewer {
     int64_t frames;
     int shot_counter;
     int resize_at, resize_w, resize_h;
+    /* Test hook VKMD_VIEWER_KEYS: characters typed at given frames. */
+    struct {
+        int64_t frame;
+        char keys[16];
+        int done;
+    } typed[16];
+    int typed_count;
     int glfw_on;
     int has_water;
 };
@@ -170,6 +177,24 @@ vkmd_result vkmd_viewer_open(const vkmd_viewer_desc *desc, vkmd_viewer **out)
     const char *rs = getenv("VKMD_VIEWER_RESIZE");
     if (rs && sscanf(rs, "%d:%dx%d", &v->resize_at, &v->resize_w, &v->resize_h) != 3)
         v->resize_at = 0;
+    /* "N:keys[,N:keys...]": type `keys` at frame N (tests of the key handling). */
+    for (const char *k = getenv("VKMD_VIEWER_KEYS"); k && *k && v->typed_count < 16;) {
+        long frame = 0;
+        int used = 0;
+        if (sscanf(k, "%ld:%n", &frame, &used) != 1 || used == 0)
+            break;
+        k += used;
+        size_t len = strcspn(k, ",");
+        if (len >= sizeof v->typed[0].keys)
+            len = sizeof v->typed[0].keys - 1;
+        v->typed[v->typed_count].frame = frame;
+        memcpy(v->typed[v->typed_count].keys, k, len);
+        v->typed[v->typed_count].keys[len] = 0;
+        ++v->typed_count;
+        k += strcspn(k, ",");
+        if (*k == ',')
+            ++k;
+    }
     if (!glfwInit()) {
         free(v);
         return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
@@ -584,6 +609,12 @@ vkmd_result vkmd_viewer_frame(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_v
         glfwWaitEventsTimeout(0.05); /* idle while paused, still redraw for the camera */
     else
         glfwPollEvents();
+    for (int t = 0; t < v->typed_count; ++t)
+        if (!v->typed[t].done && v->typed[t].frame == v->frames) {
+            v->typed[t].done = 1;
+            for (const char *c = v->typed[t].keys; *c; ++c)
+                on_char(v->window, (unsigned char)*c);
+        }
     if (v->resize_at > 0 && v->frames == v->resize_at) {
         glfwSetWindowSize(v->window, v->resize_w, v->resize_h);
         glfwPollEvents();

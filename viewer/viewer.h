@@ -19,7 +19,9 @@
  * overwrite what is being drawn. Presentation is MAILBOX when offered (the
  * simulation is not held to the display rate), else FIFO.
  *
- * Test hook: VKMD_VIEWER_RESIZE=N:WxH resizes the window at frame N. */
+ * Test hooks: VKMD_VIEWER_RESIZE=N:WxH resizes the window at frame N;
+ * VKMD_VIEWER_KEYS="N:keys[,N:keys...]" types the characters `keys` (the
+ * printable key bindings: c, w, b, r, p, space, ., +, -, ?) at frame N. */
 #ifndef VKMD_VIEWER_VIEWER_H
 #define VKMD_VIEWER_VIEWER_H
 
