@@ -46,6 +46,7 @@ struct vkmd_viewer {
         int done;
     } typed[16];
     int typed_count;
+    vkmd_gpu_uvec4 text[VKMD_RENDER_TEXT_MAX]; /* this frame's HUD characters */
     int glfw_on;
     int has_water;
 };
@@ -514,7 +515,7 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
     frame.mode = (vkmd_gpu_uvec4){v->color_mode, v->rep, v->water, (uint32_t)v->sys->atom_count};
     frame.counts = (vkmd_gpu_uvec4){v->render.bond_pairs, v->render.water_pairs,
                                     v->render.grid_columns, v->render.grid_rows};
-    static vkmd_gpu_uvec4 text[VKMD_RENDER_TEXT_MAX];
+    vkmd_gpu_uvec4 *text = v->text;
     const uint32_t text_count = build_hud(v, ctx, hud, scale, text);
 
     VkCommandBuffer cb = v->cb;
