@@ -52,6 +52,20 @@ for r in runs:
           r["gpu_us_per_step"]))
 PY
 
+# --nonbonded: the run at an fp16 LJ precision carries it in its name and JSON.
+if "$vkmd" bench --systems water:216 --dt 2 --steps 20 --nonbonded fp16-powers:5 \
+    --json "$scratch/n.json" >"$scratch/n.txt" 2>"$scratch/n.err"; then
+  $py - "$scratch/n.json" <<'PY' || err "bench --nonbonded JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"]
+assert len(r) == 1 and r[0]["system"] == "water:216 [fp16-powers:5]", r
+assert r[0]["lj_precision"] == "fp16-powers" and r[0]["lj_fp16_min_r_a"] == 5 and r[0]["ns_per_day"] > 0, r
+print("  --nonbonded fp16-powers:5: %.3f ns/day" % r[0]["ns_per_day"])
+PY
+else
+  cat "$scratch/n.err"; err "bench --nonbonded fp16-powers:5 failed"
+fi
+
 # --compare: the same results under another device name.
 sed 's/"device_name": "[^"]*"/"device_name": "Other GPU"/' "$scratch/a.json" >"$scratch/b.json"
 if "$vkmd" bench --compare "$scratch/a.json" "$scratch/b.json" --svg "$scratch/c.svg" >"$scratch/c.md" 2>"$scratch/c.err"; then

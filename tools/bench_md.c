@@ -40,6 +40,8 @@ typedef struct md_run {
     vkmd_md_profile prof;
     int32_t min_iterations;
     double min_energy_kcal_mol;
+    int lj;          /* VKMD_LJ_* */
+    double lj_min_r; /* A */
 } md_run;
 
 static const char *pass_key[VKMD_MD_PASS_COUNT] = {
@@ -61,18 +63,27 @@ static int default_steps(int32_t atoms)
 
 /* One system at one time step. `sys` may be repartitioned (HMR) here. */
 static vkmd_result run_one(vkmd_vk_context *ctx, vkmd_system *sys, const char *name, double dt,
-                           int steps, md_run *out)
+                           int steps, int lj, double lj_min_r, md_run *out)
 {
     vkmd_result res = VKMD_OK;
     vkmd_md *md = NULL;
     memset(out, 0, sizeof *out);
-    snprintf(out->system, sizeof out->system, "%s", name);
+    /* A non-default LJ precision is part of the run's name, so that bench
+     * --compare keeps the variants apart. */
+    if (lj)
+        snprintf(out->system, sizeof out->system, "%.200s [%s:%g]", name,
+                 lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : "fp16", lj_min_r);
+    else
+        snprintf(out->system, sizeof out->system, "%s", name);
+    out->lj = lj;
+    out->lj_min_r = lj_min_r;
     out->atoms = sys->atom_count;
     out->dt_fs = dt;
     out->hmr_amu = dt > 3 ? 1.5 : 0;
     if (out->hmr_amu > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(sys, out->hmr_amu, NULL));
-    vkmd_ff_settings ff = {.cutoff_a = 9.0, .ewald_tolerance = 5e-4};
+    vkmd_ff_settings ff = {
+        .cutoff_a = 9.0, .ewald_tolerance = 5e-4, .nonbonded_fp16 = lj, .fp16_min_r_a = lj_min_r};
     VKMD_TRY(vkmd_ff_settings_resolve(&ff, sys));
     const vkmd_md_desc d = {.settings = &ff,
                             .integrator = VKMD_INTEGRATOR_LANGEVIN,
@@ -143,20 +154,20 @@ static void print_table(const vkmd_vk_context *ctx, const md_run *r, int n)
            d->name, d->vendor_name, d->driver_name, d->driver_info,
            VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
-    printf("%-24s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
+    printf("%-28s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
            "ns/day", "us/step", "gpu_us/step", "disp/st", "barr/st", "subm/st");
     for (int i = 0; i < n; ++i)
-        printf("%-24s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
+        printf("%-28s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
                r[i].atoms, r[i].dt_fs, r[i].steps, r[i].ns_per_day, r[i].us_per_step,
                r[i].prof.step_ns * 1e-3, r[i].prof.dispatches_per_step, r[i].prof.barriers_per_step,
                r[i].submits_per_step);
-    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-24s %5s",
+    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-28s %5s",
            PROFILE_STEPS, "system", "dt_fs");
     for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
         printf(" %12s", pass_key[p]);
     printf("\n");
     for (int i = 0; i < n; ++i) {
-        printf("%-24s %5g", r[i].system, r[i].dt_fs);
+        printf("%-28s %5g", r[i].system, r[i].dt_fs);
         for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
             printf(" %12.1f", r[i].prof.pass_ns[p] * 1e-3);
         printf("\n");
@@ -194,6 +205,11 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     for (int i = 0; i < n; ++i) {
         fprintf(f, "    {\"system\": ");
         json_string(f, r[i].system);
+        fprintf(f, ", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
+                r[i].lj == VKMD_LJ_FP16_POWERS ? "fp16-powers"
+                : r[i].lj                      ? "fp16"
+                                               : "fp32",
+                r[i].lj_min_r);
         fprintf(f,
                 ", \"atoms\": %d, \"dt_fs\": %g, \"hmr_amu\": %g, \"steps\": %d, \"wall_s\": "
                 "%.6f, \"ns_per_day\": %.6f, \"us_per_step\": %.3f, \"gpu_us_per_step\": %.3f, "
@@ -215,7 +231,7 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
 }
 
 int bench_md_main(const char *device, const char *systems, const char *dts, int steps,
-                  const char *json)
+                  const int *lj, const double *lj_min_r, int lj_count, const char *json)
 {
     vkmd_result res = VKMD_OK;
     vkmd_vk_context *ctx = NULL;
@@ -246,18 +262,19 @@ int bench_md_main(const char *device, const char *systems, const char *dts, int 
         const size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         p += len + (p[len] == ',');
-        for (int k = 0; k < ndt && res == VKMD_OK && n < MAX_RUNS; ++k) {
-            vkmd_system sys = {0};
-            res = vkmd_system_load(name, NULL, &sys);
-            if (res == VKMD_OK) {
-                fprintf(stderr, "vkmd bench: %s (%d atoms) at %g fs...\n", name, sys.atom_count,
-                        dt_list[k]);
-                res = run_one(ctx, &sys, name, dt_list[k], steps, &runs[n]);
+        for (int k = 0; k < ndt && res == VKMD_OK; ++k)
+            for (int v = 0; v < lj_count && res == VKMD_OK && n < MAX_RUNS; ++v) {
+                vkmd_system sys = {0};
+                res = vkmd_system_load(name, NULL, &sys);
+                if (res == VKMD_OK) {
+                    fprintf(stderr, "vkmd bench: %s (%d atoms) at %g fs...\n", name, sys.atom_count,
+                            dt_list[k]);
+                    res = run_one(ctx, &sys, name, dt_list[k], steps, lj[v], lj_min_r[v], &runs[n]);
+                }
+                if (res == VKMD_OK)
+                    ++n;
+                vkmd_system_destroy(&sys);
             }
-            if (res == VKMD_OK)
-                ++n;
-            vkmd_system_destroy(&sys);
-        }
     }
     if (res == VKMD_OK) {
         print_table(ctx, runs, n);

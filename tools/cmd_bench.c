@@ -44,9 +44,10 @@ static void usage(FILE *out)
             "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
             "                         beside them) or water:N (default water:8000)\n"
             "  --repeat N             evaluations averaged per figure (default 20)\n"
-            "  --nonbonded fp32|fp16[-powers][:R]|all  with --forces: LJ precision\n"
-            "                         (docs/PRECISION.md); all: every variant side by side\n"
-            "                         with its force error against the double reference\n"
+            "  --nonbonded fp32|fp16[-powers][:R]|all  LJ precision (docs/PRECISION.md); all:\n"
+            "                         variants side by side (MD suite: fp32, fp16:5,\n"
+            "                         fp16-powers:5; --forces: five, each with its force\n"
+            "                         error against the double reference)\n"
             "  --device N|NAME        Vulkan device (default: the best one)\n"
             "  --json FILE            also write the results as JSON (units in the keys)\n");
 }
@@ -411,8 +412,15 @@ int cmd_bench(int argc, char **argv)
 
     if (uff)
         return bench_uff_main(device, molecule, reps, nrep, repeat, relax, json);
-    if (!forces)
-        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, json);
+    if (!forces) {
+        /* The MD suite: one LJ precision, or (all) fp32 and the fp16 forms
+         * that meet the force criterion (beyond 5 A; docs/PRECISION.md). */
+        const int all_lj[3] = {VKMD_LJ_FP32, VKMD_LJ_FP16, VKMD_LJ_FP16_POWERS};
+        const double all_r[3] = {0, 5, 5};
+        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps,
+                             lj_all ? all_lj : &lj_one, lj_all ? all_r : &lj_one_min_r,
+                             lj_all ? 3 : 1, json);
+    }
 
     char *list = strdup(systems);
     bench_result results[64];

@@ -533,11 +533,15 @@ int cmd_run(int argc, char **argv)
     char settings[1024];
     snprintf(settings, sizeof settings,
              "constraints %s (tolerance %g), rigid water %s, cutoff %g A, PME grid %dx%dx%d, "
-             "Ewald tolerance %g, seed %llu, device %s",
+             "Ewald tolerance %g, LJ %s beyond %g A, seed %llu, device %s",
              q.md.constraints == VKMD_CONSTRAINTS_NONE ? "none" : "hbonds",
              q.md.constraint_tol > 0 ? q.md.constraint_tol : 1e-5,
              q.md.flexible_water ? "no" : "yes", q.ff.cutoff_a, q.ff.pme_grid[0], q.ff.pme_grid[1],
-             q.ff.pme_grid[2], q.ff.ewald_tolerance, (unsigned long long)q.md.seed, ctx->info.name);
+             q.ff.pme_grid[2], q.ff.ewald_tolerance,
+             q.ff.nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"
+             : q.ff.nonbonded_fp16                      ? "fp16"
+                                                        : "fp32",
+             q.ff.fp16_min_r_a, (unsigned long long)q.md.seed, ctx->info.name);
     const int verlet = q.md.integrator == VKMD_INTEGRATOR_VERLET;
     const run_csv_desc cd = {
         .system = q.system,
@@ -788,6 +792,11 @@ int cmd_run(int argc, char **argv)
                    "\"converged\": %s}",
                    minres.iterations, minres.energy_initial, minres.energy_final, minres.max_force,
                    minres.converged ? "true" : "false");
+        printf(", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
+               q.ff.nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"
+               : q.ff.nonbonded_fp16                      ? "fp16"
+                                                          : "fp32",
+               q.ff.nonbonded_fp16 ? q.ff.fp16_min_r_a : 0.0);
         printf(", \"outputs\": {\"energy\": \"energy.csv\", \"trajectory\": %s, "
                "\"final\": \"final.pdb\", \"checkpoint\": \"checkpoint.chk\"}}\n",
                q.traj_every > 0 ? "\"traj.dcd\"" : "null");
