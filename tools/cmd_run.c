@@ -20,7 +20,7 @@
 #include "system/hmr.h"
 #include "vk/context.h"
 #include "vk/check.h"
-#include "viewer.h"
+#include "window_options.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,14 +36,12 @@ typedef struct run_request {
     vkmd_md_desc md;
     vkmd_ff_settings ff;
     double hmr_mass;
-    int minimize, json, no_window;
+    int minimize, json;
     double min_tol;
     int min_iterations;
     const char *restart;      /* checkpoint to continue from */
     int64_t checkpoint_every; /* steps; -1 only at the end and on a signal */
-    const char *screenshot;   /* PNG written after `frames` frames */
-    int frames, steps_per_frame;
-    const char *color; /* viewer colour mode */
+    window_options win;
 } run_request;
 
 static void usage(FILE *out)
@@ -223,22 +221,8 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
         } else if (!strcmp(a, "--restart")) {
             ARGS_VALUE();
             q->restart = v;
-        } else if (!strcmp(a, "--no-window")) {
-            q->no_window = 1;
-        } else if (!strcmp(a, "--color")) {
-            ARGS_VALUE();
-            q->color = v;
-            if (v && vkmd_viewer_color_mode(v) < 0)
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                              "--color: '%s' is not element, velocity, force or replica", v);
-        } else if (!strcmp(a, "--screenshot")) {
-            ARGS_VALUE();
-            q->screenshot = v;
-        } else if (!strcmp(a, "--frames") || !strcmp(a, "--steps-per-frame")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 1, 100000000,
-                             !strcmp(a, "--frames") ? &q->frames : &q->steps_per_frame);
+        } else if (window_options_parse(argc, argv, &i, &q->win, &r)) {
+            /* --no-window, --steps-per-frame, --color, --screenshot, --frames */
         } else if (!strcmp(a, "--json")) {
             q->json = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -393,11 +377,8 @@ int cmd_run(int argc, char **argv)
                         "--checkpoint-every %lld is not a multiple of --report-every %lld "
                         "(checkpoints are written at reports)",
                         (long long)q.checkpoint_every, (long long)q.report_every);
-    if (res == VKMD_OK && q.screenshot && q.frames <= 0)
-        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs --frames N");
-    if (res == VKMD_OK && q.screenshot && q.no_window)
-        res =
-            vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs a window (no --no-window)");
+    if (res == VKMD_OK)
+        res = window_options_check(&q.win);
     if (res != VKMD_OK) {
         tool_error("run", res);
         return 2;
@@ -460,24 +441,8 @@ int cmd_run(int argc, char **argv)
     snprintf(ck_path, sizeof ck_path, "%s/checkpoint.chk", q.out_dir);
 
     vkmd_vk_context_desc cdesc = {.device = q.device && strcmp(q.device, "gpu") ? q.device : NULL};
-    if (!q.no_window) {
-        const vkmd_viewer_desc vd = {.title = q.system,
-                                     .steps_per_frame = q.steps_per_frame,
-                                     .screenshot_path = q.screenshot,
-                                     .frames = q.frames,
-                                     .screenshot_dir = q.out_dir,
-                                     .color_mode =
-                                         q.color ? (uint32_t)vkmd_viewer_color_mode(q.color) : 0};
-        if (vkmd_viewer_open(&vd, &view) == VKMD_OK) {
-            vkmd_viewer_context_desc(view, &cdesc);
-        } else if (q.screenshot || q.frames > 0) {
-            res =
-                vkmd_vk_fail_prefix(VKMD_ERROR_UNSUPPORTED, "--screenshot/--frames need a window");
-            goto cleanup;
-        } else {
-            fprintf(stderr, "vkmd run: %s; running headless\n", vkmd_last_error());
-        }
-    }
+    const vkmd_viewer_desc vd = {.title = q.system, .screenshot_dir = q.out_dir};
+    VKMD_TRY(window_options_open("run", &q.win, vd, VKMD_VIEW_COLOR_ELEMENT, &cdesc, &view));
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
     q.md.settings = &q.ff;
     VKMD_TRY(vkmd_md_create(ctx, &sys, &q.md, &md));

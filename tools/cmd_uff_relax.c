@@ -27,7 +27,7 @@
 #include "uff/uff_typing.h"
 #include "uff_eval.h"
 #include "vk/check.h"
-#include "viewer.h"
+#include "window_options.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -356,8 +356,7 @@ cleanup:
 typedef struct md_request {
     const char *molecule, *out, *device;
     int replicas, steps, json;
-    int no_window, steps_per_frame, frames;
-    const char *screenshot, *color;
+    window_options win;
     double dt, temperature, friction;
     long long seed;
 } md_request;
@@ -378,22 +377,8 @@ static int md_args(int argc, char **argv, md_request *q)
             q->device = v;
         } else if (!strcmp(a, "--json")) {
             q->json = 1;
-        } else if (!strcmp(a, "--no-window")) {
-            q->no_window = 1;
-        } else if (!strcmp(a, "--screenshot")) {
-            ARGS_VALUE();
-            q->screenshot = v;
-        } else if (!strcmp(a, "--color")) {
-            ARGS_VALUE();
-            q->color = v;
-            if (v && vkmd_viewer_color_mode(v) < 0)
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                              "--color: '%s' is not element, velocity, force or replica", v);
-        } else if (!strcmp(a, "--frames") || !strcmp(a, "--steps-per-frame")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 1, 100000000,
-                             !strcmp(a, "--frames") ? &q->frames : &q->steps_per_frame);
+        } else if (window_options_parse(argc, argv, &i, &q->win, &r)) {
+            /* --no-window, --steps-per-frame, --color, --screenshot, --frames */
         } else if (!strcmp(a, "--replicas")) {
             ARGS_VALUE();
             if (v)
@@ -431,8 +416,8 @@ static int md_args(int argc, char **argv, md_request *q)
     }
     if (r == VKMD_OK && !q->molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
-    if (r == VKMD_OK && q->screenshot && q->frames <= 0)
-        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs --frames N");
+    if (r == VKMD_OK)
+        r = window_options_check(&q->win);
     if (r == VKMD_OK && !strcmp(q->device, "cpu"))
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "vkmd uff md runs on a Vulkan device (--device N or a name), not cpu");
@@ -537,23 +522,8 @@ int cmd_uff_md(int argc, char **argv)
         memcpy(xyz + 3 * (size_t)r * na, recs[0].positions, 3 * sizeof *xyz * (size_t)na);
     }
     vkmd_vk_context_desc cd = {0};
-    if (!q.no_window) {
-        const vkmd_viewer_desc vd = {
-            .title = q.molecule,
-            .steps_per_frame = q.steps_per_frame,
-            .screenshot_path = q.screenshot,
-            .frames = q.frames,
-            .color_mode = (uint32_t)vkmd_viewer_color_mode(q.color ? q.color : "replica")};
-        if (vkmd_viewer_open(&vd, &view) == VKMD_OK) {
-            vkmd_viewer_context_desc(view, &cd);
-        } else if (q.screenshot || q.frames > 0) {
-            res =
-                vkmd_vk_fail_prefix(VKMD_ERROR_UNSUPPORTED, "--screenshot/--frames need a window");
-            goto cleanup;
-        } else {
-            fprintf(stderr, "vkmd uff md: %s; running headless\n", vkmd_last_error());
-        }
-    }
+    const vkmd_viewer_desc vd = {.title = q.molecule};
+    VKMD_TRY(window_options_open("uff md", &q.win, vd, VKMD_VIEW_COLOR_REPLICA, &cd, &view));
     VKMD_TRY(uff_eval_open_desc(q.device, &cd, &ev));
     if (!ev.ctx) {
         res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "vkmd uff md needs a Vulkan device; %s", ev.device);

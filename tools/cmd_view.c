@@ -13,7 +13,7 @@
 #include "vk/buffer.h"
 #include "vk/check.h"
 #include "vk/context.h"
-#include "viewer.h"
+#include "window_options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,9 +79,9 @@ static vkmd_result molecule_system(const vkmd_uff_molecule *m, vkmd_system *sys)
 
 int cmd_view(int argc, char **argv)
 {
-    const char *system = NULL, *coords = NULL, *traj = NULL, *device = NULL, *shot = NULL;
-    const char *color = NULL;
-    int frames = 0, every = 1;
+    const char *system = NULL, *coords = NULL, *traj = NULL, *device = NULL;
+    window_options win = {0};
+    int every = 1;
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
@@ -97,19 +97,13 @@ int cmd_view(int argc, char **argv)
         } else if (!strcmp(a, "--device")) {
             ARGS_VALUE();
             device = v;
-        } else if (!strcmp(a, "--color")) {
-            ARGS_VALUE();
-            color = v;
-            if (v && vkmd_viewer_color_mode(v) < 0)
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                              "--color: '%s' is not element, velocity, force or replica", v);
-        } else if (!strcmp(a, "--screenshot")) {
-            ARGS_VALUE();
-            shot = v;
-        } else if (!strcmp(a, "--frames") || !strcmp(a, "--every")) {
+        } else if (!strcmp(a, "--every")) {
             ARGS_VALUE();
             if (v)
-                r = args_int(a, v, 1, 100000000, !strcmp(a, "--frames") ? &frames : &every);
+                r = args_int(a, v, 1, 100000000, &every);
+        } else if (strcmp(a, "--no-window") && strcmp(a, "--steps-per-frame") &&
+                   window_options_parse(argc, argv, &i, &win, &r)) {
+            /* --color, --screenshot, --frames */
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
         } else if (!system) {
@@ -120,8 +114,8 @@ int cmd_view(int argc, char **argv)
     }
     if (r == VKMD_OK && !system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see --help)");
-    if (r == VKMD_OK && shot && frames <= 0)
-        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--screenshot needs --frames N");
+    if (r == VKMD_OK)
+        r = window_options_check(&win);
     if (r != VKMD_OK) {
         tool_error("view", r);
         return 2;
@@ -187,12 +181,14 @@ int cmd_view(int argc, char **argv)
     }
     VKMD_TRY(vkmd_molecules_build(&sys, &molecules));
 
+    /* The window is the point of vkmd view: no display is an error here. */
     const vkmd_viewer_desc vd = {.title = traj ? traj : system,
                                  .steps_per_frame = every,
-                                 .screenshot_path = shot,
-                                 .frames = frames,
+                                 .screenshot_path = win.screenshot,
+                                 .frames = win.frames,
                                  .unit_label = "FRAME",
-                                 .color_mode = color ? (uint32_t)vkmd_viewer_color_mode(color) : 0};
+                                 .color_mode =
+                                     win.color ? (uint32_t)vkmd_viewer_color_mode(win.color) : 0};
     VKMD_TRY(vkmd_viewer_open(&vd, &view));
     vkmd_vk_context_desc cd = {.device = device && strcmp(device, "gpu") ? device : NULL};
     vkmd_viewer_context_desc(view, &cd);
