@@ -569,8 +569,12 @@ int cmd_uff_md(int argc, char **argv)
             if (chunk <= 0)
                 continue;
             VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, chunk, tchunk));
-            for (int32_t r = 0; r < nr; ++r)
+            double t_all = 0;
+            for (int32_t r = 0; r < nr; ++r) {
                 tmean[r] += tchunk[r] * chunk;
+                t_all += tchunk[r] / nr;
+            }
+            hud.temperature_k = t_all; /* the replicas' mean over the last steps */
             done += chunk;
         }
         for (int32_t r = 0; r < nr; ++r)

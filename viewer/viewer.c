@@ -375,6 +375,9 @@ static uint32_t build_hud(const vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd
         snprintf(line, sizeof line, "T %.1f K  EPOT %.1f  ETOT %.1f KCAL/MOL", h->temperature_k,
                  h->potential_kcal_mol, h->total_kcal_mol);
         y = hud_line(text, &n, x, y, scale, white, line);
+    } else if (h->temperature_k >= 0) {
+        snprintf(line, sizeof line, "T %.1f K", h->temperature_k);
+        y = hud_line(text, &n, x, y, scale, white, line);
     }
     snprintf(line, sizeof line, "COLOUR %s%s%s  %d/FRAME%s", color_names[v->color_mode],
              v->has_water ? "  WATER " : "", v->has_water ? water_names[v->water] : "",

@@ -50,7 +50,7 @@ typedef struct vkmd_viewer_hud {
     int64_t step;
     double time_ps;
     double ns_per_day;    /* 0: not shown */
-    double temperature_k; /* < 0: not shown */
+    double temperature_k; /* < 0: not shown; shown alone when energies is 0 */
     double potential_kcal_mol, total_kcal_mol;
     int energies;     /* 1: show the energies */
     double bath_k;    /* velocity colours: local temperature against this (0: 300) */
