@@ -334,8 +334,8 @@ void vkmd_render_destroy(vkmd_vk_context *ctx, vkmd_render *r)
 {
     if (!ctx || !ctx->device)
         return;
-    VkPipeline pipes[5] = {r->atoms, r->bonds, r->lines, r->box, r->text};
-    for (int i = 0; i < 5; ++i)
+    VkPipeline pipes[4] = {r->atoms, r->bonds, r->lines, r->text};
+    for (int i = 0; i < 4; ++i)
         if (pipes[i])
             vkDestroyPipeline(ctx->device, pipes[i], NULL);
     if (r->pool)

@@ -32,7 +32,7 @@ typedef struct vkmd_render {
     VkPipelineLayout layout;
     VkDescriptorPool pool;
     VkDescriptorSet set;
-    VkPipeline atoms, bonds, lines, box, text;
+    VkPipeline atoms, bonds, lines, text; /* lines draws water pairs and the box */
     vkmd_vk_buffer atom_buf, pair_buf, frame_buf, text_buf, font_buf, zero_buf;
     uint32_t atom_count, bond_pairs, water_pairs;
     uint32_t replicas, grid_columns, grid_rows; /* side-by-side layout (spacing > 0) */
