@@ -4,6 +4,7 @@
 #include "render.h"
 
 #include "font.h"
+#include "vk/barrier.h"
 #include "vk/check.h"
 #include "vk/spirv.h"
 
@@ -358,24 +359,16 @@ void vkmd_render_record_updates(const vkmd_render *r, VkCommandBuffer cb,
                                 uint32_t text_count)
 {
     /* The previous frame's draws read these buffers: writes wait for them. */
-    const VkMemoryBarrier war = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                                 .srcAccessMask = 0,
-                                 .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT};
-    vkCmdPipelineBarrier(
-        cb, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &war, 0, NULL, 0, NULL);
+    const VkPipelineStageFlags draw =
+        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    vkmd_vk_barrier(cb, draw, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdUpdateBuffer(cb, r->frame_buf.buffer, 0, sizeof *frame, frame);
     if (text_count > VKMD_RENDER_TEXT_MAX)
         text_count = VKMD_RENDER_TEXT_MAX;
     if (text_count)
         vkCmdUpdateBuffer(cb, r->text_buf.buffer, 0, sizeof *text * text_count, text);
-    const VkMemoryBarrier raw = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                                 .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                                 .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-                         0, 1, &raw, 0, NULL, 0, NULL);
+    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, draw,
+                    VK_ACCESS_SHADER_READ_BIT);
 }
 
 static void push(const vkmd_render *r, VkCommandBuffer cb, uint32_t kind, uint32_t first)

@@ -6,6 +6,7 @@
 #include "font.h"
 #include "image_png.h"
 #include "swapchain.h"
+#include "vk/barrier.h"
 #include "vk/buffer.h"
 #include "vk/check.h"
 
@@ -527,14 +528,12 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
                                          .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     VKMD_VK_CHECK(vkBeginCommandBuffer(cb, &bi));
     /* Earlier compute (and upload) writes to the borrowed buffers -> reads here. */
-    const VkMemoryBarrier in = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                                .srcAccessMask =
-                                    VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                             VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-                         0, 1, &in, 0, NULL, 0, NULL);
+    const VkPipelineStageFlags draw_stages =
+        VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    const VkPipelineStageFlags compute_stages =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    vkmd_vk_barrier(cb, compute_stages, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                    draw_stages, VK_ACCESS_SHADER_READ_BIT);
     vkmd_render_record_updates(&v->render, cb, &frame, text, text_count);
     const VkClearValue clear[2] = {{.color = {{0.07f, 0.08f, 0.11f, 1.0f}}},
                                    {.depthStencil = {1.0f, 0}}};
@@ -551,10 +550,7 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
     if (copy)
         record_copy(v, cb, v->sc.images[image]);
     /* Later compute work (next steps, uploads) writes what was read here. */
-    vkCmdPipelineBarrier(
-        cb, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL,
-        0, NULL);
+    vkmd_vk_barrier(cb, draw_stages, 0, compute_stages, 0);
     VKMD_VK_CHECK(vkEndCommandBuffer(cb));
 
     VkSemaphore waits[2] = {v->acquired, v->compute_done};
