@@ -26,6 +26,7 @@
 #include "common/fixed_point.glsl"
 #include "common/forms.glsl"
 #include "common/vkmd_math.glsl"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_BONDED_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
@@ -34,7 +35,10 @@ layout(std430, binding = VKMD_BONDED_BINDING_POSITIONS) readonly buffer Position
 layout(std430, binding = VKMD_BONDED_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
 layout(std430, binding = VKMD_BONDED_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_BONDED_BINDING_TERMS) readonly buffer Terms { vkmd_bonded_term terms[]; };
+layout(std430, binding = VKMD_BONDED_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(push_constant) uniform Push { VKMD_BONDED_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
 
 // The seven slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL.
 const uint SLOTS = 7;
@@ -43,10 +47,10 @@ shared vkmd_fixed red[SLOTS][WORKGROUP_SIZE];
 VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
-// b - a under the minimum-image convention when the box is periodic.
-vec3 delta(vec3 a, vec3 b)
+// x_b - x_a under the minimum-image convention when the box is periodic.
+vec3 delta(uint a, uint b)
 {
-    vec3 d = b - a;
+    vec3 d = pos_sub(load_pos(b), load_pos(a));
     if (pc.box.w != 0.0)
         d -= pc.box.xyz * floor(d / pc.box.xyz + 0.5);
     return d;
@@ -62,7 +66,7 @@ void add_force(uint atom, vec3 f)
 
 float bond(vkmd_bonded_term t)
 {
-    vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz); // r_j - r_i
+    vec3 d = delta(t.atoms.x, t.atoms.y); // r_j - r_i
     float r = length(d);
     float de_dr;
     float e = form_bond(r, t.params.x, t.params.y, de_dr);
@@ -76,9 +80,8 @@ float bond(vkmd_bonded_term t)
 
 float angle(vkmd_bonded_term t)
 {
-    vec3 xj = pos[t.atoms.y].xyz;
-    vec3 a = delta(xj, pos[t.atoms.x].xyz); // apex -> i
-    vec3 b = delta(xj, pos[t.atoms.z].xyz); // apex -> k
+    vec3 a = delta(t.atoms.y, t.atoms.x); // apex -> i
+    vec3 b = delta(t.atoms.y, t.atoms.z); // apex -> k
     vec3 p = cross(a, b);
     float p_len = length(p);
     float theta = vkmd_atan2(p_len, dot(a, b));
@@ -95,10 +98,9 @@ float angle(vkmd_bonded_term t)
 
 float dihedral(vkmd_bonded_term t)
 {
-    vec3 xj = pos[t.atoms.y].xyz, xk = pos[t.atoms.z].xyz;
-    vec3 b1 = delta(pos[t.atoms.x].xyz, xj);
-    vec3 b2 = delta(xj, xk);
-    vec3 b3 = delta(xk, pos[t.atoms.w].xyz);
+    vec3 b1 = delta(t.atoms.x, t.atoms.y);
+    vec3 b2 = delta(t.atoms.y, t.atoms.z);
+    vec3 b3 = delta(t.atoms.z, t.atoms.w);
     vec3 n1 = cross(b1, b2), n2 = cross(b2, b3);
     float b2_len2 = dot(b2, b2), b2_len = sqrt(b2_len2);
     float phi = vkmd_atan2(b2_len * dot(b1, n2), dot(n1, n2));
@@ -121,7 +123,7 @@ float dihedral(vkmd_bonded_term t)
 // Scaled 1-4 pair: plain 1/r Coulomb and LJ at any distance (no cutoff).
 void pair14(vkmd_bonded_term t, inout vkmd_fixed e_lj, inout vkmd_fixed e_coul)
 {
-    vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz); // r_j - r_i
+    vec3 d = delta(t.atoms.x, t.atoms.y); // r_j - r_i
     float inv_r = inversesqrt(dot(d, d));
     float f_lj, f_coul;
     e_lj = fixed_add(e_lj, to_fixed(form_lj(inv_r * inv_r, t.params.y, t.params.z, f_lj)));
@@ -143,7 +145,7 @@ void pair14(vkmd_bonded_term t, inout vkmd_fixed e_lj, inout vkmd_fixed e_coul)
 // fixed point separately (a float sum would round the correction away).
 void excluded(vkmd_bonded_term t, inout vkmd_fixed e_sum)
 {
-    vec3 d = delta(pos[t.atoms.x].xyz, pos[t.atoms.y].xyz);
+    vec3 d = delta(t.atoms.x, t.atoms.y);
     float r = length(d);
     float ar = pc.ewald_alpha * r;
     float erf_lo;

@@ -27,6 +27,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_CONSTRAINTS_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_CONSTRAINTS_MODE) const uint MODE = VKMD_CONSTRAINTS_MODE_POSITIONS;
@@ -36,7 +37,13 @@ layout(std430, binding = VKMD_CONSTRAINTS_BINDING_POSITIONS) buffer Positions { 
 layout(std430, binding = VKMD_CONSTRAINTS_BINDING_POSITIONS_REF) readonly buffer PositionsRef { vec4 ref[]; };
 layout(std430, binding = VKMD_CONSTRAINTS_BINDING_VELOCITIES) buffer Velocities { vec4 vel[]; };
 layout(std430, binding = VKMD_CONSTRAINTS_BINDING_RECORDS) readonly buffer Clusters { vkmd_hcluster_record clusters[]; };
+layout(std430, binding = VKMD_CONSTRAINTS_BINDING_POSITIONS_X) buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_CONSTRAINTS_BINDING_REF_X) readonly buffer PositionsRefX { uvec4 ref_x[]; };
 layout(push_constant) uniform Push { VKMD_HCONSTRAINTS_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
+VKMD_POS_STORE(store_pos, pos, pos_x)
+VKMD_POS_LOAD(load_ref, ref, ref_x)
 
 const uint N = VKMD_HCONSTRAINTS_MAX_H;
 
@@ -61,9 +68,9 @@ vec4 solve4(vec4 a[N], vec4 b)
 void shake_positions(vkmd_hcluster_record cl)
 {
     const uint c = cl.info.x, n = cl.info.y;
-    const vec3 origin = ref[c].xyz;
+    const vkmd_pos origin = load_ref(c);
     const float wc = vel[c].w;
-    const vec3 pc_ = pos[c].xyz - origin;
+    const vec3 pc_ = pos_sub(load_pos(c), origin);
     vec3 s[N], q[N];
     vec4 wh = vec4(0.0), d2 = vec4(1.0);
     for (uint k = 0u; k < N; ++k) {
@@ -71,8 +78,8 @@ void shake_positions(vkmd_hcluster_record cl)
         q[k] = vec3(1.0, 0.0, 0.0); // unused: |q|^2 = d2 = 1, residual 0
         if (k < n) {
             uint h = cl.h[k];
-            s[k] = ref[h].xyz - origin;
-            q[k] = (pos[h].xyz - origin) - pc_; // unconstrained bond vector
+            s[k] = pos_sub(load_ref(h), origin);
+            q[k] = pos_sub(load_pos(h), origin) - pc_; // unconstrained bond vector
             wh[k] = vel[h].w;
             d2[k] = cl.d[k] * cl.d[k];
         }
@@ -104,14 +111,14 @@ void shake_positions(vkmd_hcluster_record cl)
         g -= solve4(jac, f);
     }
     const vec3 dc = -wc * (g[0] * s[0] + g[1] * s[1] + g[2] * s[2] + g[3] * s[3]);
-    pos[c].xyz += dc;
+    store_pos(c, pos_add(load_pos(c), dc));
     if (pc.inv_dt > 0.0)
         vel[c].xyz += dc * pc.inv_dt;
     for (uint k = 0u; k < N; ++k) {
         if (k < n) {
             uint h = cl.h[k];
             vec3 dh = (wh[k] * g[k]) * s[k];
-            pos[h].xyz += dh;
+            store_pos(h, pos_add(load_pos(h), dh));
             if (pc.inv_dt > 0.0)
                 vel[h].xyz += dh * pc.inv_dt;
         }
@@ -121,7 +128,7 @@ void shake_positions(vkmd_hcluster_record cl)
 void rattle_velocities(vkmd_hcluster_record cl)
 {
     const uint c = cl.info.x, n = cl.info.y;
-    const vec3 xc = pos[c].xyz;
+    const vkmd_pos xc = load_pos(c);
     const vec4 vc = vel[c];
     const float wc = vc.w;
     vec3 r[N], vh[N];
@@ -131,7 +138,7 @@ void rattle_velocities(vkmd_hcluster_record cl)
         vh[k] = vec3(0.0);
         if (k < n) {
             uint h = cl.h[k];
-            r[k] = pos[h].xyz - xc;
+            r[k] = pos_sub(load_pos(h), xc);
             vec4 v = vel[h];
             vh[k] = v.xyz;
             wh[k] = v.w;

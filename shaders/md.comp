@@ -7,6 +7,7 @@
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
 #include "common/philox.glsl"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_MD_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_MD_MODE) const uint MODE = VKMD_MD_MODE_VV_KICK;
@@ -20,7 +21,14 @@ layout(std430, binding = VKMD_MD_BINDING_MOMENTUM) buffer Momentum { vkmd_fixed 
 layout(std430, binding = VKMD_MD_BINDING_COUNTER) buffer Counter { uvec4 counter; };
 layout(std430, binding = VKMD_MD_BINDING_MOLECULE) readonly buffer Molecule { uint molecule[]; };
 layout(std430, binding = VKMD_MD_BINDING_SHIFT) buffer Shift { vec4 shift[]; };
+layout(std430, binding = VKMD_MD_BINDING_POSITIONS_X) buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_MD_BINDING_REF_X) buffer PositionsRefX { uvec4 ref_x[]; };
 layout(push_constant) uniform Push { VKMD_MD_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
+VKMD_POS_STORE(store_pos, pos, pos_x)
+VKMD_POS_LOAD(load_ref, pos_ref, ref_x)
+VKMD_POS_STORE(store_ref, pos_ref, ref_x)
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(momentum_add, momentum)
 
@@ -91,11 +99,11 @@ void main()
     const float dt = pc.dt_fs;
     vec4 v = vel[a];
     if (MODE == VKMD_MD_MODE_VV_KICK_DRIFT) {
-        vec4 x = pos[a];
-        pos_ref[a] = x;
+        vkmd_pos x = load_pos(a);
+        store_ref(a, x);
         v.xyz += (0.5 * dt) * accel(a, v.w);
         vel[a] = v;
-        pos[a] = vec4(x.xyz + dt * v.xyz, x.w);
+        store_pos(a, pos_add(x, dt * v.xyz));
     } else if (MODE == VKMD_MD_MODE_VV_KICK) {
         v.xyz += (0.5 * dt) * accel(a, v.w);
         vel[a] = v;
@@ -103,15 +111,18 @@ void main()
         v.xyz += dt * accel(a, v.w);
         vel[a] = v;
     } else if (MODE == VKMD_MD_MODE_LM_DRIFT) {
-        vec4 x = pos[a];
-        pos_ref[a] = x;
-        vec3 y = x.xyz + (0.5 * dt) * v.xyz;
+        vkmd_pos x = load_pos(a);
+        store_ref(a, x);
+        vec3 d = (0.5 * dt) * v.xyz;
         uint lo = counter.x + pc.step_offset;
         uint hi = counter.y + (lo < counter.x ? 1u : 0u);
         vec3 g = philox_gauss3(uvec2(pc.seed_lo, pc.seed_hi), lo, hi, a, 0u);
         v.xyz = pc.c1 * v.xyz + (pc.c2 * sqrt(v.w)) * g;
         vel[a] = v;
-        pos[a] = vec4(y + (0.5 * dt) * v.xyz, x.w);
+        if (POSITIONS == VKMD_POSITIONS_FP32) // the two half drifts as before
+            store_pos(a, pos_add(pos_add(x, d), (0.5 * dt) * v.xyz));
+        else // one move of the exact sum's float: one rounding, not two
+            store_pos(a, pos_add(x, d + (0.5 * dt) * v.xyz));
     } else if (MODE == VKMD_MD_MODE_COM_APPLY) {
         const float inv = float(VKMD_MD_MOMENTUM_INV_SCALE);
         vec3 p = vec3(fixed_to_float(momentum[0]), fixed_to_float(momentum[1]),
@@ -121,7 +132,7 @@ void main()
         vel[a] = v;
     } else if (MODE == VKMD_MD_MODE_WRAP_APPLY) {
         vec3 s = shift[molecule[a]].xyz;
-        pos[a].xyz += s;
-        pos_ref[a].xyz += s;
+        store_pos(a, pos_add(load_pos(a), s));
+        store_ref(a, pos_add(load_ref(a), s));
     }
 }

@@ -17,6 +17,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_MINIMIZE_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_MINIMIZE_MODE) const uint MODE = VKMD_MINIMIZE_MODE_REDUCE;
@@ -25,12 +26,18 @@ layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_MINIMIZE_BINDING_POSITIONS) buffer Positions { vec4 pos[]; };
 layout(std430, binding = VKMD_MINIMIZE_BINDING_POSITIONS_REF) buffer PositionsRef { vec4 pos_ref[]; };
+layout(std430, binding = VKMD_MINIMIZE_BINDING_POSITIONS_X) buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_MINIMIZE_BINDING_REF_X) buffer PositionsRefX { uvec4 ref_x[]; };
 layout(std430, binding = VKMD_MINIMIZE_BINDING_VELOCITIES) buffer Velocities { vec4 vel[]; };
 layout(std430, binding = VKMD_MINIMIZE_BINDING_FORCES) readonly buffer Forces { vkmd_fixed force[]; };
 layout(std430, binding = VKMD_MINIMIZE_BINDING_FIRE_VEL) buffer FireVel { vec4 fire_vel[]; };
 layout(std430, binding = VKMD_MINIMIZE_BINDING_PARTIALS) buffer Partials { vec4 partials[]; };
 layout(std430, binding = VKMD_MINIMIZE_BINDING_STATE) buffer State { vkmd_minimize_state state; };
 layout(push_constant) uniform Push { VKMD_MINIMIZE_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
+VKMD_POS_STORE(store_pos, pos, pos_x)
+VKMD_POS_STORE(store_ref, pos_ref, ref_x)
 
 shared vec4 s_sum[WORKGROUP_SIZE]; // (sum |f|^2, max |f|^2, sum f.v, sum |v|^2)
 
@@ -166,10 +173,10 @@ void move()
     if (i >= pc.atom_count)
         return;
     const vkmd_minimize_state st = state;
-    const vec4 x = pos[i];
+    const vkmd_pos x = load_pos(i);
     // The reference of the position constraint is the position before this
     // (possibly null) move, so an unmoved atom stays where it is.
-    pos_ref[i] = x;
+    store_ref(i, x);
     if (st.u.z != VKMD_MINIMIZE_RUNNING || st.u.w + 1u != st.u.y)
         return; // finished, or this iteration's STATE made no move
     vec3 f, a;
@@ -181,7 +188,7 @@ void move()
     const float d2 = dot(dx, dx);
     if (d2 > pc.max_step * pc.max_step)
         dx *= pc.max_step / sqrt(d2);
-    pos[i] = vec4(x.xyz + dx, x.w);
+    store_pos(i, pos_add(x, dx));
 }
 
 void main()

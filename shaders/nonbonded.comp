@@ -38,6 +38,7 @@
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
 #include "common/forms.glsl"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_NB_MODE) const uint MODE = VKMD_NB_MODE_LIST;
@@ -58,7 +59,13 @@ layout(std430, binding = VKMD_NB_BINDING_LIST) readonly buffer List { uint list[
 layout(std430, binding = VKMD_NB_BINDING_COUNTS) readonly buffer Counts { uint counts[]; };
 layout(std430, binding = VKMD_NB_BINDING_XQ) buffer XQ { vec4 xq[]; };
 layout(std430, binding = VKMD_NB_BINDING_STYPE) buffer SType { uint stype[]; };
+layout(std430, binding = VKMD_NB_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_NB_BINDING_XS) buffer XS { uvec4 xs[]; };
 layout(push_constant) uniform Push { VKMD_NB_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
+VKMD_POS_LOAD_EXTRA(load_sorted, xs)
+VKMD_POS_STORE(store_sorted, xq, xs)
 
 const uint C = VKMD_NL_CLUSTER_SIZE;
 
@@ -156,7 +163,8 @@ void gather()
     for (uint s = gl_GlobalInvocationID.x; s < pc.sizes.y; s += stride) {
         uint a = order[s];
         if (a != VKMD_NL_EMPTY) {
-            xq[s] = vec4(pos[a].xyz, charge[a]);
+            store_sorted(s, load_pos(a));
+            xq[s].w = charge[a];
             stype[s] = type[a];
         } else {
             xq[s] = vec4(0.0);
@@ -178,6 +186,7 @@ void list_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
             continue;
         uint cluster = s / C, lane = s % C;
         vec4 xi = xq[s];
+        vkmd_pos pi = load_sorted(s, xi.xyz);
         uint row = stype[s] * pc.type_count;
         uint base = cluster * max_neigh;
         uint n = counts[cluster];
@@ -189,7 +198,7 @@ void list_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
             uint js = e >> VKMD_NL_MASK_BITS;
             vec4 xj = xq[js];
             float r2;
-            vec3 d = min_image(xj.xyz - xi.xyz, r2);
+            vec3 d = min_image(pos_sub(load_sorted(js, xj.xyz), pi), r2);
             if (r2 < cutoff2)
                 pair(d, r2, xi.w * xj.w, row + stype[js]);
         }
@@ -205,7 +214,7 @@ void all_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     uint n = pc.sizes.x;
     for (uint i = gl_GlobalInvocationID.x; i < n; i += stride) {
-        vec3 xi = pos[i].xyz;
+        vkmd_pos pi = load_pos(i);
         float qi = charge[i];
         uint row = type[i] * pc.type_count;
         uint e = excl[i], e_end = excl[i + 1u];
@@ -219,7 +228,7 @@ void all_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
             }
             if (j == i)
                 continue;
-            vec3 d = pos[j].xyz - xi;
+            vec3 d = pos_sub(load_pos(j), pi);
             pair(d, dot(d, d), qi * charge[j], row + type[j]);
         }
         add_force(i);

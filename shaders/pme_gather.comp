@@ -11,6 +11,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
@@ -21,7 +22,10 @@ layout(std430, binding = VKMD_PME_BINDING_POSITIONS) readonly buffer Positions {
 layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { float charge[]; };
 layout(std430, binding = VKMD_PME_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) readonly buffer FftGrid { float grid[]; };
+layout(std430, binding = VKMD_PME_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 
@@ -33,14 +37,15 @@ void main()
         float q = charge[a];
         if (q == 0.0)
             continue;
-        vec3 x = pos[a].xyz;
+        vec3 x, fine;
+        pos_pair(load_pos(a), x, fine);
         uint i0x, i0y, i0z;
         float wx, wy, wz;
         float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
         float dx[VKMD_PME_MAX_ORDER], dy[VKMD_PME_MAX_ORDER], dz[VKMD_PME_MAX_ORDER];
-        pme_grid_coord(x.x, pc.box.x, pc.grid.x, i0x, wx);
-        pme_grid_coord(x.y, pc.box.y, pc.grid.y, i0y, wy);
-        pme_grid_coord(x.z, pc.box.z, pc.grid.z, i0z, wz);
+        pme_grid_coord(x.x, fine.x, pc.box.x, pc.grid.x, i0x, wx);
+        pme_grid_coord(x.y, fine.y, pc.box.y, pc.grid.y, i0y, wy);
+        pme_grid_coord(x.z, fine.z, pc.box.z, pc.grid.z, i0z, wz);
         pme_spline(wx, tx, dx);
         pme_spline(wy, ty, dy);
         pme_spline(wz, tz, dz);

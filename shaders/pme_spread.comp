@@ -14,6 +14,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
@@ -23,7 +24,10 @@ layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 layout(std430, binding = VKMD_PME_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { float charge[]; };
 layout(std430, binding = VKMD_PME_BINDING_CHARGE) buffer ChargeGrid { vkmd_fixed qgrid[]; };
+layout(std430, binding = VKMD_PME_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(qgrid_add, qgrid)
 
@@ -34,14 +38,15 @@ void main()
         float q = charge[a];
         if (q == 0.0)
             continue; // adds nothing (e.g. TIP4P's oxygen)
-        vec3 x = pos[a].xyz;
+        vec3 x, fine;
+        pos_pair(load_pos(a), x, fine);
         uint i0x, i0y, i0z;
         float wx, wy, wz;
         float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
         float d[VKMD_PME_MAX_ORDER]; // derivatives: not needed here
-        pme_grid_coord(x.x, pc.box.x, pc.grid.x, i0x, wx);
-        pme_grid_coord(x.y, pc.box.y, pc.grid.y, i0y, wy);
-        pme_grid_coord(x.z, pc.box.z, pc.grid.z, i0z, wz);
+        pme_grid_coord(x.x, fine.x, pc.box.x, pc.grid.x, i0x, wx);
+        pme_grid_coord(x.y, fine.y, pc.box.y, pc.grid.y, i0y, wy);
+        pme_grid_coord(x.z, fine.z, pc.box.z, pc.grid.z, i0z, wz);
         pme_spline(wx, tx, d);
         pme_spline(wy, ty, d);
         pme_spline(wz, tz, d);

@@ -15,7 +15,8 @@
 //
 // Precision: everything is computed relative to the oxygen's reference
 // position (differences of nearby floats are exact or nearly), so the fp32
-// result does not depend on the distance from the origin; the O-H "height"
+// result does not depend on the distance from the origin (with split
+// positions the differences come from common/positions.glsl); the O-H "height"
 // of the canonical triangle comes from the host in double, and the H-H
 // half-width is corrected after the rotation out of plane so that the H-H
 // distance is d_hh to rounding (as OpenMM's SETTLE does). The only rounding
@@ -27,6 +28,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
+#include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_CONSTRAINTS_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_CONSTRAINTS_MODE) const uint MODE = VKMD_CONSTRAINTS_MODE_POSITIONS;
@@ -36,18 +38,25 @@ layout(std430, binding = VKMD_CONSTRAINTS_BINDING_POSITIONS) buffer Positions { 
 layout(std430, binding = VKMD_CONSTRAINTS_BINDING_POSITIONS_REF) readonly buffer PositionsRef { vec4 ref[]; };
 layout(std430, binding = VKMD_CONSTRAINTS_BINDING_VELOCITIES) buffer Velocities { vec4 vel[]; };
 layout(std430, binding = VKMD_CONSTRAINTS_BINDING_RECORDS) readonly buffer Waters { uvec4 waters[]; };
+layout(std430, binding = VKMD_CONSTRAINTS_BINDING_POSITIONS_X) buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_CONSTRAINTS_BINDING_REF_X) readonly buffer PositionsRefX { uvec4 ref_x[]; };
 layout(push_constant) uniform Push { VKMD_SETTLE_PUSH_FIELDS } pc;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
+VKMD_POS_STORE(store_pos, pos, pos_x)
+VKMD_POS_LOAD(load_ref, ref, ref_x)
 
 void settle_positions(uvec4 w)
 {
-    const vec3 origin = ref[w.x].xyz;
+    const vkmd_pos origin = load_ref(w.x);
     // Reference geometry (the bond directions) relative to the reference O.
-    const vec3 b0 = ref[w.y].xyz - origin;
-    const vec3 c0 = ref[w.z].xyz - origin;
+    const vec3 b0 = pos_sub(load_ref(w.y), origin);
+    const vec3 c0 = pos_sub(load_ref(w.z), origin);
     // Unconstrained positions relative to the reference O.
-    const vec3 pa = pos[w.x].xyz - origin;
-    const vec3 pb = pos[w.y].xyz - origin;
-    const vec3 pc_ = pos[w.z].xyz - origin;
+    const vkmd_pos xa = load_pos(w.x), xb = load_pos(w.y), xc = load_pos(w.z);
+    const vec3 pa = pos_sub(xa, origin);
+    const vec3 pb = pos_sub(xb, origin);
+    const vec3 pc_ = pos_sub(xc, origin);
     const float ma = 1.0 / vel[w.x].w, mb = 1.0 / vel[w.y].w, mc = 1.0 / vel[w.z].w;
     const float inv_m = 1.0 / (ma + mb + mc);
     const vec3 com = (ma * pa + mb * pb + mc * pc_) * inv_m;
@@ -100,9 +109,15 @@ void settle_positions(uvec4 w)
     const vec3 db = (ex * b3d.x + ey * b3d.y + ez * b3d.z) - b1;
     const vec3 dc = (ex * c3d.x + ey * c3d.y + ez * c3d.z) - c1;
 
-    pos[w.x].xyz = origin + (pa + da);
-    pos[w.y].xyz = origin + (pb + db);
-    pos[w.z].xyz = origin + (pc_ + dc);
+    if (POSITIONS == VKMD_POSITIONS_FP32) { // as before split modes: one rounding at the origin
+        pos[w.x].xyz = origin.c + (pa + da);
+        pos[w.y].xyz = origin.c + (pb + db);
+        pos[w.z].xyz = origin.c + (pc_ + dc);
+    } else {
+        store_pos(w.x, pos_add(xa, da));
+        store_pos(w.y, pos_add(xb, db));
+        store_pos(w.z, pos_add(xc, dc));
+    }
     if (pc.inv_dt > 0.0) {
         vel[w.x].xyz += da * pc.inv_dt;
         vel[w.y].xyz += db * pc.inv_dt;
@@ -112,10 +127,10 @@ void settle_positions(uvec4 w)
 
 void settle_velocities(uvec4 w)
 {
-    const vec3 xo = pos[w.x].xyz;
-    const vec3 e0 = normalize(pos[w.y].xyz - xo); // O -> H1
-    const vec3 e1 = normalize(pos[w.z].xyz - xo); // O -> H2
-    const vec3 e2 = normalize(pos[w.z].xyz - pos[w.y].xyz); // H1 -> H2
+    const vkmd_pos xo = load_pos(w.x), x1 = load_pos(w.y), x2 = load_pos(w.z);
+    const vec3 e0 = normalize(pos_sub(x1, xo)); // O -> H1
+    const vec3 e1 = normalize(pos_sub(x2, xo)); // O -> H2
+    const vec3 e2 = normalize(pos_sub(x2, x1)); // H1 -> H2
     vec4 vo = vel[w.x], v1 = vel[w.y], v2 = vel[w.z];
     const float wo = vo.w, w1 = v1.w, w2 = v2.w;
     // Impulse t_k along e_k moves the second atom of bond k by +t_k w e_k and

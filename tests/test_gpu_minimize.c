@@ -14,7 +14,7 @@ static void check_bad_masses(vkmd_vk_context *ctx)
         CHECK_OK(vkmd_vk_buffer_upload(ctx, &fx.velocities, 16 * 7, zero, 16));
         vkmd_minimize_result r;
         vkmd_result res =
-            vkmd_minimize_run(ctx, fx.ff, NULL, &fx.positions_ref, &fx.velocities, NULL, &r);
+            vkmd_minimize_run(ctx, fx.ff, NULL, &fx.positions_ref, NULL, &fx.velocities, NULL, &r);
         printf("== velocities.w = 0 for atom 7: %s: %s\n", vkmd_result_str(res), vkmd_last_error());
         CHECK(res == VKMD_ERROR_INVALID_ARGUMENT && strstr(vkmd_last_error(), "atom 7"));
     }

@@ -138,7 +138,8 @@ static vkmd_result gpu_run(vkmd_vk_context *ctx, fixture *fx, const vkmd_minimiz
 {
     vkmd_result res = vkmd_forcefield_upload_positions(ctx, fx->ff, fx->start);
     if (res == VKMD_OK)
-        res = vkmd_minimize_run(ctx, fx->ff, fx->c, &fx->positions_ref, &fx->velocities, d, out);
+        res = vkmd_minimize_run(ctx, fx->ff, fx->c, &fx->positions_ref, NULL, &fx->velocities, d,
+                                out);
     if (res == VKMD_OK && out_pos) {
         const int32_t n = fx->sys.atom_count;
         float *p = malloc(16 * (size_t)n);

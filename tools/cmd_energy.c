@@ -32,7 +32,8 @@ static void usage(FILE *out)
         "  --no-dispersion-correction   no long-range LJ correction\n"
         "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
         "                         system (off by default, as OpenMM; pmemd adds it)\n"
-        "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol A/e^2\n"
+        "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol "
+        "A/e^2\n" PRECISION_OPTIONS_USAGE
         "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
         "                         best Vulkan device; a Vulkan device by index or name\n"
         "                         substring (see vkmd devices)\n"
@@ -45,9 +46,14 @@ int cmd_energy(int argc, char **argv)
     energy_request req;
     memset(&req, 0, sizeof req);
     req.device = "cpu";
+    req.precision = (precision_options)PRECISION_OPTIONS_INIT;
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
+        int handled = 0;
+        r = precision_options_parse(&req.precision, argc, argv, &i, &handled);
+        if (handled || r != VKMD_OK)
+            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
@@ -58,10 +64,6 @@ int cmd_energy(int argc, char **argv)
             ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e4, &req.ff.cutoff_a);
-        } else if (!strcmp(a, "--nonbonded")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_nonbonded(a, v, &req.ff.nonbonded_fp16, &req.ff.fp16_min_r_a);
         } else if (!strcmp(a, "--ewald-tolerance")) {
             ARGS_VALUE();
             if (v)
@@ -135,14 +137,17 @@ int cmd_energy(int argc, char **argv)
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "no memory for %d forces", sys.atom_count);
         goto cleanup;
     }
-    if (!strcmp(req.device, "cpu") && req.ff.nonbonded_fp16) {
+    if (!strcmp(req.device, "cpu") &&
+        (req.precision.precision != VKMD_PRECISION_AUTO || req.precision.positions >= 0 ||
+         (req.precision.lj_set && req.precision.lj != VKMD_LJ_FP32))) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                        "--nonbonded fp16 is a device precision; the CPU reference is double "
-                        "(add --device gpu)");
+                        "--precision, --positions and --nonbonded fp16 choose device arithmetic; "
+                        "the CPU reference is double (add --device gpu)");
         goto cleanup;
     }
     if (!strcmp(req.device, "cpu")) {
         req.device_name = "cpu (double-precision reference)";
+        VKMD_TRY(precision_options_resolve(&req.precision, NULL, &sys, &req.ff, &req.choice));
         VKMD_TRY(vkmd_ref_compute(&sys, &req.ff, &e, forces));
     } else {
         VKMD_TRY(energy_gpu(&req, &sys, &e, forces));

@@ -12,6 +12,8 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "io/checkpoint.h"
+#include "forces/positions.h"
+#include "precision_options.h"
 #include "io/dcd.h"
 #include "io/load.h"
 #include "io/pdb.h"
@@ -42,57 +44,56 @@ typedef struct run_request {
     const char *restart;      /* checkpoint to continue from */
     int64_t checkpoint_every; /* steps; -1 only at the end and on a signal */
     window_options win;
+    precision_options precision;  /* --precision / --positions / --nonbonded */
+    vkmd_precision_choice choice; /* what they resolved to */
 } run_request;
 
 static void usage(FILE *out)
 {
-    fprintf(
-        out,
-        "usage: vkmd run SYSTEM [options]\n"
-        "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters)\n"
-        "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
-        "                         basename .inpcrd or .rst7)\n"
-        "  --steps N              steps to run (default 10000)\n"
-        "  --dt FS                time step in fs (default 2)\n"
-        "  --integrator langevin|verlet   Langevin middle (default) or velocity Verlet (NVE)\n"
-        "  --temperature K        bath and initial temperature (default 300)\n"
-        "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
-        "  --constraints none|hbonds   bonds to hydrogen fixed (default hbonds)\n"
-        "  --rigid-water yes|no   SETTLE waters (default yes)\n"
-        "  --constraint-tol T     relative constraint tolerance (default 1e-5)\n"
-        "  --hmr MASS             hydrogen mass repartitioning to MASS amu (e.g. 1.5 or 3\n"
-        "                         for 4 fs steps; default off)\n"
-        "  --minimize             minimise the energy on the device before dynamics\n"
-        "  --min-tol F            minimiser force tolerance, kcal/mol/A (default: engine's)\n"
-        "  --equilibrate N        N Langevin steps at --temperature before the run, not\n"
-        "                         reported (e.g. before an NVE run; default 0)\n"
-        "  --seed S               random seed for velocities and Langevin noise (default 1)\n"
-        "  --com-every N          remove centre-of-mass motion every N steps (default 100;\n"
-        "                         0 never)\n"
-        "  --report-every N       energy.csv row and progress every N steps (default 1000)\n"
-        "  --traj-every N         traj.dcd frame every N steps (default: --report-every;\n"
-        "                         0 no trajectory)\n"
-        "  --out DIR              output directory (default vkmd_run; created)\n"
-        "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"
-        "                         --report-every (default: the multiple nearest above\n"
-        "                         10000; 0: only at the end and on SIGINT/SIGTERM)\n"
-        "  --restart FILE         continue the run that wrote checkpoint FILE: give the\n"
-        "                         same options (--steps may grow); DIR's energy.csv and\n"
-        "                         traj.dcd are cut back to the checkpoint and continued\n"
-        "  --cutoff A             non-bonded cutoff in A (default 9)\n"
-        "  --nonbonded fp32|fp16[-powers][:R]  LJ pair math: fp32 (default), fp16 for every pair,\n"
-        "                         or fp16 beyond R A (docs/PRECISION.md)\n"
-        "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
-        "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
-        "  --no-window            headless even when a display is available\n"
-        "  --steps-per-frame N    with a window: steps between frames (default 10; + and -\n"
-        "                         keys change it)\n"
-        "  --screenshot FILE      with a window: write FILE (PNG) after --frames frames\n"
-        "  --color MODE           with a window: element (default), velocity (local\n"
-        "                         temperature), force (|F|) or replica; c key cycles\n"
-        "  --frames N             with a window: stop after N frames (the run ends at the\n"
-        "                         next report step, with its checkpoint)\n"
-        "  --json                 summary as one JSON object on stdout\n");
+    fprintf(out,
+            "usage: vkmd run SYSTEM [options]\n"
+            "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters)\n"
+            "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
+            "                         basename .inpcrd or .rst7)\n"
+            "  --steps N              steps to run (default 10000)\n"
+            "  --dt FS                time step in fs (default 2)\n"
+            "  --integrator langevin|verlet   Langevin middle (default) or velocity Verlet (NVE)\n"
+            "  --temperature K        bath and initial temperature (default 300)\n"
+            "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
+            "  --constraints none|hbonds   bonds to hydrogen fixed (default hbonds)\n"
+            "  --rigid-water yes|no   SETTLE waters (default yes)\n"
+            "  --constraint-tol T     relative constraint tolerance (default 1e-5)\n"
+            "  --hmr MASS             hydrogen mass repartitioning to MASS amu (e.g. 1.5 or 3\n"
+            "                         for 4 fs steps; default off)\n"
+            "  --minimize             minimise the energy on the device before dynamics\n"
+            "  --min-tol F            minimiser force tolerance, kcal/mol/A (default: engine's)\n"
+            "  --equilibrate N        N Langevin steps at --temperature before the run, not\n"
+            "                         reported (e.g. before an NVE run; default 0)\n"
+            "  --seed S               random seed for velocities and Langevin noise (default 1)\n"
+            "  --com-every N          remove centre-of-mass motion every N steps (default 100;\n"
+            "                         0 never)\n"
+            "  --report-every N       energy.csv row and progress every N steps (default 1000)\n"
+            "  --traj-every N         traj.dcd frame every N steps (default: --report-every;\n"
+            "                         0 no trajectory)\n"
+            "  --out DIR              output directory (default vkmd_run; created)\n"
+            "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"
+            "                         --report-every (default: the multiple nearest above\n"
+            "                         10000; 0: only at the end and on SIGINT/SIGTERM)\n"
+            "  --restart FILE         continue the run that wrote checkpoint FILE: give the\n"
+            "                         same options (--steps may grow); DIR's energy.csv and\n"
+            "                         traj.dcd are cut back to the checkpoint and continued\n"
+            "  --cutoff A             non-bonded cutoff in A (default 9)\n" PRECISION_OPTIONS_USAGE
+            "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
+            "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
+            "  --no-window            headless even when a display is available\n"
+            "  --steps-per-frame N    with a window: steps between frames (default 10; + and -\n"
+            "                         keys change it)\n"
+            "  --screenshot FILE      with a window: write FILE (PNG) after --frames frames\n"
+            "  --color MODE           with a window: element (default), velocity (local\n"
+            "                         temperature), force (|F|) or replica; c key cycles\n"
+            "  --frames N             with a window: stop after N frames (the run ends at the\n"
+            "                         next report step, with its checkpoint)\n"
+            "  --json                 summary as one JSON object on stdout\n");
 }
 
 static vkmd_result parse(int argc, char **argv, run_request *q)
@@ -103,6 +104,10 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
         double dv = 0;
+        int handled = 0;
+        r = precision_options_parse(&q->precision, argc, argv, &i, &handled);
+        if (handled || r != VKMD_OK)
+            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
@@ -199,10 +204,6 @@ static vkmd_result parse(int argc, char **argv, run_request *q)
             ARGS_VALUE();
             if (v)
                 r = args_double(a, v, 1e-3, 1e4, &q->ff.cutoff_a);
-        } else if (!strcmp(a, "--nonbonded")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_nonbonded(a, v, &q->ff.nonbonded_fp16, &q->ff.fp16_min_r_a);
         } else if (!strcmp(a, "--ewald-tolerance")) {
             ARGS_VALUE();
             if (v)
@@ -290,6 +291,11 @@ static void settings_text(const run_request *q, const vkmd_ff_settings *ff, char
         q->hmr_mass, ff->cutoff_a, ff->ewald_tolerance, ff->pme_grid[0], ff->pme_grid[1],
         ff->pme_grid[2], q->md.com_every, (unsigned long long)q->md.seed,
         (long long)q->report_every, (long long)q->traj_every);
+    {
+        const size_t len = strlen(out);
+        snprintf(out + len, size - len, "precision %s\npositions %s\n",
+                 vkmd_precision_name(q->choice.chosen), vkmd_positions_mode_name(ff->positions));
+    }
     if (ff->nonbonded_fp16) {
         const size_t len = strlen(out);
         snprintf(out + len, size - len, "nonbonded %s beyond %.17g A\n",
@@ -332,6 +338,39 @@ static vkmd_result check_settings(const vkmd_checkpoint *c, const char *now, con
     return VKMD_OK;
 }
 
+/* --precision etc. for this run. A restart with the default (auto) and no
+ * override takes the checkpoint's choice instead of calibrating again:
+ * timings vary, the continuation must not. */
+static vkmd_result resolve_precision(run_request *q, vkmd_vk_context *ctx, const vkmd_system *sys,
+                                     const vkmd_checkpoint *ck)
+{
+    precision_options o = q->precision;
+    char want[256];
+    if (ck && o.precision == VKMD_PRECISION_AUTO && o.positions < 0 && !o.lj_set &&
+        vkmd_checkpoint_setting(ck, "precision", want, sizeof want)) {
+        vkmd_result r = vkmd_precision_parse(want, &o.precision);
+        if (r == VKMD_OK && vkmd_checkpoint_setting(ck, "positions", want, sizeof want))
+            r = vkmd_positions_mode_parse(want, &o.positions);
+        if (r == VKMD_OK && vkmd_checkpoint_setting(ck, "nonbonded", want, sizeof want)) {
+            char form[64] = "";
+            double min_r = 0;
+            o.lj_set = 1;
+            if (sscanf(want, "%63s beyond %lf", form, &min_r) == 2) {
+                char spec[128];
+                snprintf(spec, sizeof spec, "%s:%.17g", form, min_r);
+                r = args_nonbonded("nonbonded", spec, &o.lj, &o.lj_min_r_a);
+            }
+        }
+        if (r != VKMD_OK)
+            return r;
+        r = precision_options_resolve(&o, ctx, sys, &q->ff, &q->choice);
+        q->choice.asked = VKMD_PRECISION_AUTO;
+        snprintf(q->choice.reason, sizeof q->choice.reason, "restart: as the checkpoint");
+        return r;
+    }
+    return precision_options_resolve(&o, ctx, sys, &q->ff, &q->choice);
+}
+
 static vkmd_result write_checkpoint(const char *path, const vkmd_system *sys, const char *settings,
                                     uint64_t seed, int64_t step, int64_t md_step, double dt_fs,
                                     double *x, double *v)
@@ -362,6 +401,7 @@ int cmd_run(int argc, char **argv)
 {
     run_request q;
     memset(&q, 0, sizeof q);
+    q.precision = (precision_options)PRECISION_OPTIONS_INIT;
     q.steps = 10000;
     q.report_every = 1000;
     q.out_dir = "vkmd_run";
@@ -415,11 +455,9 @@ int cmd_run(int argc, char **argv)
     VKMD_TRY(vkmd_ff_settings_resolve(&q.ff, &sys));
     if (q.hmr_mass > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(&sys, q.hmr_mass, NULL));
-    settings_text(&q, &q.ff, settings_all, sizeof settings_all);
     if (q.restart) {
         VKMD_TRY(vkmd_checkpoint_read(q.restart, &ck));
         VKMD_TRY(vkmd_checkpoint_check_system(&ck, &sys, q.restart));
-        VKMD_TRY(check_settings(&ck, settings_all, q.restart));
         if (ck.step > q.steps) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                             "%s: the checkpoint is at step %lld, beyond --steps %lld", q.restart,
@@ -444,6 +482,12 @@ int cmd_run(int argc, char **argv)
     const vkmd_viewer_desc vd = {.title = q.system, .screenshot_dir = q.out_dir};
     VKMD_TRY(window_options_open("run", &q.win, vd, VKMD_VIEW_COLOR_ELEMENT, &cdesc, &view));
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
+    VKMD_TRY(resolve_precision(&q, ctx, &sys, q.restart ? &ck : NULL));
+    fprintf(stderr, "vkmd run: ");
+    vkmd_precision_print(stderr, &q.choice);
+    settings_text(&q, &q.ff, settings_all, sizeof settings_all);
+    if (q.restart)
+        VKMD_TRY(check_settings(&ck, settings_all, q.restart));
     q.md.settings = &q.ff;
     VKMD_TRY(vkmd_md_create(ctx, &sys, &q.md, &md));
     const double temp = q.md.temperature_k > 0 ? q.md.temperature_k : 300;
@@ -498,11 +542,13 @@ int cmd_run(int argc, char **argv)
     char settings[1024];
     snprintf(settings, sizeof settings,
              "constraints %s (tolerance %g), rigid water %s, cutoff %g A, PME grid %dx%dx%d, "
-             "Ewald tolerance %g, LJ %s beyond %g A, seed %llu, device %s",
+             "Ewald tolerance %g, precision %s, %s positions, LJ %s beyond %g A, seed %llu, "
+             "device %s",
              q.md.constraints == VKMD_CONSTRAINTS_NONE ? "none" : "hbonds",
              q.md.constraint_tol > 0 ? q.md.constraint_tol : 1e-5,
              q.md.flexible_water ? "no" : "yes", q.ff.cutoff_a, q.ff.pme_grid[0], q.ff.pme_grid[1],
-             q.ff.pme_grid[2], q.ff.ewald_tolerance,
+             q.ff.pme_grid[2], q.ff.ewald_tolerance, vkmd_precision_name(q.choice.chosen),
+             vkmd_positions_mode_name(q.ff.positions),
              q.ff.nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"
              : q.ff.nonbonded_fp16                      ? "fp16"
                                                         : "fp32",
@@ -757,6 +803,8 @@ int cmd_run(int argc, char **argv)
                    "\"converged\": %s}",
                    minres.iterations, minres.energy_initial, minres.energy_final, minres.max_force,
                    minres.converged ? "true" : "false");
+        printf(", ");
+        vkmd_precision_print_json(stdout, &q.choice);
         printf(", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
                q.ff.nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"
                : q.ff.nonbonded_fp16                      ? "fp16"

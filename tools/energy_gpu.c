@@ -21,6 +21,7 @@ vkmd_result energy_gpu(energy_request *req, const vkmd_system *sys, vkmd_energy 
     snprintf(req->device_label, sizeof req->device_label, "%s (Vulkan device %u)", ctx->info.name,
              ctx->info.index);
     req->device_name = req->device_label;
+    VKMD_TRY(precision_options_resolve(&req->precision, ctx, sys, &req->ff, &req->choice));
     const vkmd_forcefield_desc fdesc = {.settings = &req->ff};
     VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fdesc, &ff));
     VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, e, forces));

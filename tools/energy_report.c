@@ -76,6 +76,11 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
         } else {
             fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
         }
+        if (req->device_name && strncmp(req->device_name, "cpu", 3)) {
+            fprintf(out, "  ");
+            vkmd_precision_print_json(out, &req->choice);
+            fprintf(out, ",\n");
+        }
         fprintf(out, "  \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g,\n",
                 s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"
                 : s->nonbonded_fp16                      ? "fp16"
@@ -100,6 +105,8 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
         fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),
                 s->coulomb == VKMD_COULOMB_AMBER ? "AMBER pmemd" : "OpenMM, CODATA 2018");
+        if (req->device_name && strncmp(req->device_name, "cpu", 3))
+            vkmd_precision_print(out, &req->choice);
         if (s->nonbonded_fp16)
             fprintf(out, "LJ pair math %s for pairs beyond %g A, fp32 closer\n",
                     s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "with fp16 powers" : "in fp16",

@@ -3,6 +3,7 @@
 #ifndef VKMD_TOOLS_ENERGY_REPORT_H
 #define VKMD_TOOLS_ENERGY_REPORT_H
 
+#include "precision_options.h"
 #include "system/ff_settings.h"
 
 #include <stdio.h>
@@ -16,6 +17,8 @@ typedef struct energy_request {
     char device_label[320];  /* storage for device_name on the GPU path */
     int json;
     vkmd_ff_settings ff;
+    precision_options precision;  /* --precision / --positions / --nonbonded */
+    vkmd_precision_choice choice; /* what they resolved to (filled by the path that ran) */
 } energy_request;
 
 vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sys,

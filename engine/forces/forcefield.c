@@ -42,6 +42,7 @@ struct vkmd_forcefield {
     double skin_a;
     int force_staging;
     vkmd_vk_buffer positions;
+    vkmd_vk_buffer positions_x; /* split parts (empty for fp32) */
     vkmd_accum accum;
     vkmd_neighbor *neighbor;
     vkmd_pass_nonbonded *nonbonded;
@@ -83,7 +84,7 @@ static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     ff->nonbonded = NULL;
     ff->neighbor = NULL;
     if (ff->periodic) {
-        const vkmd_neighbor_desc nd = {.positions = &ff->positions,
+        const vkmd_neighbor_desc nd = {.positions = &ff->positions, /* the float part */
                                        .cutoff_a = ff->settings.cutoff_a,
                                        .skin_a = ff->skin_a,
                                        .max_neighbors = max_neighbors,
@@ -91,6 +92,8 @@ static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
         VKMD_TRY(vkmd_neighbor_create(ctx, sys, &nd, &ff->neighbor));
     }
     const vkmd_pass_nonbonded_desc bd = {.positions = &ff->positions,
+                                         .positions_x = vkmd_forcefield_positions_x(ff),
+                                         .positions_mode = ff->settings.positions,
                                          .accum = &ff->accum,
                                          .neighbor = ff->neighbor,
                                          .settings = &ff->settings,
@@ -122,16 +125,22 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     ff->skin_a = desc->skin_a;
     ff->force_staging = desc->force_staging;
     VKMD_TRY(vkmd_positions_create(ctx, sys->atom_count, desc->force_staging, &ff->positions));
+    VKMD_TRY(vkmd_positions_create_extra(ctx, sys->atom_count, ff->settings.positions,
+                                         desc->force_staging, &ff->positions_x));
     VKMD_TRY(vkmd_forcefield_upload_positions(ctx, ff, sys->positions));
     VKMD_TRY(vkmd_accum_create(ctx, sys->atom_count, desc->force_staging, &ff->accum));
     VKMD_TRY(create_nonbonded(ctx, ff, sys, desc->max_neighbors));
     const vkmd_pass_bonded_desc bd = {.positions = &ff->positions,
+                                      .positions_x = vkmd_forcefield_positions_x(ff),
+                                      .positions_mode = ff->settings.positions,
                                       .accum = &ff->accum,
                                       .settings = &ff->settings,
                                       .force_staging = desc->force_staging};
     VKMD_TRY(vkmd_pass_bonded_create(ctx, sys, &bd, &ff->bonded));
     if (ff->periodic) {
         const vkmd_pass_pme_desc md = {.positions = &ff->positions,
+                                       .positions_x = vkmd_forcefield_positions_x(ff),
+                                       .positions_mode = ff->settings.positions,
                                        .accum = &ff->accum,
                                        .settings = &ff->settings,
                                        .force_staging = desc->force_staging};
@@ -156,6 +165,7 @@ void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
     vkmd_pass_nonbonded_destroy(ctx, ff->nonbonded);
     vkmd_neighbor_destroy(ctx, ff->neighbor);
     vkmd_accum_destroy(ctx, &ff->accum);
+    vkmd_vk_buffer_destroy(ctx, &ff->positions_x);
     vkmd_vk_buffer_destroy(ctx, &ff->positions);
     free(ff);
 }
@@ -163,6 +173,23 @@ void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
 const vkmd_vk_buffer *vkmd_forcefield_positions(const vkmd_forcefield *ff)
 {
     return &ff->positions;
+}
+
+const vkmd_vk_buffer *vkmd_forcefield_positions_x(const vkmd_forcefield *ff)
+{
+    return ff->settings.positions != VKMD_POSITIONS_FP32 ? &ff->positions_x : NULL;
+}
+
+int vkmd_forcefield_positions_mode(const vkmd_forcefield *ff)
+{
+    return ff->settings.positions;
+}
+
+vkmd_result vkmd_forcefield_read_positions(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                           double *out_positions)
+{
+    return vkmd_positions_readback_mode(ctx, &ff->positions, &ff->positions_x,
+                                        ff->settings.positions, out_positions, ff->atom_count);
 }
 
 const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff)
@@ -173,7 +200,8 @@ const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff)
 vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                              const double *positions)
 {
-    return vkmd_positions_upload(ctx, &ff->positions, positions, ff->atom_count);
+    return vkmd_positions_upload_mode(ctx, &ff->positions, &ff->positions_x, ff->settings.positions,
+                                      positions, ff->atom_count);
 }
 
 static void mark(VkCommandBuffer cb, const vkmd_vk_timer *timer, uint32_t slot)
@@ -349,8 +377,8 @@ cleanup:
 
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff)
 {
-    size_t b = (size_t)ff->positions.size + (size_t)ff->accum.forces.size +
-               (size_t)ff->accum.energies.size;
+    size_t b = (size_t)ff->positions.size + (size_t)ff->positions_x.size +
+               (size_t)ff->accum.forces.size + (size_t)ff->accum.energies.size;
     if (ff->neighbor)
         b += vkmd_neighbor_memory_bytes(ff->neighbor);
     if (ff->nonbonded)

@@ -69,6 +69,19 @@ void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff);
 /* The positions buffer (vec4 [atom_count] fp32, xyz in A, w unused) the
  * passes read, and the accumulators they add into. Owned by the force field. */
 const vkmd_vk_buffer *vkmd_forcefield_positions(const vkmd_forcefield *ff);
+
+/* The split parts of the positions (uvec4 [2 * atom_count], see
+ * shaders/common/vkmd_layout.h) when settings.positions is a split mode;
+ * NULL for fp32. */
+const vkmd_vk_buffer *vkmd_forcefield_positions_x(const vkmd_forcefield *ff);
+
+/* settings.positions: VKMD_POSITIONS_*. */
+int vkmd_forcefield_positions_mode(const vkmd_forcefield *ff);
+
+/* Reads the positions [3 * atom_count] A in double, both parts of a split
+ * mode combined (waits for earlier queue work). */
+vkmd_result vkmd_forcefield_read_positions(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                           double *out_positions);
 const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff);
 
 /* Uploads positions [3 * atom_count] A (synchronous). */

@@ -8,6 +8,7 @@
 #include "forces/pass_bonded.h"
 #include "core/log.h"
 #include "forces/fixed_point.h"
+#include "forces/positions.h"
 #include "vk/pipeline.h"
 
 #include <stdlib.h>
@@ -199,13 +200,17 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
         }
     }
 
-    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg}};
+    const vkmd_vk_buffer *pos_x = NULL;
+    VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
+                                          sys->atom_count, "bonded pass", &pos_x));
+    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
+                                  {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
     const vkmd_vk_pipeline_desc pd = {
         .shader = shader,
         .buffer_count = VKMD_BONDED_BINDING_COUNT,
         .push_size = sizeof(vkmd_bonded_push),
         .specs = specs,
-        .spec_count = 1,
+        .spec_count = 2,
     };
     VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline));
 
@@ -223,6 +228,7 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     bufs[VKMD_BONDED_BINDING_FORCES] = &desc->accum->forces;
     bufs[VKMD_BONDED_BINDING_ENERGIES] = &desc->accum->energies;
     bufs[VKMD_BONDED_BINDING_TERMS] = &p->terms;
+    bufs[VKMD_BONDED_BINDING_POSITIONS_X] = pos_x;
     VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipeline, bufs, &p->set));
 
     /* Enough groups to give every term a thread, capped by the device limit;

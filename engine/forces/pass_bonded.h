@@ -23,12 +23,15 @@
 #include "vk/context.h"
 
 typedef struct vkmd_pass_bonded_desc {
-    const vkmd_vk_buffer *positions;  /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
-    const vkmd_accum *accum;          /* required: forces and energy slots BOND..COUL_EXCL */
-    const vkmd_ff_settings *settings; /* NULL: bonds, angles, dihedrals only; resolved settings:
-                                         also 1-4 pairs and (periodic) exclusion corrections */
-    uint32_t workgroup_size;          /* 64 (VKMD_BONDED_WORKGROUP_SIZE); power of two */
-    int force_staging;                /* 0; 1: stage the parameter buffer (tests) */
+    const vkmd_vk_buffer *positions;   /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
+    const vkmd_vk_buffer *positions_x; /* split parts (uvec4 [2 * atom_count]); required when
+                                          positions_mode is a split mode */
+    int positions_mode;                /* VKMD_POSITIONS_FP32 (0), SPLIT_FLOAT, SPLIT_INT */
+    const vkmd_accum *accum;           /* required: forces and energy slots BOND..COUL_EXCL */
+    const vkmd_ff_settings *settings;  /* NULL: bonds, angles, dihedrals only; resolved settings:
+                                          also 1-4 pairs and (periodic) exclusion corrections */
+    uint32_t workgroup_size;           /* 64 (VKMD_BONDED_WORKGROUP_SIZE); power of two */
+    int force_staging;                 /* 0; 1: stage the parameter buffer (tests) */
 } vkmd_pass_bonded_desc;
 
 typedef struct vkmd_pass_bonded vkmd_pass_bonded;

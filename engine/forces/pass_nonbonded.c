@@ -5,6 +5,7 @@
  * list bindings filled by a 16-byte placeholder, since every pipeline has
  * the same binding layout. */
 #include "forces/pass_nonbonded.h"
+#include "forces/positions.h"
 #include "core/log.h"
 #include "forces/fixed_point.h"
 #include "vk/barrier.h"
@@ -18,6 +19,7 @@ struct vkmd_pass_nonbonded {
     vkmd_vk_pipeline gather, pairs;
     vkmd_vk_descset gather_set, pairs_set;
     vkmd_vk_buffer charge, type, lj, excl, xq, stype, placeholder;
+    vkmd_vk_buffer xs; /* sorted split parts (split positions modes only) */
     const vkmd_accum *accum;
     vkmd_nb_push push;
     uint32_t gather_groups, pair_groups;
@@ -190,6 +192,9 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
                              "nonbonded sorted positions"));
         VKMD_TRY(make_buffer(ctx, &p->stype, 4 * (VkDeviceSize)view.slot_capacity, fs,
                              "nonbonded sorted types"));
+        if (desc->positions_mode != VKMD_POSITIONS_FP32)
+            VKMD_TRY(make_buffer(ctx, &p->xs, 32 * (VkDeviceSize)view.slot_capacity, fs,
+                                 "nonbonded sorted split parts"));
     } else {
         size_t words = 0;
         VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &words));
@@ -211,6 +216,10 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     bufs[VKMD_NB_BINDING_COUNTS] = periodic ? view.counts : ph;
     bufs[VKMD_NB_BINDING_XQ] = periodic ? &p->xq : ph;
     bufs[VKMD_NB_BINDING_STYPE] = periodic ? &p->stype : ph;
+    VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
+                                          sys->atom_count, "nonbonded pass",
+                                          &bufs[VKMD_NB_BINDING_POSITIONS_X]));
+    bufs[VKMD_NB_BINDING_XS] = p->xs.buffer ? &p->xs : ph;
 
     for (int k = periodic ? 0 : 1; k < 2; ++k) {
         uint32_t mode =
@@ -218,6 +227,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         const vkmd_vk_spec specs[] = {
             {VKMD_SPEC_WORKGROUP_SIZE, wg},
             {VKMD_SPEC_NB_MODE, mode},
+            {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
             {VKMD_SPEC_NB_FP16_MIN_R, vkmd_vk_spec_float((float)s->fp16_min_r_a)},
             {VKMD_SPEC_NB_LJ16_OFFSET, 2 * nt * nt},
             {VKMD_SPEC_NB_FP16_FORM, s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS
@@ -229,7 +239,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             .buffer_count = VKMD_NB_BINDING_COUNT,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,
-            .spec_count = s->nonbonded_fp16 ? 5 : 2,
+            .spec_count = s->nonbonded_fp16 ? 6 : 3,
         };
         vkmd_vk_pipeline *pipe = k == 0 ? &p->gather : &p->pairs;
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, pipe));
@@ -282,8 +292,8 @@ vkmd_result vkmd_pass_nonbonded_readback(vkmd_vk_context *ctx, const vkmd_pass_n
 
 size_t vkmd_pass_nonbonded_memory_bytes(const vkmd_pass_nonbonded *pass)
 {
-    const vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj,         &pass->excl,
-                                    &pass->xq,     &pass->stype, &pass->placeholder};
+    const vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj, &pass->excl,
+                                    &pass->xq,     &pass->stype, &pass->xs, &pass->placeholder};
     size_t total = 0;
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         total += (size_t)bufs[k]->size;
@@ -298,8 +308,8 @@ void vkmd_pass_nonbonded_destroy(vkmd_vk_context *ctx, vkmd_pass_nonbonded *pass
     vkmd_vk_descset_destroy(ctx, &pass->pairs_set);
     vkmd_vk_pipeline_destroy(ctx, &pass->gather);
     vkmd_vk_pipeline_destroy(ctx, &pass->pairs);
-    vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj,         &pass->excl,
-                              &pass->xq,     &pass->stype, &pass->placeholder};
+    vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj, &pass->excl,
+                              &pass->xq,     &pass->stype, &pass->xs, &pass->placeholder};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(pass);

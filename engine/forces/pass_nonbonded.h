@@ -48,13 +48,15 @@
 #include "vk/context.h"
 
 typedef struct vkmd_pass_nonbonded_desc {
-    const vkmd_vk_buffer *positions;  /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
-    const vkmd_accum *accum;          /* required: forces and energy slots LJ, COUL_REAL */
-    const vkmd_neighbor *neighbor;    /* required when the system is periodic (built for a cutoff
-                                         >= settings->cutoff_a); ignored in vacuum */
-    const vkmd_ff_settings *settings; /* required, resolved (cutoff_a, ewald_alpha, coulomb) */
-    uint32_t workgroup_size;          /* 64 (VKMD_NB_WORKGROUP_SIZE); power of two >= 8 */
-    int force_staging;                /* 0; 1: stage the parameter buffers (tests) */
+    const vkmd_vk_buffer *positions;   /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
+    const vkmd_vk_buffer *positions_x; /* split parts; required for a split positions_mode */
+    int positions_mode;                /* VKMD_POSITIONS_FP32 (0), SPLIT_FLOAT, SPLIT_INT */
+    const vkmd_accum *accum;           /* required: forces and energy slots LJ, COUL_REAL */
+    const vkmd_neighbor *neighbor;     /* required when the system is periodic (built for a cutoff
+                                          >= settings->cutoff_a); ignored in vacuum */
+    const vkmd_ff_settings *settings;  /* required, resolved (cutoff_a, ewald_alpha, coulomb) */
+    uint32_t workgroup_size;           /* 64 (VKMD_NB_WORKGROUP_SIZE); power of two >= 8 */
+    int force_staging;                 /* 0; 1: stage the parameter buffers (tests) */
 } vkmd_pass_nonbonded_desc;
 
 typedef struct vkmd_pass_nonbonded vkmd_pass_nonbonded;

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "forces/fixed_point.h"
 #include "forces/pme_fft.h"
+#include "forces/positions.h"
 #include "ref/ref.h"
 #include "vk/barrier.h"
 #include "vk/pipeline.h"
@@ -178,8 +179,12 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     bufs[VKMD_PME_BINDING_CHARGE] = &p->charge_grid;
     bufs[VKMD_PME_BINDING_FFT_GRID] = &p->fft_grid;
     bufs[VKMD_PME_BINDING_MODULI] = &p->moduli;
+    VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
+                                          sys->atom_count, "PME pass",
+                                          &bufs[VKMD_PME_BINDING_POSITIONS_X]));
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
-                                  {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order}};
+                                  {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order},
+                                  {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
     for (int st = 0; st < STAGE_COUNT; ++st) {
         const char *shader = NULL;
         VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass", stage_shaders[st], &shader));
@@ -188,7 +193,7 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
             .buffer_count = VKMD_PME_BINDING_COUNT,
             .push_size = sizeof(vkmd_pme_push),
             .specs = specs,
-            .spec_count = 2,
+            .spec_count = 3,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipelines[st]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipelines[st], bufs, &p->sets[st]));

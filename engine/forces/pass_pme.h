@@ -44,8 +44,10 @@
 #define VKMD_PME_TIMER_MARKS 6
 
 typedef struct vkmd_pass_pme_desc {
-    const vkmd_vk_buffer *positions;  /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
-    const vkmd_accum *accum;          /* required: forces and slot VKMD_ENERGY_COUL_RECIP */
+    const vkmd_vk_buffer *positions;   /* required: vec4 [atom_count] fp32, xyz in A (w unused) */
+    const vkmd_vk_buffer *positions_x; /* split parts; required for a split positions_mode */
+    int positions_mode;                /* VKMD_POSITIONS_FP32 (0), SPLIT_FLOAT, SPLIT_INT */
+    const vkmd_accum *accum;           /* required: forces and slot VKMD_ENERGY_COUL_RECIP */
     const vkmd_ff_settings *settings; /* required, resolved: alpha, grid, order, Coulomb constant */
     int force_staging;                /* 0; 1: stage parameter buffers (tests) */
 } vkmd_pass_pme_desc;

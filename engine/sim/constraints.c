@@ -10,6 +10,7 @@
 #include "sim/constraints.h"
 #include "common/vkmd_layout.h"
 #include "core/log.h"
+#include "forces/positions.h"
 #include "vk/barrier.h"
 #include "vk/pipeline.h"
 
@@ -27,6 +28,7 @@ struct vkmd_sim_constraints {
     vkmd_vk_buffer records[KIND_COUNT];
     uint32_t count[KIND_COUNT]; /* waters, clusters */
     uint32_t groups[KIND_COUNT];
+    int32_t atom_count;
     vkmd_settle_push settle_push; /* inv_dt set per record */
     vkmd_hconstraints_push hc_push;
 };
@@ -105,14 +107,15 @@ static vkmd_result create_kind(vkmd_vk_context *ctx, vkmd_sim_constraints *c, in
     const uint32_t wg = VKMD_CONSTRAINTS_WORKGROUP_SIZE;
     for (uint32_t mode = 0; mode < 2; ++mode) {
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
-                                      {VKMD_SPEC_CONSTRAINTS_MODE, mode}};
+                                      {VKMD_SPEC_CONSTRAINTS_MODE, mode},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
         const vkmd_vk_pipeline_desc pd = {
             .shader = shader_of[kind],
             .buffer_count = VKMD_CONSTRAINTS_BINDING_COUNT,
             .push_size =
                 kind == KIND_SETTLE ? sizeof(vkmd_settle_push) : sizeof(vkmd_hconstraints_push),
             .specs = specs,
-            .spec_count = 2,
+            .spec_count = 3,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &c->pipeline[kind][mode]));
     }
@@ -128,6 +131,12 @@ static vkmd_result create_kind(vkmd_vk_context *ctx, vkmd_sim_constraints *c, in
     bufs[VKMD_CONSTRAINTS_BINDING_POSITIONS_REF] = desc->positions_ref;
     bufs[VKMD_CONSTRAINTS_BINDING_VELOCITIES] = desc->velocities;
     bufs[VKMD_CONSTRAINTS_BINDING_RECORDS] = &c->records[kind];
+    VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
+                                          c->atom_count, "constraints",
+                                          &bufs[VKMD_CONSTRAINTS_BINDING_POSITIONS_X]));
+    VKMD_TRY(vkmd_positions_extra_binding(desc->positions_ref, desc->positions_ref_x,
+                                          desc->positions_mode, c->atom_count, "constraints",
+                                          &bufs[VKMD_CONSTRAINTS_BINDING_REF_X]));
     for (int mode = 0; mode < 2; ++mode)
         VKMD_TRY(vkmd_vk_descset_create(ctx, &c->pipeline[kind][mode], bufs, &c->set[kind][mode]));
     const uint32_t max_groups =
@@ -179,6 +188,7 @@ vkmd_result vkmd_sim_constraints_create(vkmd_vk_context *ctx, const vkmd_system 
     vkmd_sim_constraints *c = calloc(1, sizeof *c);
     if (!c)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "constraints");
+    c->atom_count = sys->atom_count;
     c->count[KIND_SETTLE] = (uint32_t)set->water_count;
     c->count[KIND_HCLUSTER] = (uint32_t)set->cluster_count;
     c->settle_push = (vkmd_settle_push){.water_count = c->count[KIND_SETTLE],

@@ -17,12 +17,15 @@
 #include "vk/context.h"
 
 typedef struct vkmd_sim_constraints_desc {
-    const vkmd_constraint_set *set;      /* required; copied to the device at create */
-    const vkmd_vk_buffer *positions;     /* required */
-    const vkmd_vk_buffer *positions_ref; /* required */
-    const vkmd_vk_buffer *velocities;    /* required */
-    double tol;                          /* relative; 0: 1e-5 */
-    int force_staging;                   /* as in vkmd_vk_buffer_desc */
+    const vkmd_constraint_set *set;        /* required; copied to the device at create */
+    const vkmd_vk_buffer *positions;       /* required */
+    const vkmd_vk_buffer *positions_ref;   /* required */
+    const vkmd_vk_buffer *velocities;      /* required */
+    const vkmd_vk_buffer *positions_x;     /* split parts of positions; required for a split mode */
+    const vkmd_vk_buffer *positions_ref_x; /* split parts of positions_ref; likewise */
+    int positions_mode;                    /* VKMD_POSITIONS_FP32 (0), SPLIT_FLOAT, SPLIT_INT */
+    double tol;                            /* relative; 0: 1e-5 */
+    int force_staging;                     /* as in vkmd_vk_buffer_desc */
 } vkmd_sim_constraints_desc;
 
 typedef struct vkmd_sim_constraints vkmd_sim_constraints;

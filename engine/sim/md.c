@@ -43,6 +43,7 @@ struct vkmd_md {
     int64_t steps_done;
 
     vkmd_vk_buffer pos_ref, vel, pos_backup, vel_backup, counter_backup;
+    vkmd_vk_buffer pos_ref_x, pos_x_backup; /* split parts (split positions modes only) */
     vkmd_vk_buffer momentum, counter, molecule, shift;
     vkmd_vk_pipeline pipe[VKMD_MD_MODE_COUNT];
     vkmd_vk_descset set[VKMD_MD_MODE_COUNT];
@@ -113,14 +114,21 @@ static vkmd_result create_pipelines(vkmd_vk_context *ctx, vkmd_md *md)
         [VKMD_MD_BINDING_MOLECULE] = &md->molecule,
         [VKMD_MD_BINDING_SHIFT] = &md->shift,
     };
+    const int pm = md->settings.positions;
+    VKMD_TRY(vkmd_positions_extra_binding(bufs[VKMD_MD_BINDING_POSITIONS],
+                                          vkmd_forcefield_positions_x(md->ff), pm, md->atom_count,
+                                          "md", &bufs[VKMD_MD_BINDING_POSITIONS_X]));
+    VKMD_TRY(vkmd_positions_extra_binding(&md->pos_ref, &md->pos_ref_x, pm, md->atom_count, "md",
+                                          &bufs[VKMD_MD_BINDING_REF_X]));
     for (uint32_t m = 0; m < VKMD_MD_MODE_COUNT; ++m) {
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_MD_WORKGROUP_SIZE},
-                                      {VKMD_SPEC_MD_MODE, m}};
+                                      {VKMD_SPEC_MD_MODE, m},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)pm}};
         const vkmd_vk_pipeline_desc pd = {.shader = shader,
                                           .buffer_count = VKMD_MD_BINDING_COUNT,
                                           .push_size = sizeof(vkmd_md_push),
                                           .specs = specs,
-                                          .spec_count = 2};
+                                          .spec_count = 3};
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &md->pipe[m]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &md->pipe[m], bufs, &md->set[m]));
     }
@@ -279,6 +287,10 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     VKMD_TRY(make_buffer(ctx, md, v4, "md positions backup", &md->pos_backup));
     VKMD_TRY(make_buffer(ctx, md, v4, "md velocities backup", &md->vel_backup));
     VKMD_TRY(make_buffer(ctx, md, 16, "md step counter backup", &md->counter_backup));
+    VKMD_TRY(vkmd_positions_create_extra(ctx, sys->atom_count, md->settings.positions,
+                                         md->desc.force_staging, &md->pos_ref_x));
+    VKMD_TRY(vkmd_positions_create_extra(ctx, sys->atom_count, md->settings.positions,
+                                         md->desc.force_staging, &md->pos_x_backup));
     VKMD_TRY(make_buffer(ctx, md, 32, "md momentum", &md->momentum));
     VKMD_TRY(make_buffer(ctx, md, 16, "md step counter", &md->counter));
     VKMD_TRY(make_buffer(ctx, md, 4 * (VkDeviceSize)(sys->atom_count + md->mol.count),
@@ -294,6 +306,9 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
                                           .positions = vkmd_forcefield_positions(md->ff),
                                           .positions_ref = &md->pos_ref,
                                           .velocities = &md->vel,
+                                          .positions_x = vkmd_forcefield_positions_x(md->ff),
+                                          .positions_ref_x = &md->pos_ref_x,
+                                          .positions_mode = md->settings.positions,
                                           .tol = md->desc.constraint_tol,
                                           .force_staging = md->desc.force_staging};
     VKMD_TRY(vkmd_sim_constraints_create(ctx, sys, &cd, &md->cons));
@@ -326,9 +341,10 @@ void vkmd_md_destroy(vkmd_vk_context *ctx, vkmd_md *md)
         vkmd_vk_pipeline_destroy(ctx, &md->pipe[m]);
     }
     vkmd_sim_constraints_destroy(ctx, md->cons);
-    vkmd_vk_buffer *bufs[] = {&md->pos_ref,        &md->vel,      &md->pos_backup, &md->vel_backup,
-                              &md->counter_backup, &md->momentum, &md->counter,    &md->molecule,
-                              &md->shift};
+    vkmd_vk_buffer *bufs[] = {
+        &md->pos_ref,        &md->vel,       &md->pos_backup,  &md->vel_backup,
+        &md->counter_backup, &md->momentum,  &md->counter,     &md->molecule,
+        &md->shift,          &md->pos_ref_x, &md->pos_x_backup};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
         vkmd_vk_buffer_destroy(ctx, bufs[i]);
     vkmd_forcefield_destroy(ctx, md->ff);
@@ -454,6 +470,8 @@ static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk
     }
     vkmd_vk_barrier_compute_to_transfer(cb);
     copy_buffer(cb, vkmd_forcefield_positions(md->ff), &md->pos_backup);
+    if (md->pos_x_backup.buffer)
+        copy_buffer(cb, vkmd_forcefield_positions_x(md->ff), &md->pos_x_backup);
     copy_buffer(cb, &md->vel, &md->vel_backup);
     copy_buffer(cb, &md->counter, &md->counter_backup);
     vkmd_vk_barrier_transfer_to_compute(cb);
@@ -518,6 +536,8 @@ static vkmd_result restore_backup(vkmd_vk_context *ctx, vkmd_md *md)
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
     copy_buffer(cb, &md->pos_backup, vkmd_forcefield_positions(md->ff));
+    if (md->pos_x_backup.buffer)
+        copy_buffer(cb, &md->pos_x_backup, vkmd_forcefield_positions_x(md->ff));
     copy_buffer(cb, &md->vel_backup, &md->vel);
     copy_buffer(cb, &md->counter_backup, &md->counter);
     vkmd_vk_buffer_record_fill(cb, &md->momentum, 0);
@@ -589,7 +609,8 @@ vkmd_result vkmd_md_minimize(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_minim
     if (dd.constraint_tol == 0)
         dd.constraint_tol = md->desc.constraint_tol;
     VKMD_TRY(vkmd_minimize_run(ctx, md->ff, md->cset.constraint_count > 0 ? md->cons : NULL,
-                               &md->pos_ref, &md->vel, &dd, out));
+                               &md->pos_ref, md->pos_ref_x.buffer ? &md->pos_ref_x : NULL, &md->vel,
+                               &dd, out));
     /* The list may have grown (recorded batches name the old one). */
     for (int i = 0; i < BATCH_CACHE; ++i)
         md->batch[i].steps = 0;
@@ -632,7 +653,7 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
         mass = tmp + 2 * n3;
     }
     if (x)
-        VKMD_TRY(read_vec4(ctx, md, vkmd_forcefield_positions(md->ff), x));
+        VKMD_TRY(vkmd_forcefield_read_positions(ctx, md->ff, x));
     if (v)
         VKMD_TRY(read_vec4(ctx, md, &md->vel, v));
     if (out_report) {
@@ -724,7 +745,7 @@ vkmd_result vkmd_md_init_velocities(vkmd_vk_context *ctx, vkmd_md *md, double te
                         "md: initial temperature %g K is outside [0, 1e5) K", temperature_k);
         goto cleanup;
     }
-    VKMD_TRY(read_vec4(ctx, md, vkmd_forcefield_positions(md->ff), x));
+    VKMD_TRY(vkmd_forcefield_read_positions(ctx, md->ff, x));
     for (int32_t i = 0; i < n; ++i) {
         mass[i] = sys->atoms[i].mass;
         double g[3];
@@ -759,7 +780,7 @@ vkmd_result vkmd_md_constraint_violation(vkmd_vk_context *ctx, vkmd_md *md, doub
     double *x = malloc(sizeof *x * 3 * (size_t)md->atom_count);
     if (!x)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
-    VKMD_TRY(read_vec4(ctx, md, vkmd_forcefield_positions(md->ff), x));
+    VKMD_TRY(vkmd_forcefield_read_positions(ctx, md->ff, x));
     ref_constraints_violation(&md->cset, x, out_water_a, out_hbond_rel);
 cleanup:
     free(x);

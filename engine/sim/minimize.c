@@ -3,6 +3,7 @@
  * at a time into one replayed command buffer, plus a one-evaluation
  * "measure" command buffer for the start and the end. */
 #include "sim/minimize.h"
+#include "forces/positions.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "forces/fixed_point.h"
@@ -71,12 +72,15 @@ typedef struct minimizer {
     vkmd_forcefield *ff;
     const vkmd_sim_constraints *c;
     const vkmd_vk_buffer *positions, *positions_ref, *velocities;
+    const vkmd_vk_buffer *positions_x, *positions_ref_x; /* split parts; NULL for fp32 */
+    int positions_mode;
     int32_t atom_count;
     uint32_t wg, groups;
     vkmd_vk_pipeline pipe[VKMD_MINIMIZE_MODE_COUNT];
     vkmd_vk_descset set[VKMD_MINIMIZE_MODE_COUNT];
     vkmd_vk_buffer fire_vel, partials, state;
     vkmd_vk_buffer save_pos, save_vel, save_state; /* the state at the start of a batch */
+    vkmd_vk_buffer save_pos_x;                     /* split parts of save_pos */
     vkmd_vk_cmd batch, measure;
     vkmd_minimize_push push;
     int32_t batch_iterations; /* iterations recorded in `batch` */
@@ -111,10 +115,14 @@ static void record_save(const minimizer *m, VkCommandBuffer cb, int restore)
     vkmd_vk_barrier_compute_to_transfer(cb);
     if (restore) {
         copy(cb, &m->save_pos, m->positions, vec);
+        if (m->positions_x)
+            copy(cb, &m->save_pos_x, m->positions_x, 2 * vec);
         copy(cb, &m->save_vel, &m->fire_vel, vec);
         copy(cb, &m->save_state, &m->state, sizeof(vkmd_minimize_state));
     } else {
         copy(cb, m->positions, &m->save_pos, vec);
+        if (m->positions_x)
+            copy(cb, m->positions_x, &m->save_pos_x, 2 * vec);
         copy(cb, &m->fire_vel, &m->save_vel, vec);
         copy(cb, &m->state, &m->save_state, sizeof(vkmd_minimize_state));
     }
@@ -259,17 +267,24 @@ static vkmd_result create_pipelines(vkmd_vk_context *ctx, minimizer *m)
     bufs[VKMD_MINIMIZE_BINDING_FIRE_VEL] = &m->fire_vel;
     bufs[VKMD_MINIMIZE_BINDING_PARTIALS] = &m->partials;
     bufs[VKMD_MINIMIZE_BINDING_STATE] = &m->state;
+    VKMD_TRY(vkmd_positions_extra_binding(m->positions, m->positions_x, m->positions_mode,
+                                          m->atom_count, "minimisation",
+                                          &bufs[VKMD_MINIMIZE_BINDING_POSITIONS_X]));
+    VKMD_TRY(vkmd_positions_extra_binding(m->positions_ref, m->positions_ref_x, m->positions_mode,
+                                          m->atom_count, "minimisation",
+                                          &bufs[VKMD_MINIMIZE_BINDING_REF_X]));
     for (int mode = 0; mode < VKMD_MINIMIZE_MODE_COUNT; ++mode) {
         if (mode == VKMD_MINIMIZE_MODE_ACCEL && !m->c)
             continue;
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, m->wg},
                                       {VKMD_SPEC_MINIMIZE_MODE, (uint32_t)mode},
-                                      {VKMD_SPEC_MINIMIZE_CONSTRAINED, m->c ? 1u : 0u}};
+                                      {VKMD_SPEC_MINIMIZE_CONSTRAINED, m->c ? 1u : 0u},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)m->positions_mode}};
         const vkmd_vk_pipeline_desc pd = {.shader = shader,
                                           .buffer_count = VKMD_MINIMIZE_BINDING_COUNT,
                                           .push_size = sizeof(vkmd_minimize_push),
                                           .specs = specs,
-                                          .spec_count = 3};
+                                          .spec_count = 4};
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &m->pipe[mode]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &m->pipe[mode], bufs, &m->set[mode]));
     }
@@ -288,6 +303,7 @@ static void destroy(vkmd_vk_context *ctx, minimizer *m)
     vkmd_vk_buffer_destroy(ctx, &m->save_state);
     vkmd_vk_buffer_destroy(ctx, &m->save_vel);
     vkmd_vk_buffer_destroy(ctx, &m->save_pos);
+    vkmd_vk_buffer_destroy(ctx, &m->save_pos_x);
     vkmd_vk_buffer_destroy(ctx, &m->state);
     vkmd_vk_buffer_destroy(ctx, &m->partials);
     vkmd_vk_buffer_destroy(ctx, &m->fire_vel);
@@ -301,6 +317,8 @@ static vkmd_result constrain_start(vkmd_vk_context *ctx, const minimizer *m)
     if (res != VKMD_OK)
         return res;
     copy(cb, m->positions, m->positions_ref, 16 * (VkDeviceSize)m->atom_count);
+    if (m->positions_x)
+        copy(cb, m->positions_x, m->positions_ref_x, 32 * (VkDeviceSize)m->atom_count);
     vkmd_vk_barrier_transfer_to_compute(cb);
     vkmd_sim_constraints_record_positions(m->c, cb, 0.0f);
     return vkmd_vk_oneshot_submit(ctx, cb);
@@ -308,6 +326,7 @@ static vkmd_result constrain_start(vkmd_vk_context *ctx, const minimizer *m)
 
 vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                               const vkmd_sim_constraints *c, const vkmd_vk_buffer *positions_ref,
+                              const vkmd_vk_buffer *positions_ref_x,
                               const vkmd_vk_buffer *velocities, const vkmd_minimize_desc *desc,
                               vkmd_minimize_result *out)
 {
@@ -318,7 +337,16 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     m.positions = vkmd_forcefield_positions(ff);
     m.positions_ref = positions_ref;
     m.velocities = velocities;
+    m.positions_mode = vkmd_forcefield_positions_mode(ff);
+    m.positions_x = vkmd_forcefield_positions_x(ff);
+    m.positions_ref_x = m.positions_x ? positions_ref_x : NULL;
     const int32_t n = m.atom_count = vkmd_forcefield_accum(ff)->atom_count;
+    if (m.positions_x && (!positions_ref_x || positions_ref_x->size < 32 * (VkDeviceSize)n)) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "minimisation: %s positions need the split parts of positions_ref",
+                        vkmd_positions_mode_name(m.positions_mode));
+        goto cleanup;
+    }
     const VkDeviceSize vec = 16 * (VkDeviceSize)n;
     if (!positions_ref || !velocities || positions_ref->size < vec || velocities->size < vec) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -349,6 +377,8 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     VKMD_TRY(make_buffer(ctx, 16 * (VkDeviceSize)m.groups, "FIRE partial sums", &m.partials));
     VKMD_TRY(make_buffer(ctx, sizeof(vkmd_minimize_state), "FIRE state", &m.state));
     VKMD_TRY(make_buffer(ctx, vec, "FIRE saved positions", &m.save_pos));
+    if (m.positions_x)
+        VKMD_TRY(make_buffer(ctx, 2 * vec, "FIRE saved positions (split parts)", &m.save_pos_x));
     VKMD_TRY(make_buffer(ctx, vec, "FIRE saved velocities", &m.save_vel));
     VKMD_TRY(make_buffer(ctx, sizeof(vkmd_minimize_state), "FIRE saved state", &m.save_state));
     VKMD_TRY(create_pipelines(ctx, &m));

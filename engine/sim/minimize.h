@@ -126,7 +126,10 @@ struct vkmd_sim_constraints;
 
 /* Minimises from the force field's current positions (left at the minimum
  * on return). positions_ref and velocities: vec4 [atom_count] buffers
- * (layouts in engine/sim/constraints.h); velocities.w must hold 1/m. `c` may
+ * (layouts in engine/sim/constraints.h); velocities.w must hold 1/m.
+ * positions_ref_x: the split parts of positions_ref when the force field's
+ * positions are split (uvec4 [2 * atom_count]), else NULL; the moves then
+ * go through common/positions.glsl like the MD drifts. `c` may
  * be NULL (no constraints); `d` may be NULL (defaults). Pipelines and
  * scratch buffers are made and freed per call. Not converging within
  * max_iterations is no error (out->converged = 0). Errors:
@@ -138,6 +141,7 @@ struct vkmd_sim_constraints;
 vkmd_result vkmd_minimize_run(struct vkmd_vk_context *ctx, struct vkmd_forcefield *ff,
                               const struct vkmd_sim_constraints *c,
                               const struct vkmd_vk_buffer *positions_ref,
+                              const struct vkmd_vk_buffer *positions_ref_x,
                               const struct vkmd_vk_buffer *velocities, const vkmd_minimize_desc *d,
                               vkmd_minimize_result *out);
 

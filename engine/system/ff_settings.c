@@ -42,6 +42,8 @@ vkmd_result vkmd_ff_settings_resolve(vkmd_ff_settings *s, const vkmd_system *sys
     if (s->coulomb != VKMD_COULOMB_OPENMM && s->coulomb != VKMD_COULOMB_AMBER)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown Coulomb constant choice %d",
                          (int)s->coulomb);
+    if (s->positions < 0 || s->positions > 2) /* VKMD_POSITIONS_FP32 .. SPLIT_INT */
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown positions mode %d", s->positions);
     if (s->ewald_alpha == 0)
         s->ewald_alpha = sqrt(-log(2.0 * s->ewald_tolerance)) / s->cutoff_a;
     if (!(s->ewald_alpha > 0) || !isfinite(s->ewald_alpha))

@@ -45,6 +45,9 @@ typedef struct vkmd_ff_settings {
                                       VKMD_LJ_FP16_POWERS (fp16 powers of sigma^2/r^2, fp32
                                       otherwise); the fp16 forms need shaderFloat16 */
     double fp16_min_r_a;           /* 0: every pair in fp16 (with nonbonded_fp16) */
+    int positions;                 /* device position representation, VKMD_POSITIONS_* of
+                                      shaders/common/vkmd_layout.h: 0 fp32, 1 split-float,
+                                      2 split-int (docs/PRECISION.md) */
 } vkmd_ff_settings;
 
 /* Fills defaults into `s` for `sys` and validates what was given (cutoff > 0,

@@ -30,7 +30,10 @@
 /* settle.comp: uvec4 [water_count] (o, h1, h2, -);
  * hconstraints.comp: vkmd_hcluster_record [cluster_count] */
 #define VKMD_CONSTRAINTS_BINDING_RECORDS 3
-#define VKMD_CONSTRAINTS_BINDING_COUNT   4
+#define VKMD_CONSTRAINTS_BINDING_POSITIONS_X                                                       \
+    4                                    /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
+#define VKMD_CONSTRAINTS_BINDING_REF_X 5 /* uvec4 [2 * atom_count]: split parts of the ref */
+#define VKMD_CONSTRAINTS_BINDING_COUNT 6
 
 /* One H cluster: h hydrogens (entries past count unused, 0), info (heavy
  * atom, count 1..VKMD_HCONSTRAINTS_MAX_H, -, -), d the heavy atom-h[k]

@@ -43,7 +43,9 @@
 #define VKMD_MD_BINDING_COUNTER       5 /* uvec4: x = step low bits, y = step high bits */
 #define VKMD_MD_BINDING_MOLECULE      6 /* uint [N] molecule of each atom; then [M] first atoms */
 #define VKMD_MD_BINDING_SHIFT         7 /* vec4 [M] translation of each molecule, A */
-#define VKMD_MD_BINDING_COUNT         8
+#define VKMD_MD_BINDING_POSITIONS_X   8 /* uvec4 [2N]: extra parts of POSITIONS (vkmd_layout.h) */
+#define VKMD_MD_BINDING_REF_X         9 /* uvec4 [2N]: extra parts of POSITIONS_REF */
+#define VKMD_MD_BINDING_COUNT         10
 
 /* Momentum fixed-point scale: 2^32 per amu A/fs (a water at 300 K carries
  * ~0.09 amu A/fs; a 1M-atom sum stays far below 2^31). */

@@ -40,7 +40,9 @@
 #define VKMD_MINIMIZE_BINDING_FIRE_VEL      4 /* vec4 [N]: FIRE's velocity, A/fs */
 #define VKMD_MINIMIZE_BINDING_PARTIALS      5 /* vec4 [groups]: REDUCE's per-workgroup sums */
 #define VKMD_MINIMIZE_BINDING_STATE         6 /* vkmd_minimize_state [1] */
-#define VKMD_MINIMIZE_BINDING_COUNT         7
+#define VKMD_MINIMIZE_BINDING_POSITIONS_X   7 /* uvec4 [2N]: split parts (positions.glsl) */
+#define VKMD_MINIMIZE_BINDING_REF_X         8 /* uvec4 [2N]: split parts of POSITIONS_REF */
+#define VKMD_MINIMIZE_BINDING_COUNT         9
 
 /* Status (state.u.z). */
 #define VKMD_MINIMIZE_RUNNING   0u

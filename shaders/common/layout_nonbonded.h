@@ -31,17 +31,19 @@
 #define VKMD_NB_BINDING_CHARGE    3 /* float [atom_count]: q sqrt(coulomb_k), e (kcal/mol A)^1/2 */
 #define VKMD_NB_BINDING_TYPE      4 /* uint [atom_count]: LJ type */
 #define VKMD_NB_BINDING_LJ                                                                         \
-    5                             /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6);     \
-                                     then uint [types^2]: packHalf2x16(sigma^2 A^2, 4 eps          \
-                                     kcal/mol); then float [2 * types^2]: sigma^2, 4 eps           \
-                                     (both read by the fp16 builds only) */
-#define VKMD_NB_BINDING_EXCL   6  /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
-#define VKMD_NB_BINDING_ORDER  7  /* uint [slot_capacity]: the list's atom per slot */
-#define VKMD_NB_BINDING_LIST   8  /* uint [cluster_capacity * max_neighbors]: the list */
-#define VKMD_NB_BINDING_COUNTS 9  /* uint [cluster_capacity]: entries per cluster */
-#define VKMD_NB_BINDING_XQ     10 /* vec4 [slot_capacity]: sorted x, y, z, scaled charge */
-#define VKMD_NB_BINDING_STYPE  11 /* uint [slot_capacity]: sorted LJ type */
-#define VKMD_NB_BINDING_COUNT  12
+    5                                 /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6); \
+                                         then uint [types^2]: packHalf2x16(sigma^2 A^2, 4 eps      \
+                                         kcal/mol); then float [2 * types^2]: sigma^2, 4 eps       \
+                                         (both read by the fp16 builds only) */
+#define VKMD_NB_BINDING_EXCL        6 /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
+#define VKMD_NB_BINDING_ORDER       7 /* uint [slot_capacity]: the list's atom per slot */
+#define VKMD_NB_BINDING_LIST        8 /* uint [cluster_capacity * max_neighbors]: the list */
+#define VKMD_NB_BINDING_COUNTS      9 /* uint [cluster_capacity]: entries per cluster */
+#define VKMD_NB_BINDING_XQ          10 /* vec4 [slot_capacity]: sorted x, y, z, scaled charge */
+#define VKMD_NB_BINDING_STYPE       11 /* uint [slot_capacity]: sorted LJ type */
+#define VKMD_NB_BINDING_POSITIONS_X 12 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
+#define VKMD_NB_BINDING_XS          13 /* uvec4 [2 * slot_capacity]: sorted split parts */
+#define VKMD_NB_BINDING_COUNT       14
 
 /* box: edges in A rounded to float, w = 1 when periodic; box_lo: edge minus
  * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A).

@@ -44,8 +44,9 @@
 #define VKMD_PME_BINDING_FFT_GRID 5
 /* float [K0 + K1 + K2]: 1 / |b(m)|^2 per axis (B-spline moduli, computed in
  * double on the host exactly as ref_pme_moduli), axis x then y then z. */
-#define VKMD_PME_BINDING_MODULI 6
-#define VKMD_PME_BINDING_COUNT  7
+#define VKMD_PME_BINDING_MODULI      6
+#define VKMD_PME_BINDING_POSITIONS_X 7 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
+#define VKMD_PME_BINDING_COUNT       8
 
 /* One push-constant block for every pme_*.comp.
  * box:   xyz edge lengths in A (orthorhombic), w unused.

@@ -31,15 +31,22 @@ void pme_spline(float frac, out float w[VKMD_PME_MAX_ORDER], out float dw[VKMD_P
     }
 }
 
-// Grid coordinate of x (A, any periodic image) along an axis of length len
-// with k points: t = frac(x / len) * k, first grid point i0 = int(t) mod k,
-// fraction w = t - int(t). Atoms outside the box are wrapped here. In fp32,
-// t - floor(t) may round up to exactly 1 (x a hair below a box face); then
-// int(t) = k, w = 0 and i0 = 0, the same point as the face it rounded to.
-void pme_grid_coord(float x, float len, uint k, out uint i0, out float frac)
+// Grid coordinate of x + fine (A, any periodic image; fine = what the float
+// x misses of a split position, else 0) along an axis of length len with k
+// points: t = frac(x / len) * k + fine * k / len, first grid point
+// i0 = int(t) mod k, fraction w = t - int(t). The fine part is added after
+// the wrap, where t is at most k, so it is not lost to the size of x. Atoms
+// outside the box are wrapped here. In fp32, t - floor(t) may round up to
+// exactly 1 (x a hair below a box face); then int(t) = k, w = 0 and i0 = 0,
+// the same point as the face it rounded to.
+void pme_grid_coord(float x, float fine, float len, uint k, out uint i0, out float frac)
 {
     float t = x / len;
     t = (t - floor(t)) * float(k);
+    if (fine != 0.0) {
+        t += fine * (float(k) / len);
+        t = t < 0.0 ? t + float(k) : (t >= float(k) ? t - float(k) : t);
+    }
     uint ti = uint(t);
     frac = t - float(ti);
     i0 = ti % k;

@@ -68,9 +68,34 @@ typedef struct vkmd_gpu_uvec4 {
 /* ---- Specialization-constant ids (one namespace for every shader) ------- */
 #define VKMD_SPEC_WORKGROUP_SIZE 0 /* local_size_x of every 1-D pass */
 #define VKMD_SPEC_SELFTEST_SCALE 1 /* vk_selftest.comp: float factor */
+#define VKMD_SPEC_POSITIONS      2 /* every reader of MD positions: VKMD_POSITIONS_* */
 /* Ranges reserved per module (ids are defined in the module's layout header):
  * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME, 32..39 UFF,
  * 40..47 constraints, 48..55 MD integration, 56..63 minimisation. */
+
+/* ---- Positions (common/positions.glsl has the arithmetic) ---------------
+ * Every shader that reads or writes MD positions binds two buffers: the
+ * float positions, vec4 [N] (xyz A, w unused), and the "extra" parts,
+ * uvec4 [2N] (a placeholder in FP32 mode):
+ *   FP32         x = pos.xyz.
+ *   SPLIT_FLOAT  x = c + f exactly: c = the float bits of extra[2a].xyz, a
+ *                multiple of VKMD_POSITIONS_QUANTUM (so |c| < 2^24 quanta is
+ *                exact), f = the float bits of extra[2a + 1].xyz, |f| <= half
+ *                a quantum after every move.
+ *   SPLIT_INT    x = hi + lo * 2^-32 A exactly, hi = int(extra[2a].xyz) A,
+ *                lo = extra[2a + 1].xyz (uint).
+ * In every mode pos.xyz is x rounded to float, kept up to date by every
+ * writer: approximate readers (neighbour binning and checks, the viewer)
+ * use it and never touch the extra parts. */
+#define VKMD_POSITIONS_FP32        0
+#define VKMD_POSITIONS_SPLIT_FLOAT 1
+#define VKMD_POSITIONS_SPLIT_INT   2
+#define VKMD_POSITIONS_QUANTUM     0.125                  /* A: SPLIT_FLOAT's coarse grid */
+#define VKMD_POSITIONS_QUANTA      8.0                    /* 1 / VKMD_POSITIONS_QUANTUM */
+#define VKMD_POSITIONS_FLOAT_RANGE 2097152.0              /* 2^24 quanta, A: |x| below */
+#define VKMD_POSITIONS_INT_SCALE   4294967296.0           /* 2^32 lo units per A */
+#define VKMD_POSITIONS_INT_INV     2.3283064365386963e-10 /* 2^-32 A per lo unit */
+#define VKMD_POSITIONS_INT_RANGE   2147483647.0           /* 2^31 A: |x| below */
 
 /* ---- vk_selftest.comp: data[i] *= SCALE for i < count ------------------- */
 #define VKMD_SELFTEST_WORKGROUP_SIZE 64
@@ -81,12 +106,14 @@ typedef struct vkmd_gpu_uvec4 {
  * [0, bonds) are bonds, then angles, then dihedrals (propers and impropers),
  * then scaled 1-4 pairs, then Ewald excluded-pair corrections, over one term
  * array. */
-#define VKMD_BONDED_WORKGROUP_SIZE    64 /* default; any power of two the device allows */
-#define VKMD_BONDED_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A */
-#define VKMD_BONDED_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
-#define VKMD_BONDED_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
-#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + ... + exclusions] */
-#define VKMD_BONDED_BINDING_COUNT     4
+#define VKMD_BONDED_WORKGROUP_SIZE      64 /* default; any power of two the device allows */
+#define VKMD_BONDED_BINDING_POSITIONS   0  /* vec4 [atom_count], xyz in A */
+#define VKMD_BONDED_BINDING_FORCES      1  /* int64 [3 * atom_count], fixed point, added to */
+#define VKMD_BONDED_BINDING_ENERGIES    2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
+#define VKMD_BONDED_BINDING_TERMS       3  /* vkmd_bonded_term [bonds + ... + exclusions] */
+#define VKMD_BONDED_BINDING_POSITIONS_X 4  /* uvec4 [2 * atom_count]: split parts (positions.glsl) \
+                                            */
+#define VKMD_BONDED_BINDING_COUNT 5
 
 /* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l);
  * 1-4 pair (i, j, -, -); excluded pair (i, j, -, -).
