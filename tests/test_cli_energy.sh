@@ -46,7 +46,9 @@ for sysname in villin_vac water_nacl; do
     if $py - "$scratch/cpu.json" "$scratch/gpu.json" <<'PY'; then ok "$sysname: --device 0 matches --device cpu"; else bad "$sysname: --device 0 vs cpu"; fi
 import json, sys
 c, g = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-assert set(c) == set(g), set(c) ^ set(g)
+# the device adds its calibration timings (vkmd energy --precision auto)
+assert set(c) <= set(g) and all(k.startswith("calibration_") for k in set(g) - set(c)), set(c) ^ set(g)
+assert c["precision"] == "double" and g["precision_asked"] == "auto", (c["precision"], g)
 assert g["device"] != "cpu" and "Vulkan device" in g["device"], g["device"]
 scale = sum(abs(c[k]) for k in ("bond", "angle", "dihedral", "lj", "coulomb"))
 for k in ("bond", "angle", "dihedral", "improper", "lj_pair", "lj14", "lj_dispersion",
@@ -55,7 +57,10 @@ for k in ("bond", "angle", "dihedral", "improper", "lj_pair", "lj14", "lj_disper
     print(f"    {k:14s} cpu {c[k]:16.6f} gpu {g[k]:16.6f} rel {rel:.2e}")
     # near-zero terms: absolute floor of 1e-7 of the summed magnitudes
     assert rel < 1e-5 or abs(g[k] - c[k]) < 1e-7 * scale, k
-assert abs(g["total"] - c["total"]) <= 1e-6 * abs(c["total"])
+# the total is a small difference of large terms (villin: -65 from +-2748):
+# its error is bounded relative to the terms' magnitudes, not to itself
+print(f"    total error {abs(g['total'] - c['total']):.2e} kcal/mol = {abs(g['total'] - c['total']) / scale:.1e} of the terms' magnitudes")
+assert abs(g["total"] - c["total"]) <= 1e-6 * scale
 PY
   else
     rc=$?

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "json.h"
 #include "core/log.h"
+#include "forces/positions.h"
 #include "io/load.h"
 #include "sim/md.h"
 #include "system/hmr.h"
@@ -42,6 +43,7 @@ typedef struct md_run {
     double min_energy_kcal_mol;
     int lj;          /* VKMD_LJ_* */
     double lj_min_r; /* A */
+    int positions;   /* VKMD_POSITIONS_* */
 } md_run;
 
 static const char *pass_key[VKMD_MD_PASS_COUNT] = {
@@ -63,27 +65,36 @@ static int default_steps(int32_t atoms)
 
 /* One system at one time step. `sys` may be repartitioned (HMR) here. */
 static vkmd_result run_one(vkmd_vk_context *ctx, vkmd_system *sys, const char *name, double dt,
-                           int steps, int lj, double lj_min_r, md_run *out)
+                           int steps, int lj, double lj_min_r, int positions, md_run *out)
 {
     vkmd_result res = VKMD_OK;
     vkmd_md *md = NULL;
     memset(out, 0, sizeof *out);
-    /* A non-default LJ precision is part of the run's name, so that bench
-     * --compare keeps the variants apart. */
+    /* Non-default positions and LJ precision are part of the run's name, so
+     * that bench --compare keeps the variants apart. */
+    char lj_tag[48] = "";
     if (lj)
-        snprintf(out->system, sizeof out->system, "%.200s [%s:%g]", name,
-                 lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : "fp16", lj_min_r);
+        snprintf(lj_tag, sizeof lj_tag, "%s:%g", lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : "fp16",
+                 lj_min_r);
+    if (lj || positions)
+        snprintf(out->system, sizeof out->system, "%.180s [%s%s%s]", name,
+                 positions ? vkmd_positions_mode_name(positions) : "", lj && positions ? " " : "",
+                 lj_tag);
     else
         snprintf(out->system, sizeof out->system, "%s", name);
     out->lj = lj;
     out->lj_min_r = lj_min_r;
+    out->positions = positions;
     out->atoms = sys->atom_count;
     out->dt_fs = dt;
     out->hmr_amu = dt > 3 ? 1.5 : 0;
     if (out->hmr_amu > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(sys, out->hmr_amu, NULL));
-    vkmd_ff_settings ff = {
-        .cutoff_a = 9.0, .ewald_tolerance = 5e-4, .nonbonded_fp16 = lj, .fp16_min_r_a = lj_min_r};
+    vkmd_ff_settings ff = {.cutoff_a = 9.0,
+                           .ewald_tolerance = 5e-4,
+                           .nonbonded_fp16 = lj,
+                           .fp16_min_r_a = lj_min_r,
+                           .positions = positions};
     VKMD_TRY(vkmd_ff_settings_resolve(&ff, sys));
     const vkmd_md_desc d = {.settings = &ff,
                             .integrator = VKMD_INTEGRATOR_LANGEVIN,
@@ -154,20 +165,20 @@ static void print_table(const vkmd_vk_context *ctx, const md_run *r, int n)
            d->name, d->vendor_name, d->driver_name, d->driver_info,
            VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
-    printf("%-28s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
+    printf("%-40s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
            "ns/day", "us/step", "gpu_us/step", "disp/st", "barr/st", "subm/st");
     for (int i = 0; i < n; ++i)
-        printf("%-28s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
+        printf("%-40s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
                r[i].atoms, r[i].dt_fs, r[i].steps, r[i].ns_per_day, r[i].us_per_step,
                r[i].prof.step_ns * 1e-3, r[i].prof.dispatches_per_step, r[i].prof.barriers_per_step,
                r[i].submits_per_step);
-    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-28s %5s",
+    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-40s %5s",
            PROFILE_STEPS, "system", "dt_fs");
     for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
         printf(" %12s", pass_key[p]);
     printf("\n");
     for (int i = 0; i < n; ++i) {
-        printf("%-28s %5g", r[i].system, r[i].dt_fs);
+        printf("%-40s %5g", r[i].system, r[i].dt_fs);
         for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
             printf(" %12.1f", r[i].prof.pass_ns[p] * 1e-3);
         printf("\n");
@@ -210,6 +221,7 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
                 : r[i].lj                      ? "fp16"
                                                : "fp32",
                 r[i].lj_min_r);
+        fprintf(f, ", \"positions\": \"%s\"", vkmd_positions_mode_name(r[i].positions));
         fprintf(f,
                 ", \"atoms\": %d, \"dt_fs\": %g, \"hmr_amu\": %g, \"steps\": %d, \"wall_s\": "
                 "%.6f, \"ns_per_day\": %.6f, \"us_per_step\": %.3f, \"gpu_us_per_step\": %.3f, "
@@ -231,7 +243,8 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
 }
 
 int bench_md_main(const char *device, const char *systems, const char *dts, int steps,
-                  const int *lj, const double *lj_min_r, int lj_count, const char *json)
+                  const int *lj, const double *lj_min_r, const int *positions, int lj_count,
+                  const char *json)
 {
     vkmd_result res = VKMD_OK;
     vkmd_vk_context *ctx = NULL;
@@ -269,7 +282,8 @@ int bench_md_main(const char *device, const char *systems, const char *dts, int 
                 if (res == VKMD_OK) {
                     fprintf(stderr, "vkmd bench: %s (%d atoms) at %g fs...\n", name, sys.atom_count,
                             dt_list[k]);
-                    res = run_one(ctx, &sys, name, dt_list[k], steps, lj[v], lj_min_r[v], &runs[n]);
+                    res = run_one(ctx, &sys, name, dt_list[k], steps, lj[v], lj_min_r[v],
+                                  positions[v], &runs[n]);
                 }
                 if (res == VKMD_OK)
                     ++n;

@@ -6,11 +6,13 @@
 /* Runs the MD suite on `systems` (comma-separated: water:N or prmtop paths;
  * NULL: the built-in water boxes of ~3k, ~24k and ~96k atoms) at the time
  * steps in `dts` ("4,2": 4 fs with HMR 1.5 amu, 2 fs without); `steps` 0
- * picks per system; each run at every LJ precision of lj/lj_min_r [lj_count]
- * (VKMD_LJ_*, A). Prints the table; writes JSON to `json` if not NULL.
+ * picks per system; each run in every variant v < lj_count: LJ precision
+ * lj[v] beyond lj_min_r[v] A (VKMD_LJ_*) with positions[v]
+ * (VKMD_POSITIONS_*). Prints the table; writes JSON to `json` if not NULL.
  * Returns the exit code. */
 int bench_md_main(const char *device, const char *systems, const char *dts, int steps,
-                  const int *lj, const double *lj_min_r, int lj_count, const char *json);
+                  const int *lj, const double *lj_min_r, const int *positions, int lj_count,
+                  const char *json);
 
 /* Reads result files written by bench_md_main, prints one markdown table
  * (ns/day and us/step per system and device) and writes an SVG plot of

@@ -13,6 +13,8 @@
 #include "json.h"
 #include "commands.h"
 #include "forces/forcefield.h"
+#include "forces/positions.h"
+#include "forces/precision.h"
 #include "io/load.h"
 #include "ref/ref.h"
 #include "vk/command.h"
@@ -44,6 +46,9 @@ static void usage(FILE *out)
             "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
             "                         beside them) or water:N (default water:8000)\n"
             "  --repeat N             evaluations averaged per figure (default 20)\n"
+            "  --precision single|mixed|fixed|all  positions (fp32, split-float, split-int;\n"
+            "                         all: the three side by side; default single)\n"
+            "  --positions fp32|split-float|split-int  the same by representation\n"
             "  --nonbonded fp32|fp16[-powers][:R]|all  LJ precision (docs/PRECISION.md); all:\n"
             "                         variants side by side (MD suite: fp32, fp16:5,\n"
             "                         fp16-powers:5; --forces: five, each with its force\n"
@@ -61,6 +66,7 @@ typedef struct bench_result {
     uint32_t builds;
     int lj;                 /* VKMD_LJ_* */
     double lj_min_r;        /* A */
+    int positions;          /* VKMD_POSITIONS_* */
     double force_rms_rel;   /* against the double reference; < 0: not measured */
     double lj_energy_error; /* kcal/mol, likewise */
 } bench_result;
@@ -106,8 +112,8 @@ static const char *lj_name(int lj)
  * reference forces of the float-rounded positions) and ref_e, the force and
  * LJ energy errors too. */
 static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repeat, int lj,
-                                double lj_min_r, const double *ref_forces, const vkmd_energy *ref_e,
-                                bench_result *out)
+                                double lj_min_r, int positions, const double *ref_forces,
+                                const vkmd_energy *ref_e, bench_result *out)
 {
     vkmd_result res = VKMD_OK;
     vkmd_system sys = {0};
@@ -126,6 +132,8 @@ static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repe
     VKMD_TRY(vkmd_system_load(spec, NULL, &sys));
     settings.nonbonded_fp16 = lj;
     settings.fp16_min_r_a = lj_min_r;
+    settings.positions = positions;
+    out->positions = positions;
     VKMD_TRY(vkmd_ff_settings_resolve(&settings, &sys));
     out->atoms = sys.atom_count;
     const vkmd_forcefield_desc fd = {.settings = &settings};
@@ -189,12 +197,14 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
             "vkmd bench --forces: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n"
             "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
             "rebuild = list rebuilt; LJ: pair math precision (fp16 forms beyond R A); "
-            "F rms: force RMS error against the double reference (with --nonbonded all)\n",
+            "F rms: force RMS error against the double reference (with --nonbonded all or\n"
+            "--precision all; of the exact positions when positions vary, else of the\n"
+            "float-rounded ones)\n",
             d->name, d->vendor_name, d->driver_name, d->driver_info,
             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
             VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
-    fprintf(out, "%-22s %8s %-16s %9s %9s %9s %9s", "system", "atoms", "LJ", "F rms", "steady",
-            "rebuild", "wall");
+    fprintf(out, "%-22s %8s %-11s %-16s %9s %9s %9s %9s", "system", "atoms", "positions", "LJ",
+            "F rms", "steady", "rebuild", "wall");
     for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
         fprintf(out, " %12s", vkmd_ff_pass_name((vkmd_ff_pass)p));
     fprintf(out, "\n");
@@ -208,11 +218,13 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
             snprintf(frms, sizeof frms, "%.2e", r[i].force_rms_rel);
         else
             snprintf(frms, sizeof frms, "-");
-        fprintf(out, "%-22s %8d %-16s %9s %9.3f %9.3f %9.3f", r[i].system, r[i].atoms, lj, frms,
-                r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms);
+        fprintf(out, "%-22s %8d %-11s %-16s %9s %9.3f %9.3f %9.3f", r[i].system, r[i].atoms,
+                vkmd_positions_mode_name(r[i].positions), lj, frms, r[i].steady_ms, r[i].rebuild_ms,
+                r[i].wall_ms);
         for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
             fprintf(out, " %12.3f", r[i].steady_pass_ms[p]);
-        fprintf(out, "\n%-22s %8s %-16s %9s %9s %9s %9s", "", "", "", "", "", "", "rebuild:");
+        fprintf(out, "\n%-22s %8s %-11s %-16s %9s %9s %9s %9s", "", "", "", "", "", "", "",
+                "rebuild:");
         for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
             fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
         fprintf(out, "\n");
@@ -244,8 +256,8 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     for (int i = 0; i < n; ++i) {
         fprintf(f, "    {\"system\": ");
         json_string(f, r[i].system);
-        fprintf(f, ", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g", lj_name(r[i].lj),
-                r[i].lj_min_r);
+        fprintf(f, ", \"positions\": \"%s\", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
+                vkmd_positions_mode_name(r[i].positions), lj_name(r[i].lj), r[i].lj_min_r);
         if (r[i].force_rms_rel >= 0)
             fprintf(f,
                     ", \"force_rms_rel_vs_reference\": %.6e, "
@@ -331,6 +343,7 @@ int cmd_bench(int argc, char **argv)
     int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0, systems_given = 0;
     int lj_all = 0, lj_one = VKMD_LJ_FP32;
     double lj_one_min_r = 0;
+    int pos_modes[3] = {VKMD_POSITIONS_FP32}, pos_count = 1;
     const char *dts = "4,2", *svg = "bench_compare.svg";
     if (argc >= 2 && !strcmp(argv[1], "--compare")) {
         int count = 0;
@@ -355,6 +368,31 @@ int cmd_bench(int argc, char **argv)
             uff = 1;
         } else if (!strcmp(a, "--relax")) {
             relax = 1;
+        } else if (!strcmp(a, "--precision")) {
+            vkmd_precision pr = VKMD_PRECISION_SINGLE;
+            if (!(v = args_value(argc, argv, &i)))
+                r = VKMD_ERROR_INVALID_ARGUMENT;
+            else if (!strcmp(v, "all")) {
+                pos_count = 3;
+                for (int k = 0; k < 3; ++k)
+                    pos_modes[k] = k; /* fp32, split-float, split-int */
+            } else if ((r = vkmd_precision_parse(v, &pr)) == VKMD_OK) {
+                if (pr == VKMD_PRECISION_AUTO)
+                    r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                  "--precision: bench times explicit modes (single, mixed, "
+                                  "fixed or all); vkmd run and energy print what auto picks");
+                pos_count = 1;
+                pos_modes[0] = pr == VKMD_PRECISION_MIXED   ? VKMD_POSITIONS_SPLIT_FLOAT
+                               : pr == VKMD_PRECISION_FIXED ? VKMD_POSITIONS_SPLIT_INT
+                                                            : VKMD_POSITIONS_FP32;
+            }
+        } else if (!strcmp(a, "--positions")) {
+            if (!(v = args_value(argc, argv, &i)))
+                r = VKMD_ERROR_INVALID_ARGUMENT;
+            else {
+                pos_count = 1;
+                r = vkmd_positions_mode_parse(v, &pos_modes[0]);
+            }
         } else if (!strcmp(a, "--nonbonded")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
@@ -417,9 +455,17 @@ int cmd_bench(int argc, char **argv)
          * that meet the force criterion (beyond 5 A; docs/PRECISION.md). */
         const int all_lj[3] = {VKMD_LJ_FP32, VKMD_LJ_FP16, VKMD_LJ_FP16_POWERS};
         const double all_r[3] = {0, 5, 5};
-        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps,
-                             lj_all ? all_lj : &lj_one, lj_all ? all_r : &lj_one_min_r,
-                             lj_all ? 3 : 1, json);
+        int vl[9], vp[9];
+        double vr[9];
+        int nv = 0;
+        for (int p = 0; p < pos_count; ++p)
+            for (int l = 0; l < (lj_all ? 3 : 1); ++l, ++nv) {
+                vp[nv] = pos_modes[p];
+                vl[nv] = lj_all ? all_lj[l] : lj_one;
+                vr[nv] = lj_all ? all_r[l] : lj_one_min_r;
+            }
+        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, vl, vr, vp, nv,
+                             json);
     }
 
     char *list = strdup(systems);
@@ -433,7 +479,14 @@ int cmd_bench(int argc, char **argv)
                {VKMD_LJ_FP16_POWERS, 0},
                {VKMD_LJ_FP16, 5},
                {VKMD_LJ_FP16_POWERS, 5}};
-    const int variants = lj_all ? (int)(sizeof all / sizeof *all) : 1;
+    const int lj_variants = lj_all ? (int)(sizeof all / sizeof *all) : 1;
+    const int variants = lj_variants * pos_count;
+    /* Force errors: against the reference of the float-rounded positions
+     * when only the LJ arithmetic varies (it isolates that), against the
+     * exact positions when the position representation varies (the whole
+     * mode's error, input rounding included). */
+    const int with_ref = lj_all || pos_count > 1;
+    const int exact_ref = pos_count > 1 || pos_modes[0] != VKMD_POSITIONS_FP32;
     double *ref = NULL;
     int n = 0;
     vkmd_vk_context *ctx = NULL;
@@ -444,8 +497,9 @@ int cmd_bench(int argc, char **argv)
          r == VKMD_OK && tok && n + variants <= 64; tok = strtok_r(NULL, ",", &save)) {
         fprintf(stderr, "vkmd bench: %s ...\n", tok);
         vkmd_energy eref;
-        if (lj_all) {
-            /* The double reference of the positions the device sees (floats). */
+        if (with_ref) {
+            /* The double reference of the positions the device sees (floats),
+             * or of the exact ones (see exact_ref). */
             vkmd_system sys = {0};
             vkmd_ff_settings st = {0};
             r = vkmd_system_load(tok, NULL, &sys);
@@ -455,16 +509,17 @@ int cmd_bench(int argc, char **argv)
             ref = r == VKMD_OK ? malloc(sizeof *ref * 3 * (size_t)sys.atom_count) : NULL;
             if (r == VKMD_OK && !ref)
                 r = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: reference forces");
-            for (int k = 0; r == VKMD_OK && k < 3 * sys.atom_count; ++k)
+            for (int k = 0; r == VKMD_OK && !exact_ref && k < 3 * sys.atom_count; ++k)
                 sys.positions[k] = (double)(float)sys.positions[k];
             if (r == VKMD_OK)
                 r = vkmd_ref_compute(&sys, &st, &eref, ref);
             vkmd_system_destroy(&sys);
         }
         for (int k = 0; r == VKMD_OK && k < variants; ++k) {
-            const int lj = lj_all ? all[k].lj : lj_one;
-            const double min_r = lj_all ? all[k].min_r : lj_one_min_r;
-            r = bench_system(ctx, tok, repeat, lj, min_r, lj_all ? ref : NULL, &eref, &results[n]);
+            const int lj = lj_all ? all[k % lj_variants].lj : lj_one;
+            const double min_r = lj_all ? all[k % lj_variants].min_r : lj_one_min_r;
+            r = bench_system(ctx, tok, repeat, lj, min_r, pos_modes[k / lj_variants],
+                             with_ref ? ref : NULL, &eref, &results[n]);
             if (r == VKMD_OK)
                 ++n;
         }

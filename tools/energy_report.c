@@ -80,6 +80,10 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
             fprintf(out, "  ");
             vkmd_precision_print_json(out, &req->choice);
             fprintf(out, ",\n");
+        } else {
+            fprintf(out, "  \"precision\": \"double\", \"precision_asked\": \"auto\", "
+                         "\"positions\": \"double\", \"precision_reason\": \"CPU reference: "
+                         "double precision throughout\",\n");
         }
         fprintf(out, "  \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g,\n",
                 s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers"

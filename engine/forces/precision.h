@@ -8,16 +8,21 @@
  *           arithmetic and the calibration measures it faster, else fp32.
  *   fixed   split-int positions, fp32 LJ: with the fixed-point force sums,
  *           runs are bitwise reproducible and translation invariant.
- *   auto    (the default) mixed unless the calibration measures split
- *           positions more than 10 % slower than fp32 ones on this device
- *           and system, then single. Never fp16 where it is slower.
+ *   auto    (the default) mixed, with the LJ arithmetic chosen from the
+ *           device's features and the calibration; the calibration also
+ *           times fp32 positions, so that the cost of the split ones is
+ *           printed beside the choice.
  *
  * The calibration builds the force field of the actual system in each
  * candidate configuration and takes the fastest of a few GPU-timed force
  * evaluations of each (neighbour list already built, as on most MD steps):
- * about ten evaluations in all. Every command prints the choice and the
- * timings it came from (text and JSON). Explicit --positions / --nonbonded
- * options override the mode's pieces. */
+ * about ten evaluations in all. fp16 LJ is chosen only when it measures at
+ * least 10 % faster, a margin well beyond timing noise, so that the same
+ * command on the same device keeps its choice (on lavapipe, where fp16 is
+ * emulated, it is slower and never chosen). Every command prints the choice
+ * and the timings (text and JSON); a restart reuses the checkpoint's
+ * choice. Explicit --positions / --nonbonded options override the mode's
+ * pieces. */
 #ifndef VKMD_FORCES_PRECISION_H
 #define VKMD_FORCES_PRECISION_H
 

@@ -106,13 +106,14 @@ typedef struct vkmd_gpu_uvec4 {
  * [0, bonds) are bonds, then angles, then dihedrals (propers and impropers),
  * then scaled 1-4 pairs, then Ewald excluded-pair corrections, over one term
  * array. */
-#define VKMD_BONDED_WORKGROUP_SIZE      64 /* default; any power of two the device allows */
-#define VKMD_BONDED_BINDING_POSITIONS   0  /* vec4 [atom_count], xyz in A */
-#define VKMD_BONDED_BINDING_FORCES      1  /* int64 [3 * atom_count], fixed point, added to */
-#define VKMD_BONDED_BINDING_ENERGIES    2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
-#define VKMD_BONDED_BINDING_TERMS       3  /* vkmd_bonded_term [bonds + ... + exclusions] */
-#define VKMD_BONDED_BINDING_POSITIONS_X 4  /* uvec4 [2 * atom_count]: split parts (positions.glsl) \
-                                            */
+#define VKMD_BONDED_WORKGROUP_SIZE    64 /* default; any power of two the device allows */
+#define VKMD_BONDED_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A */
+#define VKMD_BONDED_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
+#define VKMD_BONDED_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
+#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + ... + exclusions] */
+#define VKMD_BONDED_BINDING_POSITIONS_X                                                            \
+    4 /* uvec4 [2 * atom_count]: split parts (positions.glsl)                                      \
+       */
 #define VKMD_BONDED_BINDING_COUNT 5
 
 /* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l);
