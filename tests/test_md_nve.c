@@ -9,19 +9,25 @@
  * the drift is printed but not enforced. */
 #include "test_md_common.h"
 #include "core/units.h"
+#include "forces/positions.h"
 #include "vk/context.h"
 
-static void nve(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *d, double dt_fs,
-                int64_t steps, int quick, const double *x0, const double *v0)
+static double nve(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *d,
+                  double dt_fs, int64_t steps, int quick, const double *x0, const double *v0,
+                  int positions)
 {
+    vkmd_ff_settings fs = *d->settings;
+    fs.positions = positions;
     vkmd_md_desc dv = *d;
+    dv.settings = &fs;
+    double drift = NAN;
     dv.integrator = VKMD_INTEGRATOR_VERLET;
     dv.dt_fs = dt_fs;
     dv.com_every = -1; /* NVE: momentum is conserved, nothing to remove */
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &dv, &md));
     if (!md)
-        return;
+        return drift;
     CHECK_OK(vkmd_md_set_state(ctx, md, x0, v0));
     series s = {0};
     const double worst = run(ctx, md, steps, &s);
@@ -38,16 +44,19 @@ static void nve(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc
         const double drift_rel = fabs(b * len_ps) / fabs(mean_e);
         const double per_dof =
             b * 1000.0 / (VKMD_BOLTZMANN_KCAL * mean_t * (double)vkmd_md_dof(md));
-        printf("NVE dt %.1f fs, %lld steps (%.1f ps): E_total %.3f kcal/mol, mean T %.2f K, "
-               "drift %.4f kcal/mol/ps = %.3e of |E_total| over the run (limit 1e-3), %.4f "
-               "kT/ns/dof; max water violation %.2e A (limit 1e-4)\n",
-               dt_fs, (long long)steps, len_ps, mean_e, mean_t, b, drift_rel, per_dof, worst);
+        printf("NVE %-11s positions, dt %.1f fs, %lld steps (%.1f ps): E_total %.3f kcal/mol, "
+               "mean T %.2f K, drift %.4f kcal/mol/ps = %.3e of |E_total| over the run (limit "
+               "1e-3), %.4f kT/ns/dof; max water violation %.2e A (limit 1e-4)\n",
+               vkmd_positions_mode_name(positions), dt_fs, (long long)steps, len_ps, mean_e, mean_t,
+               b, drift_rel, per_dof, worst);
+        drift = b;
         if (!quick)
             CHECK_MSG(drift_rel < 1e-3, "NVE %.1f fs drift %.3e of |E|", dt_fs, drift_rel);
     }
     CHECK_MSG(worst <= 1e-4, "water violation %.3e A", worst);
     series_free(&s);
     vkmd_md_destroy(ctx, md);
+    return drift;
 }
 
 int main(void)
@@ -79,8 +88,10 @@ int main(void)
         CHECK_OK(vkmd_md_read(ctx, md, NULL, x0, v0));
     }
     vkmd_md_destroy(ctx, md);
-    nve(ctx, &sys, &d, 2.0, 10000 / scale, quick, x0, v0);
-    nve(ctx, &sys, &d, 1.0, 10000 / scale, quick, x0, v0);
+    for (int p = 0; p < 3; ++p) {
+        nve(ctx, &sys, &d, 2.0, 10000 / scale, quick, x0, v0, p);
+        nve(ctx, &sys, &d, 1.0, 10000 / scale, quick, x0, v0, p);
+    }
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
     free(x0);
     free(v0);
