@@ -104,7 +104,11 @@ vkmd_result vkmd_precision_choose(vkmd_vk_context *ctx, const vkmd_system *sys,
         VKMD_TRY(time_candidate(ctx, sys, base, VKMD_POSITIONS_SPLIT_FLOAT, VKMD_LJ_FP16_POWERS,
                                 &out->ms[VKMD_CALIB_SPLIT_FP16]));
     const double split = out->ms[VKMD_CALIB_SPLIT];
-    const int fp16_faster = has_fp16 && out->ms[VKMD_CALIB_SPLIT_FP16] <= FP16_MIN_SPEEDUP * split;
+    /* A CPU device (lavapipe) emulates fp16 in fp32: timed for the report,
+     * never chosen, whatever a noisy measurement says. */
+    const int cpu = ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    const int fp16_faster =
+        has_fp16 && !cpu && out->ms[VKMD_CALIB_SPLIT_FP16] <= FP16_MIN_SPEEDUP * split;
     out->chosen = VKMD_PRECISION_MIXED;
     out->positions = VKMD_POSITIONS_SPLIT_FLOAT;
     if (fp16_faster) {
@@ -115,9 +119,10 @@ vkmd_result vkmd_precision_choose(vkmd_vk_context *ctx, const vkmd_system *sys,
         snprintf(out->reason, sizeof out->reason,
                  "the device has no fp16 arithmetic (shaderFloat16): fp32 LJ");
     else
-        snprintf(out->reason, sizeof out->reason, "fp16 LJ measured %.0f %% %s than fp32: %s",
+        snprintf(out->reason, sizeof out->reason, "fp16 LJ measured %.0f %% %s than fp32%s: %s",
                  100 * fabs(out->ms[VKMD_CALIB_SPLIT_FP16] / split - 1),
                  out->ms[VKMD_CALIB_SPLIT_FP16] <= split ? "faster" : "slower",
+                 cpu ? " on a CPU device, which emulates fp16" : "",
                  fp16_faster ? "fp16 LJ beyond 5 A" : "fp32 LJ");
 cleanup:
     return res;
