@@ -54,14 +54,29 @@ void pos_two_sum(vec3 a, vec3 b, out vec3 s, out vec3 e)
     e = ee;
 }
 
-// A float displacement d as 64-bit fixed point (hi A, lo 2^-32 A):
-// hi = floor(d), lo = (d - floor(d)) 2^32 truncated (exact whenever d has
-// no bits below 2^-32 A; deterministic always).
-void pos_int_of(vec3 d, out ivec3 hi, out uvec3 lo)
+// (hi, lo) += a signed 32-bit count of 2^-32 A units, exactly (carry).
+void pos_int_add_lo(inout ivec3 hi, inout uvec3 lo, ivec3 l)
 {
-    vec3 fl = floor(d);
-    hi = ivec3(fl);
-    lo = uvec3((d - fl) * float(VKMD_POSITIONS_INT_SCALE));
+    uvec3 carry;
+    lo = uaddCarry(lo, uvec3(l), carry);
+    hi += ivec3(carry) - ivec3(lessThan(l, ivec3(0))); // sign extension of l
+}
+
+// (hi, lo) += d A, exactly but for the bits of d below 2^-32 A (truncated
+// toward zero, deterministically). d = whole A + half A + a remainder below
+// half an A, each piece exact in float and in its integer form (a small
+// negative d's fraction takes all 32 bits of lo, more than a float holds,
+// so it is never formed as a float).
+void pos_int_add(inout ivec3 hi, inout uvec3 lo, vec3 d)
+{
+    vec3 whole = trunc(d);
+    vec3 r = d - whole;                  // exact, |r| < 1
+    vec3 half_ = trunc(r * 2.0) * 0.5;   // -1/2, 0 or 1/2
+    vec3 rest = r - half_;               // exact, |rest| < 1/2
+    // +1/2 A = 1 A - 2^31 units; -1/2 A = -2^31 units
+    hi += ivec3(whole) + ivec3(greaterThan(half_, vec3(0.0)));
+    pos_int_add_lo(hi, lo, ivec3(notEqual(half_, vec3(0.0))) * int(0x80000000u));
+    pos_int_add_lo(hi, lo, ivec3(rest * float(VKMD_POSITIONS_INT_SCALE)));
 }
 
 // (hi, lo) with lo as a signed fraction in [-1/2, 1/2) A, converted to float.
@@ -134,11 +149,7 @@ vkmd_pos pos_add(vkmd_pos p, vec3 d)
         precise vec3 r = t - kq;
         p.f = r + e;
     } else if (POSITIONS == VKMD_POSITIONS_SPLIT_INT) {
-        ivec3 dh;
-        uvec3 dl, carry;
-        pos_int_of(d, dh, dl);
-        p.lo = uaddCarry(p.lo, dl, carry);
-        p.hi += dh + ivec3(carry);
+        pos_int_add(p.hi, p.lo, d);
     } else {
         p.c += d;
     }
