@@ -119,9 +119,12 @@ void main()
         vec3 g = philox_gauss3(uvec2(pc.seed_lo, pc.seed_hi), lo, hi, a, 0u);
         v.xyz = pc.c1 * v.xyz + (pc.c2 * sqrt(v.w)) * g;
         vel[a] = v;
-        if (POSITIONS == VKMD_POSITIONS_FP32) // the two half drifts as before
+        // fp32: two half drifts, each rounded to the position's float;
+        // split modes: one exact move by their sum (rounded once, at the
+        // size of a displacement, not of a coordinate).
+        if (POSITIONS == VKMD_POSITIONS_FP32)
             store_pos(a, pos_add(pos_add(x, d), (0.5 * dt) * v.xyz));
-        else // one move of the exact sum's float: one rounding, not two
+        else
             store_pos(a, pos_add(x, d + (0.5 * dt) * v.xyz));
     } else if (MODE == VKMD_MD_MODE_COM_APPLY) {
         const float inv = float(VKMD_MD_MOMENTUM_INV_SCALE);

@@ -109,7 +109,9 @@ void settle_positions(uvec4 w)
     const vec3 db = (ex * b3d.x + ey * b3d.y + ez * b3d.z) - b1;
     const vec3 dc = (ex * c3d.x + ey * c3d.y + ez * c3d.z) - c1;
 
-    if (POSITIONS == VKMD_POSITIONS_FP32) { // as before split modes: one rounding at the origin
+    // fp32: rebuilt from the reference O, one rounding per coordinate; split
+    // modes: the displacement applied to the exact position.
+    if (POSITIONS == VKMD_POSITIONS_FP32) {
         pos[w.x].xyz = origin.c + (pa + da);
         pos[w.y].xyz = origin.c + (pb + db);
         pos[w.z].xyz = origin.c + (pc_ + dc);
