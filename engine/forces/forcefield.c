@@ -137,7 +137,7 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                       .settings = &ff->settings,
                                       .force_staging = desc->force_staging};
     VKMD_TRY(vkmd_pass_bonded_create(ctx, sys, &bd, &ff->bonded));
-    if (ff->periodic) {
+    if (ff->periodic && !desc->no_pme) {
         const vkmd_pass_pme_desc md = {.positions = &ff->positions,
                                        .positions_x = vkmd_forcefield_positions_x(ff),
                                        .positions_mode = ff->settings.positions,

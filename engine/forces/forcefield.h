@@ -33,6 +33,8 @@ typedef struct vkmd_forcefield_desc {
     uint32_t max_neighbors;           /* 0: estimated by the list; else its initial capacity
                                          (entries per cluster; grown on overflow) */
     int force_staging;                /* 0; 1: stage every buffer (tests of the discrete path) */
+    int no_pme;                       /* 0; 1: leave PME out (timing the other passes, as the
+                                         precision calibration does: energies are incomplete) */
 } vkmd_forcefield_desc;
 
 typedef struct vkmd_forcefield vkmd_forcefield;

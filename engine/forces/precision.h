@@ -14,9 +14,9 @@
  *           printed beside the choice.
  *
  * The calibration builds the force field of the actual system in each
- * candidate configuration and takes the fastest of a few GPU-timed force
- * evaluations of each (neighbour list already built, as on most MD steps):
- * about ten evaluations in all. fp16 LJ is chosen only when it measures at
+ * candidate configuration, without PME (the same work in every candidate),
+ * and takes the fastest of a few GPU-timed evaluations of each (neighbour
+ * list already built, as on most MD steps): about ten evaluations in all. fp16 LJ is chosen only when it measures at
  * least 10 % faster, a margin well beyond timing noise, so that the same
  * command on the same device keeps its choice; on a CPU device (lavapipe),
  * which emulates fp16 in fp32, it is timed for the report but never
