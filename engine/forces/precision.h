@@ -16,13 +16,16 @@
  * The calibration builds the force field of the actual system in each
  * candidate configuration, without PME (the same work in every candidate),
  * and takes the fastest of a few GPU-timed evaluations of each (neighbour
- * list already built, as on most MD steps): about ten evaluations in all. fp16 LJ is chosen only when it measures at
- * least 10 % faster, a margin well beyond timing noise, so that the same
- * command on the same device keeps its choice; on a CPU device (lavapipe),
- * which emulates fp16 in fp32, it is timed for the report but never
- * chosen. Every command prints the choice and the timings (text and JSON);
- * a restart reuses the checkpoint's choice. Explicit --positions /
- * --nonbonded options override the mode's pieces. */
+ * list already built, as on most MD steps): about ten evaluations in all.
+ *
+ * fp16 LJ is chosen only when it measures at least 10 % faster, a margin
+ * well beyond timing noise, so that the same command on the same device
+ * keeps its choice; on a CPU device (lavapipe), which emulates fp16 in
+ * fp32, it is timed for the report but never chosen.
+ *
+ * Every command prints the choice and the timings (text and JSON); a
+ * restart reuses the checkpoint's choice. The options that name positions
+ * or the LJ arithmetic explicitly override the mode's pieces. */
 #ifndef VKMD_FORCES_PRECISION_H
 #define VKMD_FORCES_PRECISION_H
 
