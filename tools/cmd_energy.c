@@ -147,7 +147,6 @@ int cmd_energy(int argc, char **argv)
     }
     if (!strcmp(req.device, "cpu")) {
         req.device_name = "cpu (double-precision reference)";
-        VKMD_TRY(precision_options_resolve(&req.precision, NULL, &sys, &req.ff, &req.choice));
         VKMD_TRY(vkmd_ref_compute(&sys, &req.ff, &e, forces));
     } else {
         VKMD_TRY(energy_gpu(&req, &sys, &e, forces));

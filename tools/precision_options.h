@@ -34,7 +34,7 @@ typedef struct precision_options {
 vkmd_result precision_options_parse(precision_options *o, int argc, char **argv, int *i,
                                     int *out_handled);
 
-/* Chooses (calibrating on ctx; NULL: the CPU reference), applies the
+/* Chooses (calibrating on ctx, required), applies the
  * overrides and writes the result into `s` (a resolved settings) and `out`. */
 vkmd_result precision_options_resolve(const precision_options *o, vkmd_vk_context *ctx,
                                       const vkmd_system *sys, vkmd_ff_settings *s,

@@ -86,14 +86,13 @@ vkmd_result vkmd_precision_choose(vkmd_vk_context *ctx, const vkmd_system *sys,
         out->ms[k] = -1;
     if ((unsigned)asked > VKMD_PRECISION_FIXED)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "precision: unknown mode %d", (int)asked);
-    if (asked == VKMD_PRECISION_SINGLE || asked == VKMD_PRECISION_FIXED || !ctx) {
-        out->chosen = !ctx && asked == VKMD_PRECISION_AUTO ? VKMD_PRECISION_MIXED : asked;
-        out->positions = out->chosen == VKMD_PRECISION_SINGLE  ? VKMD_POSITIONS_FP32
-                         : out->chosen == VKMD_PRECISION_FIXED ? VKMD_POSITIONS_SPLIT_INT
-                                                               : VKMD_POSITIONS_SPLIT_FLOAT;
-        snprintf(out->reason, sizeof out->reason, "%s",
-                 !ctx ? "CPU reference: double precision throughout"
-                      : "asked for explicitly: no calibration");
+    if (!ctx)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "precision: a Vulkan device is required");
+    if (asked == VKMD_PRECISION_SINGLE || asked == VKMD_PRECISION_FIXED) {
+        out->chosen = asked;
+        out->positions =
+            asked == VKMD_PRECISION_SINGLE ? VKMD_POSITIONS_FP32 : VKMD_POSITIONS_SPLIT_INT;
+        snprintf(out->reason, sizeof out->reason, "asked for explicitly: no calibration");
         return VKMD_OK;
     }
     /* mixed or auto: calibrate */

@@ -67,8 +67,8 @@ const char *vkmd_precision_name(vkmd_precision p);
 /* "auto", "single", "mixed" or "fixed". Errors: VKMD_ERROR_INVALID_ARGUMENT. */
 vkmd_result vkmd_precision_parse(const char *name, vkmd_precision *out);
 
-/* Resolves `asked` for `sys` on `ctx` (NULL: the CPU reference, which is
- * double everywhere: every mode resolves without calibration). `base`
+/* Resolves `asked` for `sys` on `ctx` (required; the CPU reference is
+ * double everywhere and has no modes). `base`
  * gives the other settings of the calibration force fields. auto and mixed
  * calibrate on a device (see the file comment). Errors: device errors of the
  * calibration, VKMD_ERROR_INVALID_ARGUMENT. */
