@@ -13,7 +13,9 @@ writes and this script builds when it is missing), then:
             --dt-fs 2, --equil-steps steps, velocities drawn at T (--seed)
   NVE       VerletIntegrator, same dt, --steps steps, total energy every
             --report-every steps
-Both integrators use constraint tolerance 1e-5 and live in one Context (a
+Waters whose prmtop lists no H-H bond get the H-H constraint here, so they are
+rigid as vkmd's SETTLE waters are (make_water_rigid). Both integrators use
+constraint tolerance 1e-5 and live in one Context (a
 CompoundIntegrator), so the NVE part starts from the equilibrated state exactly.
 
 The drift is the least-squares slope of the total energy against time (the
@@ -49,6 +51,48 @@ CUTOFF_NM = 0.9
 EWALD_TOLERANCE = 5e-4
 CONSTRAINT_TOLERANCE = 1e-5
 PLATFORM_ORDER = ('CUDA', 'OpenCL', 'HIP', 'CPU', 'Reference')
+
+
+def make_water_rigid(prmtop, system):
+    """rigidWater=True makes AmberPrmtopFile constrain the water bonds the
+    prmtop lists. An AMBER-built TIP3P lists H-H as a bond, so its waters come
+    out rigid; a prmtop written from an OpenMM topology (the generated
+    villin_solv) lists only the two O-H bonds, and its waters keep a flexible
+    H-O-H angle. vkmd's SETTLE holds all three distances, so this adds the
+    missing H-H constraint at the length the O-H constraints and the angle's
+    equilibrium give (as OpenMM's ForceField does for rigid water). Returns how
+    many it added."""
+    length = {}  # constrained pair (low, high) -> nm
+    for i in range(system.getNumConstraints()):
+        a, b, d = system.getConstraintParameters(i)
+        length[(min(a, b), max(a, b))] = d.value_in_unit(unit.nanometer)
+    angles = [f for f in system.getForces() if isinstance(f, openmm.HarmonicAngleForce)]
+    theta = {}
+    for f in angles:
+        for i in range(f.getNumAngles()):
+            a, b, c, t0, _ = f.getAngleParameters(i)
+            theta[(min(a, c), b, max(a, c))] = t0.value_in_unit(unit.radian)
+    added = 0
+    for res in prmtop.topology.residues():
+        atoms = list(res.atoms())
+        if res.name not in ('HOH', 'WAT') or len(atoms) != 3:
+            continue
+        o = [a.index for a in atoms if a.element is not None and a.element.symbol == 'O']
+        h = [a.index for a in atoms if a.element is not None and a.element.symbol == 'H']
+        if len(o) != 1 or len(h) != 2:
+            continue
+        h1, h2 = min(h), max(h)
+        if (h1, h2) in length:
+            continue
+        d1 = length.get((min(o[0], h1), max(o[0], h1)))
+        d2 = length.get((min(o[0], h2), max(o[0], h2)))
+        t0 = theta.get((h1, o[0], h2))
+        if d1 is None or d2 is None or t0 is None:
+            raise SystemExit('openmm_nve_drift: water residue %d has no O-H constraints or '
+                             'H-O-H angle to make it rigid' % res.index)
+        system.addConstraint(h1, h2, math.sqrt(d1 * d1 + d2 * d2 - 2 * d1 * d2 * math.cos(t0)))
+        added += 1
+    return added
 
 
 def pick_platform(name):
@@ -126,6 +170,7 @@ def main():
                                  nonbondedCutoff=CUTOFF_NM * unit.nanometer,
                                  constraints=app.HBonds, rigidWater=True,
                                  ewaldErrorTolerance=EWALD_TOLERANCE, removeCMMotion=True)
+    rigid_added = make_water_rigid(prmtop, system)
     atoms = system.getNumParticles()
     cm_removed = any(isinstance(f, openmm.CMMotionRemover) for f in system.getForces())
     dof = 3 * atoms - system.getNumConstraints() - (3 if cm_removed else 0)
@@ -213,7 +258,8 @@ def main():
             'dispersion_correction': bool(nb.getUseDispersionCorrection()),
             'constraints': 'HBonds', 'rigid_water': True,
             'constraint_tolerance': CONSTRAINT_TOLERANCE, 'constraints_count':
-            system.getNumConstraints(), 'temperature_k': args.temperature,
+            system.getNumConstraints(), 'water_hh_constraints_added': rigid_added,
+            'temperature_k': args.temperature,
             'friction_per_ps': args.friction, 'seed': args.seed,
             'equilibration': 'LangevinMiddleIntegrator', 'nve': 'VerletIntegrator',
         },
