@@ -5,7 +5,7 @@
 # the openmm_generate fixture) run for some frames and save screenshots,
 # checked by png_stats (tests/png_stats.c): non-background fraction in a sane
 # range, oxygen-red, hydrogen-white and box-yellow pixels present, and a later
-# screenshot differs from an earlier one. One water run resizes the window
+# screenshot differs from an earlier one of the same run (key p at frame 1). One water run resizes the window
 # mid-run and draws through the cross-queue path (semaphores); `vkmd view`
 # plays the DCD a run wrote; `vkmd uff md` draws its replicas side by side. Arguments: $1 vkmd binary, $2 tests source dir,
 # $3 scratch dir (holds the generated system).
@@ -66,12 +66,19 @@ check_moved() { # name a.png b.png
 }
 
 common=(--steps 100000 --report-every 10 --steps-per-frame 10 --seed 7)
-# water:216: an early and a later frame of the same run (same seed).
-run water_a run water:216 --minimize "${common[@]}" --frames 2 --screenshot water_a.png --out w_a &&
-  check_shot water_a water_a.png 0.02 0.9
-run water_b run water:216 --minimize "${common[@]}" --frames 8 --screenshot water_b.png --out w_b &&
-  check_shot water_b water_b.png 0.02 0.9
-check_moved water water_a.png water_b.png
+# early_shot NAME DIR: the screenshot key p wrote into DIR (at frame 1 in
+# every run below), renamed NAME.png.
+early_shot() {
+  if [ -s "$2/vkmd_screenshot_000.png" ]; then mv "$2/vkmd_screenshot_000.png" "$1.png"
+  else echo "FAIL $1: the p key wrote no $2/vkmd_screenshot_000.png"; fail=1; fi
+}
+
+# water:216: an early frame (key p at frame 1) and a later one (--screenshot,
+# frame 7) of one run.
+VKMD_VIEWER_KEYS="1:p" run water_b run water:216 --minimize "${common[@]}" --frames 8 \
+  --screenshot water_b.png --out w_b && early_shot water_a w_b &&
+  check_shot water_a water_a.png 0.02 0.9 && check_shot water_b water_b.png 0.02 0.9 &&
+  check_moved water water_a.png water_b.png
 # A resize at frame 3, drawn through the cross-queue (semaphore) path.
 VKMD_VIEWER_RESIZE=3:900x640 VKMD_SEPARATE_GRAPHICS_QUEUE=1 \
   run water_resize run water:216 --minimize "${common[@]}" --frames 6 --screenshot water_resize.png \
@@ -107,19 +114,17 @@ VKMD_VIEWER_KEYS="1: ,3:." run keys_pause run water:216 "${common[@]}" --frames 
 # Solvated villin (protein in ~2,900 waters, drawn as lines around the protein).
 vcommon=(--coords "$crd" --minimize --min-iterations 100 --steps 100000 --report-every 10
   --steps-per-frame 10 --seed 7)
-run villin_a run "$top" "${vcommon[@]}" --frames 2 --screenshot villin_a.png --out v_a &&
-  check_shot villin_a villin_a.png 0.05 0.95
-run villin_b run "$top" "${vcommon[@]}" --frames 5 --screenshot villin_b.png --out v_b &&
-  check_shot villin_b villin_b.png 0.05 0.95
-check_moved villin villin_a.png villin_b.png
+VKMD_VIEWER_KEYS="1:p" run villin_b run "$top" "${vcommon[@]}" --frames 5 --screenshot villin_b.png \
+  --out v_b && early_shot villin_a v_b &&
+  check_shot villin_a villin_a.png 0.05 0.95 && check_shot villin_b villin_b.png 0.05 0.95 &&
+  check_moved villin villin_a.png villin_b.png
 
 # vkmd view plays the trajectory water_b wrote (a frame per report step).
 if [ -s w_b/traj.dcd ]; then
-  run view_a view water:216 --traj w_b/traj.dcd --frames 1 --screenshot view_a.png &&
-    check_shot view_a view_a.png 0.02 0.9
-  run view_b view water:216 --traj w_b/traj.dcd --frames 4 --screenshot view_b.png &&
-    check_shot view_b view_b.png 0.02 0.9
-  check_moved view view_a.png view_b.png
+  VKMD_VIEWER_KEYS="1:p" run view_b view water:216 --traj w_b/traj.dcd --frames 4 \
+    --screenshot view_b.png && early_shot view_a . &&
+    check_shot view_a view_a.png 0.02 0.9 && check_shot view_b view_b.png 0.02 0.9 &&
+    check_moved view view_a.png view_b.png
   grep -q "frames drawn of [2-9][0-9]* trajectory frames" view_b.err ||
     { echo "FAIL view: $(cat view_b.err)"; fail=1; }
 else
@@ -127,8 +132,8 @@ else
   fail=1
 fi
 # UFF replicas side by side (vkmd uff md), coloured by replica.
-run uff_a uff md xylitol --replicas 8 --steps 100000 --frames 2 --screenshot uff_a.png &&
-  run uff_b uff md xylitol --replicas 8 --steps 100000 --frames 10 --screenshot uff_b.png &&
+VKMD_VIEWER_KEYS="1:p" run uff_b uff md xylitol --replicas 8 --steps 100000 --frames 10 \
+  --screenshot uff_b.png && early_shot uff_a . &&
   for png in uff_a.png uff_b.png; do
     nb=$(stat_of $png nonbg)
     echo "uff $png: non-background fraction $nb"
