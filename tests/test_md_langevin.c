@@ -1,7 +1,7 @@
 /* Canonical ensemble of GPU Langevin-middle MD on water:216 (rigid TIP3P,
- * SETTLE, PME, 9 A cutoff): 310 K, 1/ps, 2 fs, 20,000 steps (40 ps; the
- * first 2,000 are equilibration) after 1,000 steps at 50/ps that relax the
- * built-in box.
+ * SETTLE, PME, 9 A cutoff; split-float positions, the default mode): 310 K,
+ * 1/ps, 2 fs, 20,000 steps (40 ps; the first 2,000 are equilibration) after
+ * 1,000 steps at 50/ps that relax the built-in box.
  *   - mean kinetic temperature 310 +/- 3 K;
  *   - its standard deviation within 25% of the canonical T sqrt(2 / dof);
  *   - SETTLE: max O-H / H-H violation <= 1e-4 A at every sample;
@@ -10,6 +10,7 @@
  * With VKMD_TEST_QUICK=1 (the sanitizer build) the runs are 20x shorter and
  * the statistical checks are not enforced (too few samples). */
 #include "test_md_common.h"
+#include "forces/positions.h"
 #include "vk/context.h"
 
 int main(void)
@@ -23,6 +24,10 @@ int main(void)
     vkmd_system sys = {0};
     vkmd_ff_settings s = {0};
     water216_setup(&sys, &s);
+    /* The mode `vkmd run` uses by default (auto = mixed): split-float
+     * positions. fp32 positions are covered by test_md_nve and
+     * test_md_trajectory, the three modes' trajectories by test_md_divergence. */
+    s.positions = VKMD_POSITIONS_SPLIT_FLOAT;
     const vkmd_md_desc d = {.settings = &s,
                             .integrator = VKMD_INTEGRATOR_LANGEVIN,
                             .dt_fs = 2.0,
@@ -53,11 +58,11 @@ int main(void)
         const double sd = lg.n > 1 ? sqrt(var / (lg.n - 1)) : 0;
         const double dof = (double)vkmd_md_dof(md);
         const double sd_canon = 310 * sqrt(2.0 / dof);
-        printf("Langevin 310 K, 2 fs, %lld + %lld steps, %d samples: mean T %.3f K (310 +/- 3), "
-               "std %.3f K vs canonical %.3f K for %.0f dof (ratio %.3f, limit +/- 25%%); max "
-               "water violation %.2e A (limit 1e-4)\n",
-               (long long)equil, (long long)prod, lg.n, mean, sd, sd_canon, dof, sd / sd_canon,
-               worst);
+        printf("Langevin 310 K, %s positions, 2 fs, %lld + %lld steps, %d samples: mean T %.3f K "
+               "(310 +/- 3), std %.3f K vs canonical %.3f K for %.0f dof (ratio %.3f, limit "
+               "+/- 25%%); max water violation %.2e A (limit 1e-4)\n",
+               vkmd_positions_mode_name(s.positions), (long long)equil, (long long)prod, lg.n, mean,
+               sd, sd_canon, dof, sd / sd_canon, worst);
         if (!quick) {
             CHECK_MSG(fabs(mean - 310) <= 3, "mean T %.3f K", mean);
             CHECK_MSG(fabs(sd / sd_canon - 1) <= 0.25, "T std %.3f vs %.3f K", sd, sd_canon);
