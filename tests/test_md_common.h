@@ -1,10 +1,12 @@
-/* Shared by the MD ensemble tests (test_md_langevin.c, test_md_nve.c):
- * sampled runs, the least-squares drift, and the relaxed start state of the
- * built-in water box. */
+/* Shared by the MD tests (test_md_langevin.c, test_md_nve.c,
+ * test_md_divergence.c, test_md_trajectory.c): sampled runs, the
+ * least-squares drift, the relaxed start state of the built-in water box,
+ * and the RMSD between two sets of positions. */
 #ifndef VKMD_TEST_MD_COMMON_H
 #define VKMD_TEST_MD_COMMON_H
 
 #include "testlib.h"
+#include "ref/ref.h"
 #include "sim/md.h"
 #include "system/water_box.h"
 
@@ -105,6 +107,26 @@ static inline void water216_setup(vkmd_system *sys, vkmd_ff_settings *s)
 {
     CHECK_OK(vkmd_water_box_build(216, VKMD_WATER_BOX_DEFAULT_SEED, sys));
     CHECK_OK(vkmd_ff_settings_resolve(s, sys));
+}
+
+/* RMSD (A) between positions a and b with the minimum image per atom (the
+ * GPU wraps molecules into the box at batch ends, the reference does not);
+ * out_max, if not NULL, receives the largest single-atom displacement. */
+static inline double md_rmsd(const vkmd_system *sys, const double *a, const double *b,
+                             double *out_max)
+{
+    double s = 0, worst = 0;
+    for (int32_t i = 0; i < sys->atom_count; ++i) {
+        double d[3];
+        ref_delta(&sys->box, &a[3 * i], &b[3 * i], d);
+        const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        s += r2;
+        if (r2 > worst)
+            worst = r2;
+    }
+    if (out_max)
+        *out_max = sqrt(worst);
+    return sqrt(s / sys->atom_count);
 }
 
 static inline int test_quick(void)

@@ -16,7 +16,6 @@
  * and only the first two checks apply. */
 #include "test_md_common.h"
 #include "forces/positions.h"
-#include "ref/ref.h"
 #include "vk/context.h"
 
 #define EVERY         50
@@ -29,21 +28,6 @@ enum { SINGLE, MIXED, FIXED, MODES };
 static const int mode_positions[MODES] = {VKMD_POSITIONS_FP32, VKMD_POSITIONS_SPLIT_FLOAT,
                                           VKMD_POSITIONS_SPLIT_INT};
 static const char *const mode_names[MODES] = {"single", "mixed", "fixed"};
-
-static double rmsd(const vkmd_system *sys, const double *a, const double *b, double *out_max)
-{
-    double s = 0, worst = 0;
-    for (int32_t i = 0; i < sys->atom_count; ++i) {
-        double d[3];
-        ref_delta(&sys->box, &a[3 * i], &b[3 * i], d);
-        const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        s += r2;
-        if (r2 > worst)
-            worst = r2;
-    }
-    *out_max = sqrt(worst);
-    return sqrt(s / sys->atom_count);
-}
 
 /* Runs one mode from (x0, v0) and stores positions at steps 0, EVERY, ... */
 static int trajectory(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *d,
@@ -116,7 +100,7 @@ int main(void)
         printf("%6d %8.2f ", step, step * d.dt_fs / 1000.0);
         for (int p = 0; p < 3; ++p) {
             double worst;
-            const double r = rmsd(&sys, frames[pairs[p][0]][k], frames[pairs[p][1]][k], &worst);
+            const double r = md_rmsd(&sys, frames[pairs[p][0]][k], frames[pairs[p][1]][k], &worst);
             printf(" %10.3e A (%9.3e)  ", r, worst);
             if (k == 0)
                 first_rms[p] = r;

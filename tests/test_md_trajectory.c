@@ -9,7 +9,7 @@
  *     about 10x per 50 fs; 100 steps of 2 fs end near 1e-2 A);
  *   - SETTLE and H-bond constraint violations after the run.
  * Figures printed. */
-#include "testlib.h"
+#include "test_md_common.h"
 #include "core/units.h"
 #include "io/load.h"
 #include "ref/ref.h"
@@ -23,19 +23,6 @@
 #include <string.h>
 
 #define TOL_RMSD_A 1e-3
-
-/* RMSD over atoms with the minimum image per atom (the GPU wraps molecules
- * into the box at batch ends, the reference does not). */
-static double rmsd(const vkmd_system *sys, const double *a, const double *b)
-{
-    double s = 0;
-    for (int32_t i = 0; i < sys->atom_count; ++i) {
-        double d[3];
-        ref_delta(&sys->box, &a[3 * i], &b[3 * i], d);
-        s += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    }
-    return sqrt(s / sys->atom_count);
-}
 
 static void run_case(vkmd_vk_context *ctx, const char *label, vkmd_system *sys,
                      vkmd_integrator integrator, double dt_fs, int hbonds, int steps)
@@ -83,7 +70,7 @@ static void run_case(vkmd_vk_context *ctx, const char *label, vkmd_system *sys,
     CHECK_OK(vkmd_md_step(ctx, md, steps));
     vkmd_md_report rep;
     CHECK_OK(vkmd_md_read(ctx, md, &rep, xg, vg));
-    const double dev = rmsd(sys, xg, x);
+    const double dev = md_rmsd(sys, xg, x, NULL);
     double vr = 0, vn = 0;
     for (size_t k = 0; k < n3; ++k) {
         vr += (vg[k] - v[k]) * (vg[k] - v[k]);
