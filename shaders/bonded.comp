@@ -29,6 +29,9 @@
 #include "common/positions.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_BONDED_WORKGROUP_SIZE;
+// false: forces only (steps that read no energies); the energy sums and
+// their reduction are compiled out.
+layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_BONDED_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
@@ -126,13 +129,17 @@ void pair14(vkmd_bonded_term t, inout vkmd_fixed e_lj, inout vkmd_fixed e_coul)
     vec3 d = delta(t.atoms.x, t.atoms.y); // r_j - r_i
     float inv_r = inversesqrt(dot(d, d));
     float f_lj, f_coul;
-    e_lj = fixed_add(e_lj, to_fixed(form_lj(inv_r * inv_r, t.params.y, t.params.z, f_lj)));
+    float elj = form_lj(inv_r * inv_r, t.params.y, t.params.z, f_lj);
+    if (ENERGY)
+        e_lj = fixed_add(e_lj, to_fixed(elj));
     // kqq arrives as a float pair (x + w) so that identical pairs do not all
     // round the same way (see pass_bonded.c); the two energy halves go to
     // fixed point separately (see excluded()).
     float f_lo;
-    e_coul = fixed_add(e_coul, fixed_add(to_fixed(form_coulomb(inv_r, t.params.x, f_coul)),
-                                         to_fixed(form_coulomb(inv_r, t.params.w, f_lo))));
+    float ec = form_coulomb(inv_r, t.params.x, f_coul);
+    if (ENERGY)
+        e_coul = fixed_add(e_coul, fixed_add(to_fixed(ec), to_fixed(form_coulomb(inv_r, t.params.w,
+                                                                                 f_lo))));
     vec3 f = (f_lj + f_coul) * d; // force on j; i gets the opposite
     add_force(t.atoms.x, -f);
     add_force(t.atoms.y, f);
@@ -158,39 +165,54 @@ void excluded(vkmd_bonded_term t, inout vkmd_fixed e_sum)
     float kqq = t.params.x, kqq_lo = t.params.y;
     float e = -kqq * erf_hi * inv_r;
     float e_lo = -(kqq_lo * erf_hi + kqq * erf_lo) * inv_r;
-    e_sum = fixed_add(e_sum, fixed_add(to_fixed(e), to_fixed(e_lo)));
+    if (ENERGY)
+        e_sum = fixed_add(e_sum, fixed_add(to_fixed(e), to_fixed(e_lo)));
     float f_over_r = (e + kqq * pc.ewald_alpha * FORM_TWO_OVER_SQRT_PI * ex) * inv_r * inv_r;
     vec3 f = f_over_r * d;
     add_force(t.atoms.x, -f);
     add_force(t.atoms.y, f);
 }
 
+// One grid-stride loop per kind of term, each over its own range: a loop
+// body holds one kind only (on lavapipe a kind's code in every iteration,
+// even skipped, costs registers and time), and a kind with no terms costs
+// one test.
 void main()
 {
     uint angles_end = pc.bond_count + pc.angle_count;
     uint dihedrals_end = angles_end + pc.dihedral_count;
     uint pairs_end = dihedrals_end + pc.pair14_count;
-    uint total = pairs_end + pc.excl_count;
     vkmd_fixed e[SLOTS];
     for (uint s = 0; s < SLOTS; ++s)
         e[s] = VKMD_FIXED_ZERO;
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
-    for (uint id = gl_GlobalInvocationID.x; id < total; id += stride) {
-        vkmd_bonded_term t = terms[id];
-        if (id < pc.bond_count)
-            e[0] = fixed_add(e[0], to_fixed(bond(t)));
-        else if (id < angles_end)
-            e[1] = fixed_add(e[1], to_fixed(angle(t)));
-        else if (id < dihedrals_end) {
-            if (t.params.w != 0.0)
-                e[3] = fixed_add(e[3], to_fixed(dihedral(t)));
-            else
-                e[2] = fixed_add(e[2], to_fixed(dihedral(t)));
-        } else if (id < pairs_end)
-            pair14(t, e[4], e[5]);
-        else
-            excluded(t, e[6]);
+    uint g = gl_GlobalInvocationID.x;
+    for (uint id = g; id < pc.bond_count; id += stride) {
+        float en = bond(terms[id]);
+        if (ENERGY)
+            e[0] = fixed_add(e[0], to_fixed(en));
     }
+    for (uint id = pc.bond_count + g; id < angles_end; id += stride) {
+        float en = angle(terms[id]);
+        if (ENERGY)
+            e[1] = fixed_add(e[1], to_fixed(en));
+    }
+    for (uint id = angles_end + g; id < dihedrals_end; id += stride) {
+        vkmd_bonded_term t = terms[id];
+        float en = dihedral(t);
+        if (ENERGY) {
+            if (t.params.w != 0.0)
+                e[3] = fixed_add(e[3], to_fixed(en));
+            else
+                e[2] = fixed_add(e[2], to_fixed(en));
+        }
+    }
+    for (uint id = dihedrals_end + g; id < pairs_end; id += stride)
+        pair14(terms[id], e[4], e[5]);
+    for (uint id = pairs_end + g; id < pairs_end + pc.excl_count; id += stride)
+        excluded(terms[id], e[6]);
+    if (!ENERGY)
+        return;
 
     uint lid = gl_LocalInvocationID.x;
     for (uint s = 0; s < SLOTS; ++s)

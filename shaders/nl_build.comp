@@ -1,32 +1,35 @@
-// Neighbour-list rebuild, the pair list (engine/forces/neighbor.c): one
-// workgroup per i-cluster (VKMD_NL_CLUSTER_SIZE consecutive slots, all in
-// one row of cells, so the cluster is compact).
+// Neighbour-list rebuild, step 7 of 7 (engine/forces/neighbor.c): the outer
+// list of cluster pairs, one workgroup per i-cluster.
 //
-// Candidates: the atoms of every cell within the list radius of the
-// cluster's bounding box. Rows are lines of cells along x whose atoms are
-// contiguous in slot order, so each candidate row contributes one x-segment
-// of slots (two when the x-range wraps through the periodic boundary; the
-// whole row when the range covers the box). A range that covers a dimension
-// is clamped to the grid, so a cell is visited at most once even with fewer
-// than 3 cells per dimension: no duplicate pairs in small boxes. A row's
-// x-range is shortened by its (y, z) distance from the box. Rows are taken
-// a workgroup at a time, one per thread; a shared-memory scan of the
-// segment lengths concatenates them, and all threads then take the
-// candidates in batches of the workgroup size, each walking the segments
-// forward.
+// Candidates: the j-clusters with an atom in a cell within the outer radius
+// of ci's bounding box; each pair of clusters is kept by one of the two
+// (owns(): by index parity, so every cluster holds about half its tiles). Rows are lines
+// of cells along x whose slots are contiguous, so each row within reach gives
+// one x-segment of slots (two when the range wraps through x = 0, the whole
+// row when it covers the box), i.e. a range of clusters; a range that covers
+// a dimension is clamped to the grid, so no cluster is visited twice. Rows
+// are taken a workgroup at a time, one per thread; a shared-memory scan of
+// the ranges' lengths concatenates them, and every thread then tests
+// candidates in batches of the workgroup size.
 //
-// Each candidate j gets an 8-bit mask: bit l set when the minimum-image
-// distance to the cluster's atom l is below the list radius, the atoms
-// differ, and the pair is not excluded (j's exclusion partners are looked
-// up by slot: a partner in this cluster clears its bit). When the box is at
-// least 2 (radius + half the cluster's extent) wide, the image of j nearest
-// the cluster's centre is the minimum image for all 8 atoms, so one
-// minimum image per candidate replaces eight. Candidates with a non-zero
-// mask are appended in candidate order; their positions in a batch come
-// from a ballot in shared memory (atomicOr of one bit per thread, then
-// popcounts), so the list order does not depend on thread scheduling.
-// Entries past max_neighbors are counted, not written: the count, the
-// overflow flag and max_count tell the host how much to grow.
+// A candidate is kept when the two bounding boxes, under the periodic image
+// of cj's box centre nearest ci's, are closer than the outer radius. That
+// image gives the tile's offset (anchor difference plus image, the box edge
+// as a float pair so that its rounding does not bias every pair across a
+// face alike) and its kind: when, for the boxes grown by the largest
+// displacement the list allows, no pair within the cutoff can have another
+// image, one offset serves every pair (kind 0); else the pair kernel takes
+// the minimum image pair by pair (kind 1: boxes not much larger than twice
+// the cutoff). Kind-0 tiles fill the cluster's stride from the front, kind 1
+// from the back; positions come from shared-memory ballots, so the order
+// depends only on the positions.
+//
+// The mask of a tile (rotated, see common/layout_neighbor.h) clears padding
+// slots, the lower triangle and the self pairs of the diagonal tile, and the
+// excluded pairs. The excluded pairs of ci's atoms are gathered first into a
+// small hash of j-clusters (shared memory) with the bits to clear.
+// Tiles past the stride are counted, not written: the overflow flag and
+// max_count tell the host how much to grow.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/nl_common.glsl"
@@ -34,15 +37,19 @@
 const uint C = VKMD_NL_CLUSTER_SIZE;
 const uint SEGS = 2u * WORKGROUP_SIZE; // up to two segments per row, one row per thread
 const uint WORDS = (WORKGROUP_SIZE + 31u) / 32u;
+const uint HASH = VKMD_NL_EXCL_HASH;
 // Candidate ranges are widened by this much (A) so that float rounding of
 // cell indices can never drop an atom at the edge of the list radius.
 const float RANGE_MARGIN = 0.01;
 
-shared vec4 ipos[C];
-shared uint seg_start[SEGS];
+shared uint seg_start[SEGS]; // clusters [start, end) of each segment
+shared uint seg_end[SEGS];
 shared uint seg_prefix[SEGS + 1];
 shared uint scan[WORKGROUP_SIZE];
-shared uint ballot_words[WORDS];
+shared uint ballot_words[2][WORDS];
+shared uint hash_key[HASH];
+shared uvec2 hash_bits[HASH]; // pair bits to clear
+shared uint hash_full;
 
 // a mod n for a in [-n, 2n).
 uint wrap_index(int a, uint n)
@@ -60,78 +67,154 @@ uint cell_end(uint rank, uint x, uint row_atoms)
     return x + 1u == NL_NX ? row_atoms : cells[NL_CELLS + rank * NL_NX + x + 1u];
 }
 
-// Slot of the idx-th candidate of the current chunk. A thread's idx only
-// grows within a chunk, so it walks the segments forward from `seg`
-// (cheaper than a binary search per candidate).
-uint candidate_slot(uint idx, inout uint seg)
+// The clusters of [a, b) that ci owns (owns() below): those under ci of the
+// other parity, ci itself, those over ci of the same parity. Counted, and
+// the k-th found, without visiting the others.
+uint parity_first(uint lo, uint p)
+{
+    return lo + ((lo ^ p) & 1u);
+}
+
+uint parity_count(uint lo, uint hi, uint p)
+{
+    uint f = parity_first(lo, p);
+    return hi > f ? (hi - f + 1u) / 2u : 0u;
+}
+
+uint owned_count(uint ci, uvec2 r)
+{
+    uint below = parity_count(r.x, min(r.y, ci), (ci + 1u) & 1u);
+    uint self = r.x <= ci && ci < r.y ? 1u : 0u;
+    uint above = parity_count(max(r.x, ci + 1u), r.y, ci & 1u);
+    return below + self + above;
+}
+
+uint owned_kth(uint ci, uvec2 r, uint k)
+{
+    uint below = parity_count(r.x, min(r.y, ci), (ci + 1u) & 1u);
+    if (k < below)
+        return parity_first(r.x, (ci + 1u) & 1u) + 2u * k;
+    k -= below;
+    if (r.x <= ci && ci < r.y) {
+        if (k == 0u)
+            return ci;
+        --k;
+    }
+    return parity_first(max(r.x, ci + 1u), ci & 1u) + 2u * k;
+}
+
+// Cluster of the idx-th candidate of the current chunk. A thread's idx only
+// grows within a chunk, so it walks the segments forward from `seg`.
+uint candidate(uint ci, uint idx, inout uint seg)
 {
     while (seg_prefix[seg + 1u] <= idx)
         ++seg;
-    return seg_start[seg] + (idx - seg_prefix[seg]);
+    return owned_kth(ci, uvec2(seg_start[seg], seg_end[seg]), idx - seg_prefix[seg]);
 }
 
-// Mask of the cluster atoms that candidate slot s pairs with. near: the
-// centre-image shortcut is valid for this cluster (see the file comment).
-// The cluster's atoms in registers (w: 1 for an atom, 0 for padding).
-vec4 ip[C];
-
-uint pair_mask(uint cluster, uint s, float r2_list, bool near, vec3 centre)
+// Pair bit of (lane l of the i-cluster, lane m of the j-cluster) in the
+// rotated mask.
+uvec2 pair_bit(uint l, uint m)
 {
-    uint j = order[s];
-    vec3 pj = spos[s].xyz;
-    uint mask = 0u;
-    if (near) {
-        pj += pc.box.xyz * floor((centre - pj) / pc.box.xyz + 0.5);
-        for (uint l = 0; l < C; ++l) {
-            vec3 d = pj - ip[l].xyz;
-            mask |= (ip[l].w != 0.0 && dot(d, d) < r2_list) ? 1u << l : 0u;
-        }
-    } else {
-        for (uint l = 0; l < C; ++l) {
-            vec3 d = nl_delta(ip[l].xyz, pj);
-            mask |= (ip[l].w != 0.0 && dot(d, d) < r2_list) ? 1u << l : 0u;
-        }
-    }
-    if (s / C == cluster)
-        mask &= ~(1u << (s % C));
-    if (mask != 0u) {
-        uint e1 = excl[j + 1u];
-        for (uint e = excl[j]; e < e1; ++e) {
-            uint sk = slot_of[excl[NL_ATOMS + 1u + e]];
-            if (sk / C == cluster)
-                mask &= ~(1u << (sk % C));
-        }
-    }
-    return mask;
+    uint b = 8u * (l & 3u) + ((m - l) & 7u);
+    return l < 4u ? uvec2(1u << b, 0u) : uvec2(0u, 1u << b);
 }
 
-void build_cluster(uint cluster)
+// Mask of the lane pairs between ni atoms of ci and nj of cj (padding is at
+// a cluster's end); the diagonal tile keeps each pair once.
+uvec2 tile_mask(uint ni, uint nj, bool diagonal)
+{
+    if (ni == C && nj == C && !diagonal) // most tiles
+        return uvec2(0xFFFFFFFFu);
+    uvec2 m = uvec2(0u);
+    for (uint l = 0; l < ni; ++l)
+        for (uint k = 0; k < C; ++k) {
+            uint j = (l + k) & 7u;
+            bool keep = j < nj && (!diagonal || (k >= 1u && k <= 3u) || (k == 4u && l < 4u));
+            if (keep)
+                m |= pair_bit(l, j);
+        }
+    return m;
+}
+
+// Half list: which of two clusters holds their tile. By index parity rather
+// than by order, so that every cluster holds about half of its neighbours
+// (cj >= ci alone would give the first clusters of the order all of theirs
+// and the last none: strides twice as long, and uneven work).
+bool owns(uint ci, uint cj)
+{
+    return ci == cj || ((ci + cj) & 1u) == (ci < cj ? 0u : 1u);
+}
+
+// Records that the pair (lane l of ci, slot sj) is excluded.
+void exclude(uint ci, uint l, uint sj)
+{
+    uint cj = sj / C;
+    if (!owns(ci, cj))
+        return; // cj's list holds the pair
+    uint h = cj % HASH;
+    for (uint probe = 0; probe < HASH; ++probe) {
+        uint old = atomicCompSwap(hash_key[h], VKMD_NL_EMPTY, cj);
+        if (old == VKMD_NL_EMPTY || old == cj) {
+            uvec2 b = pair_bit(l, sj % C);
+            if (cj == ci) // the diagonal tile holds the pair in either order
+                b |= pair_bit(sj % C, l);
+            atomicOr(hash_bits[h].x, b.x);
+            atomicOr(hash_bits[h].y, b.y);
+            return;
+        }
+        h = (h + 1u) % HASH;
+    }
+    hash_full = 1u;
+}
+
+uvec2 excluded_bits(uint cj)
+{
+    uint h = cj % HASH;
+    for (uint probe = 0; probe < HASH; ++probe) {
+        uint k = hash_key[h];
+        if (k == cj)
+            return hash_bits[h];
+        if (k == VKMD_NL_EMPTY)
+            break;
+        h = (h + 1u) % HASH;
+    }
+    return uvec2(0u);
+}
+
+void build_cluster(uint ci)
 {
     uint lid = gl_LocalInvocationID.x;
+    for (uint h = lid; h < HASH; h += WORKGROUP_SIZE) {
+        hash_key[h] = VKMD_NL_EMPTY;
+        hash_bits[h] = uvec2(0u);
+    }
+    if (lid == 0u)
+        hash_full = 0u;
+    barrier();
     if (lid < C) {
-        uint s = cluster * C + lid;
-        ipos[lid] = order[s] != VKMD_NL_EMPTY ? vec4(spos[s].xyz, 1.0) : vec4(0.0);
+        uint a = order[ci * C + lid];
+        if (a != VKMD_NL_EMPTY)
+            for (uint e = excl[a]; e < excl[a + 1u]; ++e)
+                exclude(ci, lid, slot_of[excl[NL_ATOMS + 1u + e]]);
     }
     barrier();
+    if (lid == 0u && hash_full != 0u)
+        atomicMax(st.overflow, 1u);
 
-    // Bounding box of the cluster (every thread computes the same one).
-    vec3 lo = vec3(3.0e38), hi = vec3(-3.0e38);
-    for (uint l = 0; l < C; ++l) {
-        ip[l] = ipos[l];
-        if (ip[l].w != 0.0) {
-            lo = min(lo, ip[l].xyz);
-            hi = max(hi, ip[l].xyz);
-        }
-    }
+    vec4 ai = cluster[3u * ci];
+    vec3 lo = ai.xyz + cluster[3u * ci + 1u].xyz, hi = ai.xyz + cluster[3u * ci + 2u].xyz;
+    uint ni = uint(ai.w);
+    vec3 centre_i = 0.5 * (lo + hi), half_i = 0.5 * (hi - lo);
     float radius = pc.box.w;
     float reach = radius + RANGE_MARGIN;
+    float cutoff = uintBitsToFloat(pc.limits.z), drift = uintBitsToFloat(pc.limits.w);
     ivec3 c0 = ivec3(floor((lo - reach) / pc.cell.xyz));
     ivec3 c1 = ivec3(floor((hi + reach) / pc.cell.xyz));
     ivec3 n = ivec3(pc.grid.xyz);
     bvec3 full;
     for (int k = 0; k < 3; ++k) {
-        // c1 < c0 only from non-finite positions: take the whole range
-        // rather than loop over a wrapped-around count.
+        // c1 < c0 only from non-finite positions: take the whole range.
         full[k] = c1[k] - c0[k] + 1 >= n[k] || c1[k] < c0[k];
         if (full[k]) {
             c0[k] = 0;
@@ -140,13 +223,10 @@ void build_cluster(uint cluster)
     }
     uint ny_r = uint(c1.y - c0.y + 1), nz_r = uint(c1.z - c0.z + 1);
     uint range_rows = ny_r * nz_r;
-    float r2_list = radius * radius;
-    vec3 centre = 0.5 * (lo + hi);
-    bool near = all(greaterThanEqual(pc.box.xyz, 2.0 * (vec3(reach) + 0.5 * (hi - lo))));
 
-    uint count = 0;
+    uint count0 = 0u, count1 = 0u;
     for (uint row0 = 0; row0 < range_rows; row0 += WORKGROUP_SIZE) {
-        // This thread's row: up to two x-segments (start, length).
+        // This thread's row: up to two cluster ranges [start, end).
         uint q = row0 + lid;
         uvec2 seg0 = uvec2(0u), seg1 = uvec2(0u);
         if (q < range_rows) {
@@ -160,29 +240,43 @@ void build_cluster(uint cluster)
                               : max(0.0, max(float(cz) * pc.cell.z - hi.z,
                                              lo.z - float(cz + 1) * pc.cell.z));
             float left2 = reach * reach - dy * dy - dz * dz;
-            if (left2 > 0.0) {
+            uint wy = wrap_index(cy, NL_NY), wz = wrap_index(cz, NL_NZ);
+            uint rank = rows[wy * NL_NZ + wz];
+            uint row_atoms = rows[NL_ROWS + rank];
+            if (left2 > 0.0 && row_atoms > 0u) {
                 float xr = sqrt(left2) + RANGE_MARGIN;
                 int x0 = int(floor((lo.x - xr) / pc.cell.x));
                 int x1 = int(floor((hi.x + xr) / pc.cell.x));
-                uint wy = wrap_index(cy, NL_NY), wz = wrap_index(cz, NL_NZ);
-                uint rank = rows[wy * NL_NZ + wz];
-                uint base = rows[2u * NL_ROWS + rank];
-                uint row_atoms = rows[NL_ROWS + rank];
+                uint base = rows[2u * NL_ROWS + rank]; // a multiple of C
                 uint wx0 = wrap_index(x0, NL_NX), wx1 = wrap_index(x1, NL_NX);
+                // Slot ranges [a, b) of the row, then clusters.
+                uvec2 r0 = uvec2(0u), r1 = uvec2(0u);
                 if (full.x || x1 - x0 + 1 >= n.x || x1 < x0) {
-                    seg0 = uvec2(base, row_atoms);
+                    r0 = uvec2(0u, row_atoms);
                 } else if (wx0 <= wx1) {
-                    uint a = cell_first(rank, wx0);
-                    seg0 = uvec2(base + a, cell_end(rank, wx1, row_atoms) - a);
+                    r0 = uvec2(cell_first(rank, wx0), cell_end(rank, wx1, row_atoms));
                 } else { // the range wraps through x = 0
-                    uint a = cell_first(rank, wx0);
-                    seg0 = uvec2(base + a, row_atoms - a);
-                    seg1 = uvec2(base, cell_end(rank, wx1, row_atoms));
+                    r0 = uvec2(cell_first(rank, wx0), row_atoms);
+                    r1 = uvec2(0u, cell_end(rank, wx1, row_atoms));
                 }
+                // Clusters [a, b) of the row; a wrapped range that reaches
+                // a cluster of the other part stops short of it.
+                uint a0 = r0.x / C, b0 = r0.y > r0.x ? (r0.y - 1u) / C + 1u : a0;
+                uint a1 = r1.x / C, b1 = r1.y > r1.x ? (r1.y - 1u) / C + 1u : a1;
+                if (b0 > a0)
+                    b1 = min(b1, a0);
+                uint cb = base / C;
+                a0 += cb;
+                b0 += cb;
+                a1 += cb;
+                b1 += cb;
+                seg0 = uvec2(a0, b0);
+                seg1 = uvec2(a1, b1);
             }
         }
         // Concatenate: inclusive scan of the rows' candidate counts.
-        uint mine = seg0.y + seg1.y;
+        uint n0 = owned_count(ci, seg0), n1 = owned_count(ci, seg1);
+        uint mine = n0 + n1;
         scan[lid] = mine;
         barrier();
         if (lid == 0) // serial: fewer barriers than a tree, and only 64 adds
@@ -191,9 +285,11 @@ void build_cluster(uint cluster)
         barrier();
         uint first = scan[lid] - mine;
         seg_start[2u * lid] = seg0.x;
+        seg_end[2u * lid] = seg0.y;
         seg_prefix[2u * lid] = first;
         seg_start[2u * lid + 1u] = seg1.x;
-        seg_prefix[2u * lid + 1u] = first + seg0.y;
+        seg_end[2u * lid + 1u] = seg1.y;
+        seg_prefix[2u * lid + 1u] = first + n0;
         if (lid == WORKGROUP_SIZE - 1u)
             seg_prefix[SEGS] = scan[lid];
         barrier();
@@ -202,36 +298,65 @@ void build_cluster(uint cluster)
         uint seg = 0;
         for (uint b = 0; b < total; b += WORKGROUP_SIZE) {
             uint idx = b + lid;
-            uint slot = 0u, mask = 0u;
+            bool keep = false;
+            uint kind = 0u, cj = 0u;
+            uvec4 entry = uvec4(0u);
+            uvec2 mask = uvec2(0u);
             if (idx < total) {
-                slot = candidate_slot(idx, seg);
-                mask = pair_mask(cluster, slot, r2_list, near, centre);
+                cj = candidate(ci, idx, seg);
+                vec4 aj = cluster[3u * cj];
+                vec3 loj = cluster[3u * cj + 1u].xyz, hij = cluster[3u * cj + 2u].xyz;
+                vec3 dc = (aj.xyz - ai.xyz) + 0.5 * (loj + hij) - (centre_i - ai.xyz);
+                vec3 img = -floor(dc / pc.box.xyz + 0.5);
+                vec3 d = abs(dc + img * pc.box.xyz);
+                vec3 reach_ij = half_i + 0.5 * (hij - loj);
+                vec3 gap = max(d - reach_ij, vec3(0.0));
+                keep = aj.w > 0.0 && dot(gap, gap) < radius * radius;
+                // Another image within the cutoff would need a pair offset
+                // by at least box - cutoff; the boxes, grown by the drift
+                // allowed before the next build, reach at most this far.
+                bool single =
+                    all(lessThan(d + reach_ij + vec3(2.0 * drift), pc.box.xyz - vec3(cutoff)));
+                kind = single ? 0u : 1u;
+                vec3 off = ((aj.xyz - ai.xyz) + img * pc.box.xyz) + img * pc.box_lo.xyz;
+                entry = uvec4(cj | (kind << 31), floatBitsToUint(off));
+                mask = tile_mask(ni, uint(aj.w), cj == ci) & ~excluded_bits(cj);
             }
-            if (lid < WORDS)
-                ballot_words[lid] = 0u;
+            if (lid < WORDS) {
+                ballot_words[0][lid] = 0u;
+                ballot_words[1][lid] = 0u;
+            }
             barrier();
-            if (mask != 0u)
-                atomicOr(ballot_words[lid / 32u], 1u << (lid % 32u));
+            if (keep)
+                atomicOr(ballot_words[kind][lid / 32u], 1u << (lid % 32u));
             barrier();
-            uint before = bitCount(ballot_words[lid / 32u] & ((1u << (lid % 32u)) - 1u));
-            uint in_batch = 0;
+            uint before = bitCount(ballot_words[kind][lid / 32u] & ((1u << (lid % 32u)) - 1u));
+            uvec2 in_batch = uvec2(0u);
             for (uint w = 0; w < WORDS; ++w) {
-                uint bits = bitCount(ballot_words[w]);
+                uvec2 bits = uvec2(bitCount(ballot_words[0][w]), bitCount(ballot_words[1][w]));
                 in_batch += bits;
                 if (w < lid / 32u)
-                    before += bits;
+                    before += kind == 0u ? bits.x : bits.y;
             }
-            uint at = count + before;
-            if (mask != 0u && at < NL_MAX_NEIGH)
-                list[cluster * NL_MAX_NEIGH + at] = (slot << VKMD_NL_MASK_BITS) | mask;
-            count += in_batch;
+            if (keep) {
+                uint at = (kind == 0u ? count0 : count1) + before;
+                if (at < NL_OUTER) {
+                    uint slot = ci * NL_OUTER + (kind == 0u ? at : NL_OUTER - 1u - at);
+                    outer[slot] = entry;
+                    masks[slot] = mask;
+                }
+            }
+            count0 += in_batch.x;
+            count1 += in_batch.y;
             barrier();
         }
     }
     if (lid == 0) {
-        counts[cluster] = min(count, NL_MAX_NEIGH);
-        atomicMax(st.max_count, count);
-        if (count > NL_MAX_NEIGH)
+        uint total = count0 + count1;
+        counts[ci] = uvec4(min(count0, NL_OUTER), min(count1, NL_OUTER), 0u, 0u);
+        atomicMax(st.max_count, total);
+        atomicAdd(st.tiles_outer, total);
+        if (total > NL_OUTER)
             atomicMax(st.overflow, 1u);
     }
 }
@@ -239,12 +364,12 @@ void build_cluster(uint cluster)
 void main()
 {
     uint used = (st.slot_count + C - 1u) / C;
-    for (uint cluster = gl_WorkGroupID.x; cluster < NL_CLUSTERS; cluster += gl_NumWorkGroups.x) {
-        if (cluster < used) {
-            build_cluster(cluster);
+    for (uint ci = gl_WorkGroupID.x; ci < NL_CLUSTERS; ci += gl_NumWorkGroups.x) {
+        if (ci < used) {
+            build_cluster(ci);
             barrier();
         } else if (gl_LocalInvocationID.x == 0) {
-            counts[cluster] = 0u;
+            counts[ci] = uvec4(0u);
         }
     }
 }

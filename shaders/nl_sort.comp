@@ -1,4 +1,4 @@
-// Neighbour-list rebuild, steps 4 and 5 of 5 (engine/forces/neighbor.c):
+// Neighbour-list rebuild, steps 4 to 6 of 7 (engine/forces/neighbor.c):
 //
 // SORT_SCATTER: each atom to slot (row start + cell start in the row + rank).
 // SORT_CELLS: one thread per cell sorts the cell's slots by atom index
@@ -6,6 +6,8 @@
 //   independent of the atomics' scheduling in nl_bin.comp; then records each
 //   atom's slot and wrapped position, and the thread of a row's last cell
 //   marks the row's padding slots empty.
+// SORT_CLUSTERS: one thread per cluster: anchor, relative slots, bounding box
+//   (see clusters() below).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/nl_common.glsl"
@@ -44,15 +46,55 @@ void sort_cells()
         for (uint s = s0; s < s1; ++s) {
             uint a = order[s];
             slot_of[a] = s;
-            spos[s] = vec4(nl_wrap(pos[a].xyz), 0.0);
+            rel[s] = vec4(nl_wrap(pos[a].xyz), 1.0);
         }
         if (x == NL_NX - 1u) {
             uint pad_end = base + (row_atoms + C - 1u) / C * C;
             for (uint s = base + row_atoms; s < pad_end; ++s) {
                 order[s] = VKMD_NL_EMPTY;
-                spos[s] = vec4(0.0);
+                rel[s] = vec4(0.0);
             }
         }
+    }
+}
+
+// Per cluster: the anchor (its first atom's wrapped position rounded to the
+// 1/8 A grid, so anchor differences and the split positions' coarse parts
+// subtract exactly), every slot's build position relative to it under the
+// minimum image (|x| <= box / 2, so a cluster across a periodic face stays
+// whole), and the bounding box of its atoms in that frame. Padding slots get
+// w = 0 and the far point, and are left out of the box.
+void clusters()
+{
+    const uint C = VKMD_NL_CLUSTER_SIZE;
+    uint used = (st.slot_count + C - 1u) / C;
+    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    for (uint c = gl_GlobalInvocationID.x; c < NL_CLUSTERS; c += stride) {
+        if (c >= used) {
+            cluster[3u * c] = vec4(0.0);
+            cluster[3u * c + 1u] = vec4(0.0);
+            cluster[3u * c + 2u] = vec4(0.0);
+            continue;
+        }
+        vec3 anchor = floor(rel[c * C].xyz * float(VKMD_POSITIONS_QUANTA) + 0.5) *
+                      float(VKMD_POSITIONS_QUANTUM);
+        vec3 lo = vec3(3.0e38), hi = vec3(-3.0e38);
+        uint atoms = 0u;
+        for (uint l = 0; l < C; ++l) {
+            uint s = c * C + l;
+            if (order[s] == VKMD_NL_EMPTY) {
+                rel[s] = vec4(vec3(VKMD_NL_FAR), 0.0);
+                continue;
+            }
+            vec3 r = nl_delta(anchor, rel[s].xyz);
+            rel[s] = vec4(r, 1.0);
+            lo = min(lo, r);
+            hi = max(hi, r);
+            ++atoms;
+        }
+        cluster[3u * c] = vec4(anchor, float(atoms));
+        cluster[3u * c + 1u] = vec4(lo, 0.0);
+        cluster[3u * c + 2u] = vec4(hi, 0.0);
     }
 }
 
@@ -60,6 +102,8 @@ void main()
 {
     if (MODE == VKMD_NL_MODE_SORT_SCATTER)
         scatter();
-    else
+    else if (MODE == VKMD_NL_MODE_SORT_CELLS)
         sort_cells();
+    else
+        clusters();
 }

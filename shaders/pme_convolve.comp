@@ -20,6 +20,8 @@
 #include "common/fixed_point.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
+// false: the convolution only (steps that read no energies).
+layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_PME_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
@@ -58,10 +60,13 @@ void main()
                       inv_moduli[k0 + y] * inv_moduli[k0 + k1 + z];
         vec2 s = spectrum[c];
         bool twice = z != 0 && !(k2 % 2 == 0 && z == k2 / 2);
-        e = fixed_add(e, to_fixed((twice ? 1.0 : 0.5) * eterm * dot(s, s)));
+        if (ENERGY)
+            e = fixed_add(e, to_fixed((twice ? 1.0 : 0.5) * eterm * dot(s, s)));
         spectrum[c] = s * eterm;
     }
 
+    if (!ENERGY)
+        return;
     uint lid = gl_LocalInvocationID.x;
     red[lid] = e;
     barrier();

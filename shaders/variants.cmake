@@ -15,6 +15,11 @@
 # +fp16 / +fp16words (nonbonded.comp only): LJ pair math in half precision
 # (capability Float16, so a module of its own: shaderFloat16 is optional);
 # engine/forces/pass_nonbonded.c picks it for --nonbonded fp16.
+#
+# +shared / +sharedwords (the tile shaders, common/tile.glsl): lane groups
+# exchange data through shared memory instead of subgroup shuffles (the
+# GroupNonUniformShuffle capability), for devices without them;
+# engine/forces/tile.c picks the build.
 set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
@@ -23,6 +28,9 @@ set(VKMD_SHADER_VARIANTS
   "nonbonded.comp words VKMD_FIXED_WORDS"
   "nonbonded.comp fp16 VKMD_NB_FP16"
   "nonbonded.comp fp16words VKMD_NB_FP16_WORDS"
+  "nonbonded.comp shared VKMD_TILE_SHARED"
+  "nonbonded.comp sharedwords VKMD_TILE_SHARED_WORDS"
+  "nl_prune.comp shared VKMD_TILE_SHARED"
   "pme_convolve.comp words VKMD_FIXED_WORDS"
   "pme_gather.comp words VKMD_FIXED_WORDS"
   "pme_grid_convert.comp words VKMD_FIXED_WORDS"

@@ -206,7 +206,7 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
         CHECK_OK(vkmd_vk_cmd_create(ctx, &cmd));
         CHECK_OK(vkmd_vk_cmd_begin(ctx, &cmd));
         vkmd_accum_record_clear(cmd.cb, &acc);
-        vkmd_pass_bonded_record(pass, cmd.cb);
+        vkmd_pass_bonded_record(pass, cmd.cb, 1);
         vkmd_vk_barrier_compute_to_transfer(cmd.cb);
         CHECK_OK(vkmd_vk_cmd_end(ctx, &cmd));
         CHECK_OK(vkmd_vk_cmd_submit_wait(ctx, &cmd));

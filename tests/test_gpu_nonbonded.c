@@ -10,6 +10,11 @@
  *     max |dF| <= 1e-3 RMS(F_ref) (tests/tolerance.h), figures printed;
  *   - bitwise identical forces and energies from a second evaluation with the
  *     same list, from a fresh list and pass, and with another workgroup size;
+ *     the pipeline without energies gives the same force bits (so a
+ *     trajectory does not depend on which steps report); a context whose
+ *     tile kernels pass data through shared memory instead of subgroup
+ *     shuffles (VKMD_FORCE_TILE_SHARED=1, the fallback build) gives the same
+ *     bits too;
  *   - no validation error.
  * Positions are rounded to float before the reference sees them, so the
  * comparison measures the pass's arithmetic, not the input rounding. */
@@ -29,10 +34,12 @@
 typedef struct gpu_eval {
     double *forces; /* [3N] kcal/mol/A */
     vkmd_energy energy;
-    int64_t *raw_forces[2]; /* [3N] fixed point, two evaluations with one list */
+    int64_t *raw_forces[3]; /* [3N] fixed point: two evaluations with one list, then one
+                               without energies */
     int64_t raw_energy[2][VKMD_ENERGY_SLOT_COUNT];
     vkmd_neighbor_stats stats;
     size_t nl_bytes, pass_bytes;
+    int lj_table;
 } gpu_eval;
 
 static void gpu_eval_free(gpu_eval *e)
@@ -40,6 +47,7 @@ static void gpu_eval_free(gpu_eval *e)
     free(e->forces);
     free(e->raw_forces[0]);
     free(e->raw_forces[1]);
+    free(e->raw_forces[2]);
 }
 
 /* Two evaluations (clear, list record, pass record) in one submission each,
@@ -50,7 +58,7 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
     const int32_t n = sys->atom_count;
     memset(out, 0, sizeof *out);
     out->forces = calloc(3 * (size_t)n, sizeof(double));
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 3; ++k)
         out->raw_forces[k] = calloc(3 * (size_t)n, sizeof(int64_t));
     vkmd_vk_buffer pos = {0};
     vkmd_accum acc = {0};
@@ -76,22 +84,28 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
     if (!sys->box.periodic || nl)
         CHECK_OK(vkmd_pass_nonbonded_create(ctx, sys, &desc, &pass));
     if (pass) {
-        CHECK_OK(vkmd_vk_cmd_create(ctx, &cmd));
-        CHECK_OK(vkmd_vk_cmd_begin(ctx, &cmd));
-        vkmd_accum_record_clear(cmd.cb, &acc);
-        if (nl)
-            vkmd_neighbor_record(nl, cmd.cb);
-        vkmd_pass_nonbonded_record(pass, cmd.cb);
-        vkmd_vk_barrier_compute_to_transfer(cmd.cb);
-        CHECK_OK(vkmd_vk_cmd_end(ctx, &cmd));
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < 3; ++k) {
+            if (k != 1) { /* record with energies, then (k = 2) without */
+                vkmd_vk_cmd_destroy(ctx, &cmd);
+                CHECK_OK(vkmd_vk_cmd_create(ctx, &cmd));
+                CHECK_OK(vkmd_vk_cmd_begin(ctx, &cmd));
+                vkmd_accum_record_clear(cmd.cb, &acc);
+                if (nl)
+                    vkmd_neighbor_record(nl, cmd.cb);
+                vkmd_pass_nonbonded_record(pass, cmd.cb, k == 0);
+                vkmd_vk_barrier_compute_to_transfer(cmd.cb);
+                CHECK_OK(vkmd_vk_cmd_end(ctx, &cmd));
+            }
             CHECK_OK(vkmd_vk_cmd_submit_wait(ctx, &cmd));
             CHECK_OK(
                 vkmd_vk_buffer_readback(ctx, &acc.forces, 0, out->raw_forces[k], acc.forces.size));
-            CHECK_OK(vkmd_vk_buffer_readback(ctx, &acc.energies, 0, out->raw_energy[k],
-                                             sizeof out->raw_energy[k]));
+            if (k < 2)
+                CHECK_OK(vkmd_vk_buffer_readback(ctx, &acc.energies, 0, out->raw_energy[k],
+                                                 sizeof out->raw_energy[k]));
+            if (k == 1)
+                CHECK_OK(vkmd_pass_nonbonded_readback(ctx, pass, out->forces, &out->energy));
         }
-        CHECK_OK(vkmd_pass_nonbonded_readback(ctx, pass, out->forces, &out->energy));
+        out->lj_table = vkmd_pass_nonbonded_lj_table(pass);
         out->pass_bytes = vkmd_pass_nonbonded_memory_bytes(pass);
         if (nl) {
             CHECK_OK(vkmd_neighbor_check(ctx, nl, &out->stats));
@@ -110,6 +124,8 @@ static int same_bits(const gpu_eval *a, int ka, const gpu_eval *b, int kb, int32
     return !memcmp(a->raw_forces[ka], b->raw_forces[kb], 3 * (size_t)n * sizeof(int64_t)) &&
            !memcmp(a->raw_energy[ka], b->raw_energy[kb], sizeof a->raw_energy[ka]);
 }
+
+static vkmd_vk_context *shared_ctx; /* tile kernels through shared memory */
 
 static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, int force_staging)
 {
@@ -132,10 +148,11 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, i
     double e_lj = 0, e_coul = 0;
     CHECK_OK(ref_nonbonded_pairs(sys, &s, vkmd_ff_coulomb_k(&s), fref, &e_lj, &e_coul));
 
-    gpu_eval a, b, c;
+    gpu_eval a, b, c, d;
     run_gpu(ctx, sys, &s, 0, force_staging, &a);
     run_gpu(ctx, sys, &s, 0, force_staging, &b);
     run_gpu(ctx, sys, &s, 128, force_staging, &c);
+    run_gpu(shared_ctx ? shared_ctx : ctx, sys, &s, 0, force_staging, &d);
 
     check_close("LJ energy (kcal/mol)", a.energy.lj_pair, e_lj, TOL_FP32_ENERGY_REL, 1e-9);
     check_close("real-space Coulomb energy (kcal/mol)", a.energy.coulomb_real, e_coul,
@@ -156,25 +173,34 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, i
             fsum[k] += a.forces[3 * i + k];
     printf("  net GPU force (%.2g, %.2g, %.2g) kcal/mol/A\n", fsum[0], fsum[1], fsum[2]);
     if (sys->box.periodic) {
-        printf("  list: %u builds in %u checks, %u entries per cluster at most (capacity %u), "
-               "%u slots; device memory: list %.2f MB, pass %.2f MB\n",
-               a.stats.builds, a.stats.checks, a.stats.max_count, a.stats.capacity,
-               a.stats.slot_count, a.nl_bytes / 1e6, a.pass_bytes / 1e6);
-        CHECK(a.stats.builds == 1 && a.stats.checks == 2);
+        printf("  list: %u builds, %u prunes in %u checks, %u outer / %u inner tiles per "
+               "cluster at most (capacity %u / %u), %u slots, %u inner tiles = %llu lane pairs "
+               "per evaluation; LJ %s; device memory: list %.2f MB, pass %.2f MB\n",
+               a.stats.builds, a.stats.prunes, a.stats.checks, a.stats.max_count, a.stats.max_inner,
+               a.stats.capacity, a.stats.inner_capacity, a.stats.slot_count, a.stats.tiles_inner,
+               (unsigned long long)vkmd_neighbor_lane_pairs(&a.stats),
+               a.lj_table ? "table" : "Lorentz-Berthelot", a.nl_bytes / 1e6, a.pass_bytes / 1e6);
+        CHECK(a.stats.builds == 1 && a.stats.prunes == 1 && a.stats.checks == 3);
         CHECK(!a.stats.overflow);
     }
     int same_rep = same_bits(&a, 0, &a, 1, n);
     int same_fresh = same_bits(&a, 0, &b, 0, n);
     int same_wg = same_bits(&a, 0, &c, 0, n);
+    int same_noe = !memcmp(a.raw_forces[0], a.raw_forces[2], 3 * (size_t)n * sizeof(int64_t));
+    int same_shared = same_bits(&a, 0, &d, 0, n);
     printf("  bitwise identical: second evaluation %s, fresh list and pass %s, workgroup 64 vs "
-           "128 %s\n",
-           same_rep ? "yes" : "NO", same_fresh ? "yes" : "NO", same_wg ? "yes" : "NO");
+           "128 %s, forces without energies %s, shared-memory tiles %s\n",
+           same_rep ? "yes" : "NO", same_fresh ? "yes" : "NO", same_wg ? "yes" : "NO",
+           same_noe ? "yes" : "NO", same_shared ? "yes" : "NO");
     CHECK(same_rep);
     CHECK(same_fresh);
     CHECK(same_wg);
+    CHECK(same_noe);
+    CHECK(same_shared);
     gpu_eval_free(&a);
     gpu_eval_free(&b);
     gpu_eval_free(&c);
+    gpu_eval_free(&d);
     free(fref);
 }
 
@@ -195,6 +221,13 @@ int main(void)
     if (early >= 0)
         return early;
 
+    /* A second context whose tile kernels take the shared-memory build. */
+    setenv("VKMD_FORCE_TILE_SHARED", "1", 1);
+    CHECK_OK(vkmd_vk_context_create(NULL, &shared_ctx));
+    unsetenv("VKMD_FORCE_TILE_SHARED");
+    if (shared_ctx)
+        CHECK(!shared_ctx->info.features.subgroup_shuffle);
+
     compare_file(ctx, "water:216", "water:216", NULL, 0);
     compare_file(ctx, "water_box (AMBER prmtop)", VKMD_TEST_DATA_DIR "/water_box.prmtop",
                  VKMD_TEST_DATA_DIR "/water_box.inpcrd", 1);
@@ -211,6 +244,9 @@ int main(void)
     printf("validation errors: %u (warnings %u)\n", errors,
            vkmd_vk_context_validation_warnings(ctx));
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
+    if (shared_ctx)
+        CHECK_OK(vkmd_vk_context_check_validation(shared_ctx));
+    vkmd_vk_context_destroy(shared_ctx);
     vkmd_vk_context_destroy(ctx);
     return test_finish("test_gpu_nonbonded");
 }

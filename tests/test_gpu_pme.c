@@ -101,7 +101,7 @@ static void rig_eval(vkmd_vk_context *ctx, rig *r, const vkmd_vk_timer *timer, g
     if (timer)
         vkmd_vk_timer_record_reset(r->cmd.cb, timer);
     vkmd_accum_record_clear(r->cmd.cb, &r->acc);
-    vkmd_pass_pme_record(r->pass, r->cmd.cb, timer, 0);
+    vkmd_pass_pme_record(r->pass, r->cmd.cb, 1, timer, 0);
     vkmd_vk_barrier_compute_to_transfer(r->cmd.cb);
     CHECK_OK(vkmd_vk_cmd_end(ctx, &r->cmd));
     CHECK_OK(vkmd_vk_cmd_submit_wait(ctx, &r->cmd));

@@ -161,14 +161,14 @@ static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repe
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &steady));
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &steady));
     vkmd_vk_timer_record_reset(steady.cb, &timer);
-    vkmd_forcefield_record(ff, steady.cb, &timer, 0);
+    vkmd_forcefield_record(ff, steady.cb, VKMD_FF_RECORD_ENERGY, &timer, 0);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &steady));
 
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &rebuild));
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &rebuild));
     vkmd_vk_timer_record_reset(rebuild.cb, &timer);
     vkmd_forcefield_record_invalidate(ff, rebuild.cb);
-    vkmd_forcefield_record(ff, rebuild.cb, &timer, 0);
+    vkmd_forcefield_record(ff, rebuild.cb, VKMD_FF_RECORD_ENERGY, &timer, 0);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &rebuild));
 
     double wall_rebuild;

@@ -39,7 +39,7 @@ struct vkmd_forcefield {
     vkmd_system const *sys; /* borrowed for re-creating the list; see grow_neighbor */
     int32_t atom_count;
     int periodic;
-    double skin_a;
+    double skin_a, outer_skin_a;
     int force_staging;
     vkmd_vk_buffer positions;
     vkmd_vk_buffer positions_x; /* split parts (empty for fp32) */
@@ -74,9 +74,10 @@ static void compute_constants(vkmd_forcefield *ff, const vkmd_system *sys)
 }
 
 /* (Re)creates the neighbour list and the nonbonded pass that reads it;
- * max_neighbors 0 = the list's own estimate. */
+ * strides 0 = the list's own estimates. */
 static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
-                                    const vkmd_system *sys, uint32_t max_neighbors)
+                                    const vkmd_system *sys, uint32_t max_neighbors,
+                                    uint32_t max_inner)
 {
     vkmd_result res = VKMD_OK;
     vkmd_pass_nonbonded_destroy(ctx, ff->nonbonded);
@@ -84,10 +85,14 @@ static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     ff->nonbonded = NULL;
     ff->neighbor = NULL;
     if (ff->periodic) {
-        const vkmd_neighbor_desc nd = {.positions = &ff->positions, /* the float part */
+        const vkmd_neighbor_desc nd = {.positions = &ff->positions,
+                                       .positions_x = vkmd_forcefield_positions_x(ff),
+                                       .positions_mode = ff->settings.positions,
                                        .cutoff_a = ff->settings.cutoff_a,
                                        .skin_a = ff->skin_a,
+                                       .outer_skin_a = ff->outer_skin_a,
                                        .max_neighbors = max_neighbors,
+                                       .max_inner = max_inner,
                                        .force_staging = ff->force_staging};
         VKMD_TRY(vkmd_neighbor_create(ctx, sys, &nd, &ff->neighbor));
     }
@@ -123,13 +128,14 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     ff->atom_count = sys->atom_count;
     ff->periodic = sys->box.periodic;
     ff->skin_a = desc->skin_a;
+    ff->outer_skin_a = desc->outer_skin_a;
     ff->force_staging = desc->force_staging;
     VKMD_TRY(vkmd_positions_create(ctx, sys->atom_count, desc->force_staging, &ff->positions));
     VKMD_TRY(vkmd_positions_create_extra(ctx, sys->atom_count, ff->settings.positions,
                                          desc->force_staging, &ff->positions_x));
     VKMD_TRY(vkmd_forcefield_upload_positions(ctx, ff, sys->positions));
     VKMD_TRY(vkmd_accum_create(ctx, sys->atom_count, desc->force_staging, &ff->accum));
-    VKMD_TRY(create_nonbonded(ctx, ff, sys, desc->max_neighbors));
+    VKMD_TRY(create_nonbonded(ctx, ff, sys, desc->max_neighbors, 0));
     const vkmd_pass_bonded_desc bd = {.positions = &ff->positions,
                                       .positions_x = vkmd_forcefield_positions_x(ff),
                                       .positions_mode = ff->settings.positions,
@@ -210,9 +216,10 @@ static void mark(VkCommandBuffer cb, const vkmd_vk_timer *timer, uint32_t slot)
         vkmd_vk_timer_record_mark(cb, timer, slot);
 }
 
-void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
+void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
                             const vkmd_vk_timer *timer, uint32_t first_slot)
 {
+    const int energy = (flags & VKMD_FF_RECORD_ENERGY) != 0;
     if (!timer && ff->pme) {
         /* Passes that write different buffers share a barrier interval: the
          * nonbonded pass (forces, energies) with the PME spread (charge
@@ -225,13 +232,13 @@ void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
         vkmd_accum_record_clear(cb, &ff->accum); /* + transfer -> compute barrier */
         if (ff->neighbor)
             vkmd_neighbor_record(ff->neighbor, cb);
-        vkmd_pass_nonbonded_record(ff->nonbonded, cb);
+        vkmd_pass_nonbonded_record(ff->nonbonded, cb, energy);
         vkmd_pass_pme_record_spread(ff->pme, cb);
         vkmd_vk_barrier_compute(cb);
-        vkmd_pass_bonded_record(ff->bonded, cb);
+        vkmd_pass_bonded_record(ff->bonded, cb, energy);
         vkmd_pass_pme_record_convert(ff->pme, cb);
         vkmd_vk_barrier_compute(cb);
-        vkmd_pass_pme_record_solve(ff->pme, cb);
+        vkmd_pass_pme_record_solve(ff->pme, cb, energy);
         vkmd_vk_barrier_compute(cb);
         return;
     }
@@ -241,14 +248,14 @@ void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
     if (ff->neighbor)
         vkmd_neighbor_record(ff->neighbor, cb);
     mark(cb, timer, first_slot + MARK_NEIGHBOR);
-    vkmd_pass_nonbonded_record(ff->nonbonded, cb);
+    vkmd_pass_nonbonded_record(ff->nonbonded, cb, energy);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + MARK_NONBONDED);
-    vkmd_pass_bonded_record(ff->bonded, cb);
+    vkmd_pass_bonded_record(ff->bonded, cb, energy);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + MARK_BONDED);
     if (ff->pme) {
-        vkmd_pass_pme_record(ff->pme, cb, timer, first_slot + MARK_PME_FIRST);
+        vkmd_pass_pme_record(ff->pme, cb, energy, timer, first_slot + MARK_PME_FIRST);
         vkmd_vk_barrier_compute(cb);
     }
 }
@@ -328,7 +335,7 @@ static vkmd_result submit_once(vkmd_vk_context *ctx, const vkmd_forcefield *ff)
     vkmd_vk_cmd cmd = {0};
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &cmd));
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &cmd));
-    vkmd_forcefield_record(ff, cmd.cb, NULL, 0);
+    vkmd_forcefield_record(ff, cmd.cb, VKMD_FF_RECORD_ENERGY, NULL, 0);
     vkmd_vk_barrier_compute_to_transfer(cmd.cb);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &cmd));
     VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &cmd));
@@ -369,8 +376,17 @@ vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield
     vkmd_neighbor_stats st;
     VKMD_TRY(vkmd_neighbor_stats_read(ctx, ff->neighbor, &st));
     uint32_t want = st.max_count + st.max_count / 4 + 32;
-    vkmd_log_info("neighbour list: growing from %u to %u entries per cluster", st.capacity, want);
-    VKMD_TRY(create_nonbonded(ctx, ff, ff->sys, want));
+    uint32_t want_inner = st.max_inner + st.max_inner / 4 + 32;
+    if (want < st.capacity)
+        want = st.capacity;
+    if (want_inner < st.inner_capacity)
+        want_inner = st.inner_capacity;
+    if (want_inner > want)
+        want = want_inner;
+    vkmd_log_info("neighbour list: growing from %u / %u to %u / %u outer / inner tiles per "
+                  "cluster",
+                  st.capacity, st.inner_capacity, want, want_inner);
+    VKMD_TRY(create_nonbonded(ctx, ff, ff->sys, want, want_inner));
 cleanup:
     return res;
 }
@@ -399,4 +415,11 @@ vkmd_result vkmd_forcefield_neighbor_builds(vkmd_vk_context *ctx, const vkmd_for
     if (res == VKMD_OK)
         *out_builds = st.builds;
     return res;
+}
+
+vkmd_result vkmd_forcefield_neighbor_stats(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                           vkmd_neighbor_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    return ff->neighbor ? vkmd_neighbor_stats_read(ctx, ff->neighbor, out) : VKMD_OK;
 }

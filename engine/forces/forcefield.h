@@ -20,6 +20,7 @@
 #define VKMD_FORCES_FORCEFIELD_H
 
 #include "forces/accum.h"
+#include "forces/neighbor.h"
 #include "system/ff_settings.h"
 #include "system/system.h"
 #include "vk/context.h"
@@ -29,9 +30,10 @@
 
 typedef struct vkmd_forcefield_desc {
     const vkmd_ff_settings *settings; /* required, resolved (vkmd_ff_settings_resolve) */
-    double skin_a;                    /* 0: the neighbour list's default */
-    uint32_t max_neighbors;           /* 0: estimated by the list; else its initial capacity
-                                         (entries per cluster; grown on overflow) */
+    double skin_a;                    /* 0: the neighbour list's default (inner skin) */
+    double outer_skin_a;              /* 0: the neighbour list's default (outer skin) */
+    uint32_t max_neighbors;           /* 0: estimated by the list; else its initial outer
+                                         capacity (tiles per cluster; grown on overflow) */
     int force_staging;                /* 0; 1: stage every buffer (tests of the discrete path) */
     int no_pme;                       /* 0; 1: leave PME out (timing the other passes, as the
                                          precision calibration does: energies are incomplete) */
@@ -90,13 +92,17 @@ const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff);
 vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                              const double *positions);
 
-/* Records one full evaluation (see the file comment); begins with a
+/* Records one full evaluation (see the file comment), with energies when
+ * flags has VKMD_FF_RECORD_ENERGY; begins with a
  * compute-to-transfer barrier (earlier compute reads of the accumulators and
  * the PME grid finish before they are cleared) and ends with a compute
  * barrier so later compute passes can read the forces. With a timer, marks
  * go into first_slot .. first_slot + VKMD_FORCEFIELD_TIMER_SLOTS - 1 and the
  * caller resets them (vkmd_vk_timer_record_reset) before. */
-void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb,
+#define VKMD_FF_RECORD_ENERGY                                                                      \
+    1u /* sum energies too (else forces only, and the energy                                       \
+          slots keep what they held) */
+void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
                             const vkmd_vk_timer *timer, uint32_t first_slot);
 
 /* Records a request that the next recorded evaluation rebuilds the
@@ -139,6 +145,10 @@ vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield
 
 /* Device memory held by the force field and its passes, bytes. */
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);
+
+/* The neighbour list's counters (vkmd_neighbor_stats_read); zeroed for vacuum. */
+vkmd_result vkmd_forcefield_neighbor_stats(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                           vkmd_neighbor_stats *out);
 
 /* Neighbour-list rebuilds the device has made since create (0 for vacuum). */
 vkmd_result vkmd_forcefield_neighbor_builds(vkmd_vk_context *ctx, const vkmd_forcefield *ff,

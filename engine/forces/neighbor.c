@@ -2,10 +2,12 @@
  *
  * The host only plans sizes, uploads the exclusions and the Hilbert rank of
  * every row, and records; all decisions about rebuilding are taken on the
- * device. Eight pipelines share one binding layout (VKMD_NL_BINDING_*) and
+ * device. Ten pipelines share one binding layout (VKMD_NL_BINDING_*) and
  * one push-constant block, so one vkmd_nl_push describes every dispatch. */
 #include "forces/neighbor.h"
 #include "core/log.h"
+#include "forces/positions.h"
+#include "forces/tile.h"
 #include "vk/stats.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
@@ -22,7 +24,10 @@ enum {
     PIPE_ROWSCAN,
     PIPE_SCATTER,
     PIPE_CELLS,
+    PIPE_CLUSTERS,
     PIPE_BUILD,
+    PIPE_GATHER,
+    PIPE_PRUNE,
     PIPE_COUNT
 };
 
@@ -30,12 +35,12 @@ struct vkmd_neighbor {
     vkmd_neighbor_plan plan;
     vkmd_vk_pipeline pipes[PIPE_COUNT];
     vkmd_vk_descset sets[PIPE_COUNT];
-    vkmd_vk_buffer state, args, saved, atom_key, cells, rows, order, slot_of, spos, excl, list,
-        counts;
+    vkmd_vk_buffer state, args, saved, atom_key, cells, rows, order, slot_of, rel, cluster, excl,
+        outer, inner, masks, counts;
     const vkmd_vk_buffer *positions;
     vkmd_nl_push push;
-    uint32_t check_groups;
-    double cutoff_a, skin_a;
+    uint32_t check_groups, gather_groups;
+    double cutoff_a, skin_a, outer_skin_a;
     int32_t atom_count;
 };
 
@@ -69,16 +74,33 @@ static vkmd_result check_box(const vkmd_box *box, double cutoff_a)
     return VKMD_OK;
 }
 
+/* Mean tiles per cluster of a half list of radius r: cluster centres in the
+ * Minkowski sum of a box of edges s (the two clusters' extents added) and a
+ * ball of radius r (Steiner's formula), halved, plus the diagonal tile. The
+ * extents are 0.8 of the cell edge per cluster: measured in water, 3.6 x
+ * 3.3 x 3.3 A at a 4.3 A edge (x up to 7 A). The half list splits each
+ * cluster's tiles by index parity, so the spread about the mean is small. */
+static double tiles_per_cluster(double rho_clusters, const double s[3], double r)
+{
+    const double v = s[0] * s[1] * s[2] + 2.0 * r * (s[0] * s[1] + s[1] * s[2] + s[2] * s[0]) +
+                     M_PI * r * r * (s[0] + s[1] + s[2]) + 4.0 / 3.0 * M_PI * r * r * r;
+    return 0.5 * rho_clusters * v + 0.5;
+}
+
 vkmd_result vkmd_neighbor_plan_make(const vkmd_system *sys, const vkmd_neighbor_desc *desc,
                                     vkmd_neighbor_plan *out)
 {
     memset(out, 0, sizeof *out);
     const double cutoff = desc->cutoff_a;
     const double skin = desc->skin_a > 0 ? desc->skin_a : VKMD_NEIGHBOR_SKIN_A;
-    if (!(cutoff > 0) || !(desc->skin_a >= 0) || !isfinite(cutoff) || !isfinite(skin))
+    const double outer_skin =
+        desc->outer_skin_a > 0 ? desc->outer_skin_a : VKMD_NEIGHBOR_OUTER_SKIN_A;
+    if (!(cutoff > 0) || !(desc->skin_a >= 0) || !(desc->outer_skin_a >= 0) || !isfinite(cutoff) ||
+        !isfinite(skin) || !isfinite(outer_skin))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "neighbour list: cutoff %g A and skin %g A must be positive", cutoff,
-                         desc->skin_a);
+                         "neighbour list: cutoff %g A, skin %g A and outer skin %g A must be "
+                         "positive",
+                         cutoff, desc->skin_a, desc->outer_skin_a);
     vkmd_result res = check_box(&sys->box, cutoff);
     if (res != VKMD_OK)
         return res;
@@ -116,38 +138,42 @@ vkmd_result vkmd_neighbor_plan_make(const vkmd_system *sys, const vkmd_neighbor_
     out->slot_capacity = round_up((uint32_t)sys->atom_count + (C - 1) * rows, C);
     out->cluster_capacity = out->slot_capacity / C;
     out->list_radius_a = cutoff + skin;
+    out->outer_radius_a = cutoff + skin + outer_skin;
 
-    /* Mean entries per cluster: atoms within R of any of the cluster's 8
-     * atoms. The Steiner volume of the cluster's bounding box (box + faces
-     * x R + edges x pi R^2 / 4 + sphere) overestimates it, since 8 atoms
-     * fill their box only partly: the measured volumes exceed the sphere's
-     * by 0.36 (random gas) to 0.44 (water) of the box's excess, so the
-     * estimate takes 0.45 of it. Capacity: VKMD_NEIGHBOR_MARGIN times that:
-     * in water:8000 the 99th percentile needs 1.16x the mean and the largest
-     * cluster (a sparse stretch of its row) 1.37x. */
-    const double r = out->list_radius_a;
-    const double sx = len[0] / n[0], sy = len[1] / n[1], sz = len[2] / n[2];
-    const double ax = fmin(len[0], C / (rho * sy * sz) + sx), ay = sy, az = sz;
-    const double sphere = 4.0 / 3.0 * M_PI * r * r * r;
-    const double steiner = ax * ay * az + 2.0 * r * (ax * ay + ay * az + az * ax) +
-                           M_PI * r * r * (ax + ay + az) + sphere;
-    out->expected_entries = rho * (sphere + 0.45 * (steiner - sphere));
-    double m = desc->max_neighbors ? (double)desc->max_neighbors
-                                   : ceil(VKMD_NEIGHBOR_MARGIN * out->expected_entries / 8.0) * 8.0;
-    m = fmin(m, n_atoms);
-    out->max_neighbors = (uint32_t)fmax(1.0, m);
+    /* Strides: VKMD_NEIGHBOR_MARGIN over the estimated means (clusters of a
+     * sparse row are larger but have fewer neighbours), at least 8. */
+    const double rho_c = n_atoms / C / volume;
+    const double sy = len[1] / n[1], sz = len[2] / n[2];
+    const double sx = fmin(len[0], C / (rho * sy * sz));
+    const double s2[3] = {1.6 * sx, 1.6 * sy, 1.6 * sz};
+    const double clusters_used = fmax(1.0, ceil(n_atoms / C));
+    out->expected_entries = tiles_per_cluster(rho_c, s2, out->outer_radius_a);
+    out->expected_inner = tiles_per_cluster(rho_c, s2, out->list_radius_a);
+    double m = desc->max_neighbors
+                   ? (double)desc->max_neighbors
+                   : ceil(VKMD_NEIGHBOR_MARGIN * out->expected_entries / 8.0) * 8.0 + 8.0;
+    double mi = desc->max_inner
+                    ? (double)desc->max_inner
+                    : ceil(VKMD_NEIGHBOR_MARGIN * out->expected_inner / 8.0) * 8.0 + 8.0;
+    m = fmin(m, clusters_used + 8.0);
+    mi = fmin(mi, m);
+    out->max_neighbors = (uint32_t)fmax(8.0, m);
+    out->max_inner = (uint32_t)fmax(8.0, mi);
 
-    const double list_bytes = 4.0 * out->cluster_capacity * (double)out->max_neighbors;
+    const double k = out->cluster_capacity;
+    const double list_bytes = 16.0 * k * (double)out->max_neighbors;
     if (list_bytes > 4294967295.0)
         return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "neighbour list: %.0f bytes of list (%u clusters x %u entries) exceed "
-                         "what one storage buffer can address",
+                         "neighbour list: %.0f bytes of tiles (%u clusters x %u) exceed what one "
+                         "storage buffer can address",
                          list_bytes, out->cluster_capacity, out->max_neighbors);
     out->list_bytes = (size_t)list_bytes;
-    out->total_bytes = out->list_bytes + 4 * (size_t)out->cluster_capacity +
-                       20 * (size_t)out->slot_capacity + 32 * (size_t)sys->atom_count + 4 +
-                       8 * (size_t)sys->exclusion_count + 8 * (size_t)out->cell_count +
-                       12 * (size_t)rows + sizeof(vkmd_nl_state) + 16 * VKMD_NL_DISPATCH_COUNT;
+    const size_t strides = (size_t)out->max_neighbors + out->max_inner;
+    out->total_bytes = 24 * (size_t)out->cluster_capacity * strides +
+                       64 * (size_t)out->cluster_capacity + 36 * (size_t)out->slot_capacity +
+                       48 * (size_t)sys->atom_count + 4 + 8 * (size_t)sys->exclusion_count +
+                       8 * (size_t)out->cell_count + 12 * (size_t)rows + sizeof(vkmd_nl_state) +
+                       16 * (VKMD_NL_DISPATCH_COUNT + 1);
     return VKMD_OK;
 }
 
@@ -260,14 +286,25 @@ static void set_push_box(vkmd_neighbor *nl, const vkmd_box *box)
 {
     const vkmd_neighbor_plan *p = &nl->plan;
     double lmax = fmax(box->len[0], fmax(box->len[1], box->len[2]));
-    double trigger = 0.5 * nl->skin_a - 8.0 * float_ulp(lmax);
-    if (trigger < 0)
-        trigger = 0;
-    nl->push.box = (vkmd_gpu_vec4){(float)box->len[0], (float)box->len[1], (float)box->len[2],
-                                   (float)p->list_radius_a};
+    double guard = 8.0 * float_ulp(lmax);
+    double rebuild = fmax(0.0, 0.5 * nl->outer_skin_a - guard);
+    double prune = fmax(0.0, 0.5 * nl->skin_a - guard);
+    float hi[3];
+    for (int d = 0; d < 3; ++d)
+        hi[d] = (float)box->len[d];
+    nl->push.box = (vkmd_gpu_vec4){hi[0], hi[1], hi[2], (float)p->outer_radius_a};
+    nl->push.box_lo = (vkmd_gpu_vec4){(float)(box->len[0] - hi[0]), (float)(box->len[1] - hi[1]),
+                                      (float)(box->len[2] - hi[2]), (float)p->list_radius_a};
     nl->push.cell =
         (vkmd_gpu_vec4){(float)(box->len[0] / p->grid[0]), (float)(box->len[1] / p->grid[1]),
-                        (float)(box->len[2] / p->grid[2]), (float)(trigger * trigger)};
+                        (float)(box->len[2] / p->grid[2]), (float)(rebuild * rebuild)};
+    const float prune2 = (float)(prune * prune), cutoff = (float)nl->cutoff_a;
+    const float drift = (float)(0.5 * nl->outer_skin_a);
+    uint32_t bits[3];
+    memcpy(&bits[0], &prune2, 4);
+    memcpy(&bits[1], &cutoff, 4);
+    memcpy(&bits[2], &drift, 4);
+    nl->push.limits = (vkmd_gpu_uvec4){p->max_inner, bits[0], bits[1], bits[2]};
 }
 
 vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box)
@@ -312,6 +349,11 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     uint32_t scan_wg = VKMD_NL_SCAN_WORKGROUP;
     while (scan_wg > ctx->info.max_workgroup_invocations)
         scan_wg /= 2;
+    const char *prune_shader = NULL;
+    uint32_t tile_wg = 0;
+    res = vkmd_tile_shader(ctx, "neighbour list", "nl_prune.comp", wg, 0, &prune_shader, &tile_wg);
+    if (res != VKMD_OK)
+        return res;
 
     vkmd_neighbor *nl = calloc(1, sizeof *nl);
     uint32_t *rows = NULL, *excl = NULL;
@@ -320,15 +362,20 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list");
     VKMD_TRY(vkmd_neighbor_plan_make(sys, desc, &nl->plan));
     const vkmd_neighbor_plan *p = &nl->plan;
-    if (p->list_bytes > ctx->limits.maxStorageBufferRange)
+    const size_t k = p->cluster_capacity;
+    const size_t mask_bytes = 8 * k * ((size_t)p->max_neighbors + p->max_inner);
+    if (p->list_bytes > ctx->limits.maxStorageBufferRange ||
+        mask_bytes > ctx->limits.maxStorageBufferRange)
         VKMD_TRY(vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                           "neighbour list: %zu bytes of list exceed the device's storage "
-                           "buffer range (%u bytes); use fewer neighbours or a smaller system",
-                           p->list_bytes, ctx->limits.maxStorageBufferRange));
+                           "neighbour list: %zu bytes of tiles exceed the device's storage "
+                           "buffer range (%u bytes); use a smaller outer skin or system",
+                           p->list_bytes > mask_bytes ? p->list_bytes : mask_bytes,
+                           ctx->limits.maxStorageBufferRange));
     nl->positions = desc->positions;
     nl->atom_count = sys->atom_count;
     nl->cutoff_a = desc->cutoff_a;
     nl->skin_a = desc->skin_a > 0 ? desc->skin_a : VKMD_NEIGHBOR_SKIN_A;
+    nl->outer_skin_a = desc->outer_skin_a > 0 ? desc->outer_skin_a : VKMD_NEIGHBOR_OUTER_SKIN_A;
 
     const uint32_t n = (uint32_t)sys->atom_count, nrows = p->grid[1] * p->grid[2];
     const int fs = desc->force_staging;
@@ -336,9 +383,9 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &excl_words));
     VKMD_TRY(make_rows(p, &rows));
     VKMD_TRY(make_buffer(ctx, &nl->state, sizeof(vkmd_nl_state), 0, fs, "neighbour state"));
-    VKMD_TRY(make_buffer(ctx, &nl->args, 16 * VKMD_NL_DISPATCH_COUNT,
+    VKMD_TRY(make_buffer(ctx, &nl->args, 16 * (VKMD_NL_DISPATCH_COUNT + 1),
                          VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, fs, "neighbour dispatch args"));
-    VKMD_TRY(make_buffer(ctx, &nl->saved, 16 * (VkDeviceSize)n, 0, fs, "neighbour saved"));
+    VKMD_TRY(make_buffer(ctx, &nl->saved, 32 * (VkDeviceSize)n, 0, fs, "neighbour saved"));
     VKMD_TRY(make_buffer(ctx, &nl->atom_key, 8 * (VkDeviceSize)n, 0, fs, "neighbour keys"));
     VKMD_TRY(
         make_buffer(ctx, &nl->cells, 8 * (VkDeviceSize)p->cell_count, 0, fs, "neighbour cells"));
@@ -346,13 +393,16 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(
         make_buffer(ctx, &nl->order, 4 * (VkDeviceSize)p->slot_capacity, 0, fs, "neighbour order"));
     VKMD_TRY(make_buffer(ctx, &nl->slot_of, 4 * (VkDeviceSize)n, 0, fs, "neighbour slots"));
-    VKMD_TRY(make_buffer(ctx, &nl->spos, 16 * (VkDeviceSize)p->slot_capacity, 0, fs,
-                         "neighbour sorted positions"));
+    VKMD_TRY(make_buffer(ctx, &nl->rel, 32 * (VkDeviceSize)p->slot_capacity, 0, fs,
+                         "neighbour relative positions"));
+    VKMD_TRY(make_buffer(ctx, &nl->cluster, 48 * (VkDeviceSize)k, 0, fs, "neighbour clusters"));
     VKMD_TRY(
         make_buffer(ctx, &nl->excl, 4 * (VkDeviceSize)excl_words, 0, fs, "neighbour exclusions"));
-    VKMD_TRY(make_buffer(ctx, &nl->list, p->list_bytes, 0, fs, "neighbour list"));
-    VKMD_TRY(make_buffer(ctx, &nl->counts, 4 * (VkDeviceSize)p->cluster_capacity, 0, fs,
-                         "neighbour counts"));
+    VKMD_TRY(make_buffer(ctx, &nl->outer, p->list_bytes, 0, fs, "neighbour outer tiles"));
+    VKMD_TRY(make_buffer(ctx, &nl->inner, 16 * (VkDeviceSize)k * p->max_inner, 0, fs,
+                         "neighbour inner tiles"));
+    VKMD_TRY(make_buffer(ctx, &nl->masks, mask_bytes, 0, fs, "neighbour tile masks"));
+    VKMD_TRY(make_buffer(ctx, &nl->counts, 16 * (VkDeviceSize)k, 0, fs, "neighbour counts"));
 
     /* Initial contents: counts zero (the bin kernel adds to them), first
      * check forced, order empty, positions zero. */
@@ -365,7 +415,8 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
     vkmd_vk_buffer_record_fill(cb, &nl->cells, 0);
     vkmd_vk_buffer_record_fill(cb, &nl->saved, 0);
-    vkmd_vk_buffer_record_fill(cb, &nl->spos, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->rel, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->cluster, 0);
     vkmd_vk_buffer_record_fill(cb, &nl->order, VKMD_NL_EMPTY);
     vkmd_vk_buffer_record_fill(cb, &nl->counts, 0);
     vkmd_vk_buffer_record_fill(cb, &nl->args, 0);
@@ -385,7 +436,10 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         [PIPE_ROWSCAN] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWSCAN},
         [PIPE_SCATTER] = {"nl_sort.comp", VKMD_NL_MODE_SORT_SCATTER},
         [PIPE_CELLS] = {"nl_sort.comp", VKMD_NL_MODE_SORT_CELLS},
+        [PIPE_CLUSTERS] = {"nl_sort.comp", VKMD_NL_MODE_SORT_CLUSTERS},
         [PIPE_BUILD] = {"nl_build.comp", 0},
+        [PIPE_GATHER] = {"nl_gather.comp", 0},
+        [PIPE_PRUNE] = {NULL, 0},
     };
     const vkmd_vk_buffer *bufs[VKMD_NL_BINDING_COUNT];
     bufs[VKMD_NL_BINDING_POSITIONS] = desc->positions;
@@ -396,23 +450,31 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     bufs[VKMD_NL_BINDING_ROWS] = &nl->rows;
     bufs[VKMD_NL_BINDING_ORDER] = &nl->order;
     bufs[VKMD_NL_BINDING_SLOT_OF] = &nl->slot_of;
-    bufs[VKMD_NL_BINDING_SPOS] = &nl->spos;
+    bufs[VKMD_NL_BINDING_REL] = &nl->rel;
+    bufs[VKMD_NL_BINDING_CLUSTER] = &nl->cluster;
     bufs[VKMD_NL_BINDING_EXCL] = &nl->excl;
-    bufs[VKMD_NL_BINDING_LIST] = &nl->list;
+    bufs[VKMD_NL_BINDING_OUTER] = &nl->outer;
+    bufs[VKMD_NL_BINDING_INNER] = &nl->inner;
+    bufs[VKMD_NL_BINDING_MASKS] = &nl->masks;
     bufs[VKMD_NL_BINDING_COUNTS] = &nl->counts;
     bufs[VKMD_NL_BINDING_ARGS] = &nl->args;
-    for (int k = 0; k < PIPE_COUNT; ++k) {
-        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, k == PIPE_ROWSCAN ? scan_wg : wg},
-                                      {VKMD_SPEC_NL_MODE, kinds[k].mode}};
+    VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
+                                          sys->atom_count, "neighbour list",
+                                          &bufs[VKMD_NL_BINDING_POSITIONS_X]));
+    for (int q = 0; q < PIPE_COUNT; ++q) {
+        const uint32_t size = q == PIPE_ROWSCAN ? scan_wg : q == PIPE_PRUNE ? tile_wg : wg;
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, size},
+                                      {VKMD_SPEC_NL_MODE, kinds[q].mode},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
         const vkmd_vk_pipeline_desc pd = {
-            .shader = kinds[k].shader,
+            .shader = q == PIPE_PRUNE ? prune_shader : kinds[q].shader,
             .buffer_count = VKMD_NL_BINDING_COUNT,
             .push_size = sizeof(vkmd_nl_push),
             .specs = specs,
-            .spec_count = 2,
+            .spec_count = 3,
         };
-        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &nl->pipes[k]));
-        VKMD_TRY(vkmd_vk_descset_create(ctx, &nl->pipes[k], bufs, &nl->sets[k]));
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &nl->pipes[q]));
+        VKMD_TRY(vkmd_vk_descset_create(ctx, &nl->pipes[q], bufs, &nl->sets[q]));
     }
 
     nl->push.grid = (vkmd_gpu_uvec4){p->grid[0], p->grid[1], p->grid[2], p->cell_count};
@@ -423,15 +485,18 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     g[VKMD_NL_DISPATCH_ROWSCAN] = 1;
     g[VKMD_NL_DISPATCH_SCATTER] = cap_groups(ctx, n, wg);
     g[VKMD_NL_DISPATCH_CELLS] = cap_groups(ctx, p->cell_count, wg);
+    g[VKMD_NL_DISPATCH_CLUSTERS] = cap_groups(ctx, p->cluster_capacity, wg);
     g[VKMD_NL_DISPATCH_BUILD] = cap_groups(ctx, p->cluster_capacity, 1);
+    g[VKMD_NL_DISPATCH_PRUNE] = cap_groups(ctx, p->cluster_capacity, tile_wg / C);
     nl->push.groups_a = (vkmd_gpu_uvec4){g[0], g[1], g[2], g[3]};
-    nl->push.groups_b = (vkmd_gpu_uvec4){g[4], g[5], 0, 0};
+    nl->push.groups_b = (vkmd_gpu_uvec4){g[4], g[5], g[6], g[7]};
     nl->check_groups = cap_groups(ctx, n, wg);
+    nl->gather_groups = cap_groups(ctx, p->slot_capacity, wg);
     set_push_box(nl, &sys->box);
-    vkmd_log_debug("neighbour list: grid %u x %u x %u, %u clusters x %u entries (expected %.0f), "
-                   "%.1f MB",
+    vkmd_log_debug("neighbour list: grid %u x %u x %u, %u clusters x %u outer / %u inner tiles "
+                   "(expected %.0f / %.0f), %.1f MB",
                    p->grid[0], p->grid[1], p->grid[2], p->cluster_capacity, p->max_neighbors,
-                   p->expected_entries, p->total_bytes / 1e6);
+                   p->max_inner, p->expected_entries, p->expected_inner, p->total_bytes / 1e6);
     *out_nl = nl;
     nl = NULL;
 cleanup:
@@ -449,9 +514,9 @@ void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl)
         vkmd_vk_descset_destroy(ctx, &nl->sets[k]);
         vkmd_vk_pipeline_destroy(ctx, &nl->pipes[k]);
     }
-    vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args, &nl->saved, &nl->atom_key,
-                              &nl->cells, &nl->rows, &nl->order, &nl->slot_of,
-                              &nl->spos,  &nl->excl, &nl->list,  &nl->counts};
+    vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,  &nl->saved,   &nl->atom_key, &nl->cells,
+                              &nl->rows,  &nl->order, &nl->slot_of, &nl->rel,      &nl->cluster,
+                              &nl->excl,  &nl->outer, &nl->inner,   &nl->masks,    &nl->counts};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(nl);
@@ -494,7 +559,16 @@ void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
     dispatch_indirect(cb, nl, PIPE_ROWSCAN, VKMD_NL_DISPATCH_ROWSCAN);
     dispatch_indirect(cb, nl, PIPE_SCATTER, VKMD_NL_DISPATCH_SCATTER);
     dispatch_indirect(cb, nl, PIPE_CELLS, VKMD_NL_DISPATCH_CELLS);
-    dispatch_indirect(cb, nl, PIPE_BUILD, VKMD_NL_DISPATCH_BUILD);
+    dispatch_indirect(cb, nl, PIPE_CLUSTERS, VKMD_NL_DISPATCH_CLUSTERS);
+    /* The build and the gather read the clusters and write different
+     * buffers: one barrier interval. */
+    bind(cb, nl, PIPE_BUILD);
+    vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)VKMD_NL_DISPATCH_BUILD);
+    bind(cb, nl, PIPE_GATHER);
+    vkCmdDispatch(cb, nl->gather_groups, 1, 1);
+    vkmd_vk_stats_add_dispatches(2);
+    vkmd_vk_barrier_compute(cb);
+    dispatch_indirect(cb, nl, PIPE_PRUNE, VKMD_NL_DISPATCH_PRUNE);
 }
 
 void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb)
@@ -512,16 +586,23 @@ vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *
     vkmd_result res = vkmd_vk_buffer_readback(ctx, &nl->state, 0, &st, sizeof st);
     if (res != VKMD_OK)
         return res;
-    float d2;
+    float d2, p2;
     memcpy(&d2, &st.last_disp2, sizeof d2);
+    memcpy(&p2, &nl->push.limits.y, sizeof p2);
     out->builds = st.builds;
+    out->prunes = st.prunes;
     out->checks = st.checks;
     out->overflow = st.overflow;
     out->max_count = st.max_count;
     out->capacity = nl->plan.max_neighbors;
+    out->max_inner = st.max_inner;
+    out->inner_capacity = nl->plan.max_inner;
+    out->tiles_outer = st.tiles_outer;
+    out->tiles_inner = st.tiles_inner;
     out->slot_count = st.slot_count;
     out->last_displacement = sqrt((double)d2);
     out->trigger_a = sqrt((double)nl->push.cell.w);
+    out->prune_trigger_a = sqrt((double)p2);
     return VKMD_OK;
 }
 
@@ -534,17 +615,24 @@ vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
         *out = s;
     if (res == VKMD_OK && s.overflow)
         res = vkmd_fail(VKMD_ERROR_CAPACITY,
-                        "neighbour list: a cluster needed %u entries, capacity is %u (create the "
-                        "list again with max_neighbors >= %u and repeat the evaluation)",
-                        s.max_count, s.capacity, s.max_count);
+                        "neighbour list: a cluster needed %u outer tiles (capacity %u) and %u "
+                        "inner tiles (capacity %u), or more than %d clusters of excluded pairs "
+                        "(create the list again with larger strides and repeat the evaluation)",
+                        s.max_count, s.capacity, s.max_inner, s.inner_capacity, VKMD_NL_EXCL_HASH);
     return res;
+}
+
+uint64_t vkmd_neighbor_lane_pairs(const vkmd_neighbor_stats *stats)
+{
+    return (uint64_t)stats->tiles_inner * C * C;
 }
 
 size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl)
 {
-    const vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args, &nl->saved, &nl->atom_key,
-                                    &nl->cells, &nl->rows, &nl->order, &nl->slot_of,
-                                    &nl->spos,  &nl->excl, &nl->list,  &nl->counts};
+    const vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,    &nl->saved, &nl->atom_key,
+                                    &nl->cells, &nl->rows,    &nl->order, &nl->slot_of,
+                                    &nl->rel,   &nl->cluster, &nl->excl,  &nl->outer,
+                                    &nl->inner, &nl->masks,   &nl->counts};
     size_t total = 0;
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         total += (size_t)bufs[k]->size;
@@ -555,71 +643,93 @@ void vkmd_neighbor_view_get(const vkmd_neighbor *nl, vkmd_neighbor_view *out)
 {
     *out = (vkmd_neighbor_view){
         .order = &nl->order,
-        .list = &nl->list,
+        .rel = &nl->rel,
+        .inner = &nl->inner,
+        .masks = &nl->masks,
         .counts = &nl->counts,
+        .state = &nl->state,
         .atom_count = (uint32_t)nl->atom_count,
         .slot_capacity = nl->plan.slot_capacity,
         .cluster_capacity = nl->plan.cluster_capacity,
         .max_neighbors = nl->plan.max_neighbors,
+        .max_inner = nl->plan.max_inner,
         .cutoff_a = nl->cutoff_a,
     };
 }
 
-vkmd_result vkmd_neighbor_pairs_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+vkmd_result vkmd_neighbor_pairs_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl, int inner,
                                      vkmd_pair **out_pairs, size_t *out_count)
 {
     vkmd_result res = VKMD_OK;
     *out_pairs = NULL;
     *out_count = 0;
     const vkmd_neighbor_plan *p = &nl->plan;
+    const vkmd_vk_buffer *tiles_buf = inner ? &nl->inner : &nl->outer;
+    const uint32_t stride = inner ? p->max_inner : p->max_neighbors;
+    const size_t mask_base = inner ? (size_t)p->cluster_capacity * p->max_neighbors : 0;
     uint32_t *order = malloc(nl->order.size);
     uint32_t *counts = malloc(nl->counts.size);
-    uint32_t *list = malloc(nl->list.size);
+    uint32_t *tiles = malloc(tiles_buf->size);
+    uint32_t *masks = malloc(nl->masks.size);
     vkmd_pair *pairs = NULL;
-    if (!order || !counts || !list) {
+    if (!order || !counts || !tiles || !masks) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list readback");
         goto cleanup;
     }
     VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->order, 0, order, nl->order.size));
     VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->counts, 0, counts, nl->counts.size));
-    VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->list, 0, list, nl->list.size));
-    size_t total = 0;
-    for (uint32_t c = 0; c < p->cluster_capacity; ++c)
-        for (uint32_t k = 0; k < counts[c] && k < p->max_neighbors; ++k) {
-            uint32_t e = list[(size_t)c * p->max_neighbors + k];
-            for (uint32_t l = 0; l < C; ++l)
-                total += (e >> l) & 1u;
-        }
-    pairs = malloc(sizeof *pairs * (total ? total : 1));
-    if (!pairs) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list readback: %zu pairs", total);
-        goto cleanup;
-    }
-    size_t at = 0;
-    for (uint32_t c = 0; c < p->cluster_capacity; ++c)
-        for (uint32_t k = 0; k < counts[c] && k < p->max_neighbors; ++k) {
-            uint32_t e = list[(size_t)c * p->max_neighbors + k];
-            uint32_t js = e >> VKMD_NL_MASK_BITS;
-            for (uint32_t l = 0; l < C; ++l)
-                if ((e >> l) & 1u) {
-                    uint32_t i = order[c * C + l], j = js < p->slot_capacity ? order[js] : 0;
-                    if (i == VKMD_NL_EMPTY || j == VKMD_NL_EMPTY || js >= p->slot_capacity) {
+    VKMD_TRY(vkmd_vk_buffer_readback(ctx, tiles_buf, 0, tiles, tiles_buf->size));
+    VKMD_TRY(vkmd_vk_buffer_readback(ctx, &nl->masks, 0, masks, nl->masks.size));
+    for (int pass = 0; pass < 2; ++pass) {
+        size_t at = 0;
+        for (uint32_t c = 0; c < p->cluster_capacity; ++c)
+            for (uint32_t kind = 0; kind < 2; ++kind) {
+                const uint32_t nt = counts[4 * c + (inner ? 2 : 0) + kind];
+                for (uint32_t t = 0; t < nt && t < stride; ++t) {
+                    const size_t e = (size_t)c * stride + (kind ? stride - 1 - t : t);
+                    const uint32_t cj = tiles[4 * e] & ~VKMD_NL_KIND_BIT;
+                    const uint64_t m =
+                        masks[2 * (mask_base + e)] | (uint64_t)masks[2 * (mask_base + e) + 1] << 32;
+                    if (cj >= p->cluster_capacity) {
                         res = vkmd_fail(VKMD_ERROR_NUMERIC,
-                                        "neighbour list: cluster %u entry %u names an empty "
-                                        "slot",
-                                        c, k);
+                                        "neighbour list: cluster %u tile %u names cluster %u", c, t,
+                                        cj);
                         goto cleanup;
                     }
-                    pairs[at++] = (vkmd_pair){(int32_t)i, (int32_t)j};
+                    for (uint32_t l = 0; l < C; ++l)
+                        for (uint32_t k = 0; k < C; ++k) {
+                            if (!((m >> (8 * l + k)) & 1u))
+                                continue;
+                            const uint32_t i = order[c * C + l], j = order[cj * C + ((l + k) & 7)];
+                            if (i == VKMD_NL_EMPTY || j == VKMD_NL_EMPTY) {
+                                res = vkmd_fail(VKMD_ERROR_NUMERIC,
+                                                "neighbour list: cluster %u tile %u pairs an "
+                                                "empty slot",
+                                                c, t);
+                                goto cleanup;
+                            }
+                            if (pass)
+                                pairs[at] = (vkmd_pair){(int32_t)i, (int32_t)j};
+                            ++at;
+                        }
                 }
+            }
+        if (pass == 0) {
+            pairs = malloc(sizeof *pairs * (at ? at : 1));
+            if (!pairs) {
+                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "neighbour list readback: %zu pairs", at);
+                goto cleanup;
+            }
         }
+        *out_count = at;
+    }
     *out_pairs = pairs;
-    *out_count = total;
     pairs = NULL;
 cleanup:
     free(order);
     free(counts);
-    free(list);
+    free(tiles);
+    free(masks);
     free(pairs);
     return res;
 }

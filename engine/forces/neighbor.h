@@ -1,8 +1,8 @@
 /* Device-side neighbour list for the periodic non-bonded pass: built,
- * checked and rebuilt on the GPU (shaders/nl_*.comp), so a step recorded
- * once into a command buffer never asks the host whether to rebuild.
+ * checked, pruned and rebuilt on the GPU (shaders/nl_*.comp), so a step
+ * recorded once into a command buffer never asks the host whether to rebuild.
  *
- * Design
+ * Design (the pair kernel that reads it: pass_nonbonded.h)
  * - Spatial sort: cells are "rows" (lines of cells along x at one (y, z))
  *   ordered along a 2-D Hilbert curve over (y, z), x ascending inside a row.
  *   Atoms get "slots" in that order (counting sort with atomics, then each
@@ -10,67 +10,73 @@
  *   scheduling). Each row's slots are padded to a multiple of 8. Rows are
  *   about the edge of a cube holding 8 atoms thick (4.3 A in water), x
  *   cells a quarter of that.
- * - i-clusters: 8 consecutive slots (VKMD_NL_CLUSTER_SIZE), always inside
- *   one row, so a cluster is a compact block (~4 x 4 x 5 A in water).
- * - List: per cluster, the j atoms (by slot) within the list radius
- *   (cutoff + skin) of at least one cluster atom at the last build, each
- *   with an 8-bit mask of the cluster atoms it pairs with (excluded pairs
- *   and self pairs cleared): 32-bit entries (j_slot << 8 | mask) in a
- *   fixed-stride array of max_neighbors entries per cluster, in an order
- *   that depends only on the positions. Every pair is listed from both
- *   sides (a full list: see pass_nonbonded.h for why). Measured on
- *   water:8000 (cutoff 9 A, skin 1 A): 673 entries per cluster on average
- *   (99th percentile 778, largest 922); 60% of the 8 x entries lane pair
- *   slots are listed pairs and about 44% lie within the cutoff.
- * - Build (nl_build.comp): one workgroup per cluster; candidates are the
- *   x-segments of slots of the rows within reach of the cluster's bounding
- *   box, each row's x-range shortened by its (y, z) distance; a candidate
- *   is tested against the 8 atoms; kept entries are placed by shared-memory
- *   ballots (deterministic order).
- * - Rebuild on the device: every record runs a check (max displacement of
- *   any atom since the last build, minimum image) and a one-thread decide
- *   kernel that writes the indirect dispatch arguments of the six rebuild
- *   dispatches (bin, row scan, row-start scan, scatter, cell sort, pair
- *   list): their group counts when an atom moved more than skin / 2 (less a
- *   float-rounding guard of 8 ulp of the largest box edge), the box changed,
- *   or a rebuild was forced; zero otherwise.
- * - Skin: 1.0 A by default, close to OpenMM's padding of 10% of the cutoff.
- *   The list grows slowly with the skin because the cluster's extent
- *   dominates (water:8000: 593 / 673 / 758 entries per cluster for 0.5 /
- *   1.0 / 1.5 A), while the rebuild interval grows with it; a rebuild costs
- *   1.2-2.5 pair evaluations on lavapipe. Tune per system with desc.skin_a.
+ * - Clusters: 8 consecutive slots (VKMD_NL_CLUSTER_SIZE), always inside one
+ *   row, so a cluster is a compact block (mean bounding box 3.6 x 3.3 x
+ *   3.3 A in water). Each has an anchor on the 1/8 A grid; positions are
+ *   kept relative to it (gather), so a pair's displacement is formed from
+ *   small numbers: fp32 arithmetic keeps ~1e-6 A wherever the atoms are, in
+ *   every positions mode.
+ * - Tiles: pairs of clusters, each pair of clusters once (a half list, held
+ *   by ci or cj by index parity so that every cluster holds about half of
+ *   its tiles), each with an offset (anchor difference plus periodic image, so a
+ *   tile needs no minimum image pair by pair unless the box is small: kind
+ *   1) and a 64-bit mask of the lane pairs (exclusions, padding, the
+ *   diagonal tile's triangle) in the order the pair kernel meets them.
+ * - Two lists, as GROMACS's dynamic pruning: the outer list holds every tile
+ *   whose bounding boxes lie within r_outer = cutoff + skin + outer skin; it
+ *   is built rarely. The inner list holds the outer tiles with a pair within
+ *   r_inner = cutoff + skin at the last prune; the pair kernel reads only
+ *   it. Safety is checked on the device at every evaluation: a prune when
+ *   an atom moved more than skin / 2 since the last prune (then a pair
+ *   within the cutoff may be missing from the inner list), a rebuild when an
+ *   atom moved more than outer skin / 2 since the build (then a pair within
+ *   r_inner may be missing from the outer list), the box changed, or a
+ *   rebuild was forced; both trigger distances less a float-rounding guard
+ *   of 8 ulp of the largest box edge. So no pair within the cutoff is ever
+ *   missed. Measured on water:8000 (cutoff 9 A): 52 tiles per cluster within
+ *   9 A pruned at the atom level, 64 at 10 A (3.5 lane pairs computed per
+ *   pair within the cutoff), 121 at 13 A.
+ * - Build (nl_build.comp): one workgroup per i-cluster; candidates are the
+ *   clusters of the rows within reach of the cluster's box, each row's
+ *   x-range shortened by its (y, z) distance; a candidate is kept when the
+ *   two boxes are within r_outer; kept tiles are placed by shared-memory
+ *   ballots (deterministic order). Prune (nl_prune.comp): one group of 8
+ *   lanes per i-cluster measures the 64 pairs of each outer tile.
+ * - Rebuild and prune on the device: every record runs a check (largest
+ *   displacements since the build and since the prune) whose last workgroup
+ *   writes the indirect dispatch arguments of the seven rebuild dispatches
+ *   and of the prune: their group counts when due, zero otherwise.
+ * - Skins: skin_a (default 1 A, OpenMM's padding is 10 % of the cutoff) sets
+ *   how often the inner list is pruned; outer_skin_a how often the outer one
+ *   is rebuilt (default 3 A; vkmd_md sets it from the time step so that a
+ *   rebuild comes every 20 steps or more).
  * - Small boxes: candidate ranges that cover a box dimension are clamped to
- *   it, so each cell is visited once and each pair appears once per side,
- *   also with fewer than 3 cells per dimension and a list radius above half
- *   the box (water:216: 18.6 A box, 10 A radius); distances use the
- *   minimum image.
- * - Capacity: max_neighbors is estimated from the density (see
- *   vkmd_neighbor_plan_make; VKMD_NEIGHBOR_MARGIN over the estimated mean,
- *   1224 for water). A build that needs more entries counts them without
- *   writing, sets the overflow flag and max_count: the results of that
- *   evaluation are wrong, and vkmd_neighbor_check reports
- *   VKMD_ERROR_CAPACITY. To grow: destroy this list (and the passes using
- *   it), create it again with desc.max_neighbors = the reported need (plus
- *   a margin), and redo the steps since the last check. (Growing in place
- *   would leave every pass bound to the old buffer; re-creating is rare and
- *   explicit.)
+ *   it, so each cluster is visited once, also with fewer than 3 cells per
+ *   dimension and a list radius above half the box (water:216: 18.6 A box);
+ *   tiles there are of kind 1.
+ * - Capacity: strides (tiles per cluster) are estimated from the density
+ *   (vkmd_neighbor_plan_make, VKMD_NEIGHBOR_MARGIN over the estimated mean).
+ *   A build or prune that needs more counts them without writing, sets the
+ *   overflow flag and max_count / max_inner: the results of that evaluation
+ *   are wrong, and vkmd_neighbor_check reports VKMD_ERROR_CAPACITY. To grow:
+ *   destroy this list (and the passes using it), create it again with larger
+ *   strides (vkmd_neighbor_stats has the need), and redo the steps since the
+ *   last check.
  *
  * Device memory (bytes), N atoms, E exclusions, S = slot capacity (N + 7
- * per row, rounded to 8), K = S / 8 clusters, M = max_neighbors, and the
- * grid's cells and rows:
- *   4 K M (list) + 4 K (counts) + 20 S (order, positions by slot)
- *   + 32 N + 4 (saved positions, cell keys, slots, CSR starts) + 8 E
- *   + 8 cells + 12 rows + 144 (state, dispatch arguments)
+ * per row, rounded to 8), K = S / 8 clusters, O and I the outer and inner
+ * strides, and the grid's cells and rows:
+ *   24 K (O + I) (tiles and masks) + 16 K (counts) + 48 K (clusters)
+ *   + 36 S (order, relative positions) + 48 N + 4 (saved positions, cell keys,
+ *   slots, CSR starts) + 8 E + 8 cells + 12 rows + 160 (state, arguments)
  * (vkmd_neighbor_plan_make computes it; the test checks it against the
- * buffers). For 1.1 M atoms of water (box 222.4 A, cutoff 9, skin 1): grid
- * 206 x 51 x 51, K = 139,776, M = 1224: 684 MB of list, 756 MB in all
- * (printed by tests/test_gpu_neighbor.c). The list is one storage buffer,
- * so it must fit the device's maxStorageBufferRange: 4 GiB on NVIDIA and
- * AMD drivers, 128 MiB on lavapipe (about 200 k atoms of water there);
- * create fails with VKMD_ERROR_UNSUPPORTED beyond it.
+ * buffers). The outer tiles are one storage buffer, so they must fit the
+ * device's maxStorageBufferRange (4 GiB on NVIDIA and AMD drivers, 128 MiB on
+ * lavapipe); create fails with VKMD_ERROR_UNSUPPORTED beyond it.
  *
- * Cost per step without a rebuild: a dispatch over the atoms, a one-thread
- * dispatch, six empty indirect dispatches and their barriers. */
+ * Cost per evaluation without a rebuild or prune: the check (a dispatch over
+ * the atoms), the gather (one over the slots), eight empty indirect
+ * dispatches and their barriers. */
 #ifndef VKMD_FORCES_NEIGHBOR_H
 #define VKMD_FORCES_NEIGHBOR_H
 
@@ -81,21 +87,28 @@
 
 #include <stddef.h>
 
-#define VKMD_NEIGHBOR_SKIN_A 1.0 /* default skin, A */
-#define VKMD_NEIGHBOR_MARGIN 1.8 /* capacity over the estimated mean need */
+#define VKMD_NEIGHBOR_SKIN_A       1.0 /* default skin, A: r_inner = cutoff + skin */
+#define VKMD_NEIGHBOR_OUTER_SKIN_A 3.0 /* default outer skin, A: r_outer = r_inner + it */
+#define VKMD_NEIGHBOR_MARGIN       1.5 /* capacity over the estimated mean need */
 
 typedef struct vkmd_neighbor_desc {
-    const vkmd_vk_buffer *positions; /* required: vec4 [atom_count] fp32, xyz in A (w unused),
-                                        any periodic image; read by every record */
-    double cutoff_a;                 /* required: interaction cutoff, A (> 0) */
-    double skin_a;                   /* 1.0 A (VKMD_NEIGHBOR_SKIN_A); list radius = cutoff + skin */
-    uint32_t max_neighbors;          /* 0: estimated from the density; else list entries per
-                                        cluster of 8 atoms (the capacity) */
-    double cell_size_a;              /* 0: the edge of a cube holding 8 atoms at the system's
-                                        density; rows are this thick in y and z, x cells a
-                                        quarter of it (tests force a coarse grid with it) */
-    uint32_t workgroup_size;         /* 64 (VKMD_NL_WORKGROUP_SIZE); power of two >= 32 */
-    int force_staging;               /* 0; 1: stage every buffer (tests) */
+    const vkmd_vk_buffer *positions;   /* required: vec4 [atom_count] fp32, xyz in A (w unused),
+                                          any periodic image; read by every record */
+    const vkmd_vk_buffer *positions_x; /* split parts; required for a split positions_mode */
+    int positions_mode;                /* VKMD_POSITIONS_FP32 (0), SPLIT_FLOAT, SPLIT_INT: the
+                                          gather forms relative positions from the exact ones */
+    double cutoff_a;                   /* required: interaction cutoff, A (> 0) */
+    double skin_a;           /* 1.0 A (VKMD_NEIGHBOR_SKIN_A): inner radius cutoff + skin */
+    double outer_skin_a;     /* 3.0 A (VKMD_NEIGHBOR_OUTER_SKIN_A): outer radius
+                                cutoff + skin + outer skin */
+    uint32_t max_neighbors;  /* 0: estimated from the density; else outer tiles per
+                                cluster (the outer stride) */
+    uint32_t max_inner;      /* 0: estimated; else inner tiles per cluster */
+    double cell_size_a;      /* 0: the edge of a cube holding 8 atoms at the system's
+                                density; rows are this thick in y and z, x cells a
+                                quarter of it (tests force a coarse grid with it) */
+    uint32_t workgroup_size; /* 64 (VKMD_NL_WORKGROUP_SIZE); power of two >= 32 */
+    int force_staging;       /* 0; 1: stage every buffer (tests) */
 } vkmd_neighbor_desc;
 
 typedef struct vkmd_neighbor vkmd_neighbor;
@@ -106,10 +119,13 @@ typedef struct vkmd_neighbor_plan {
     uint32_t cell_count;       /* grid[0] * grid[1] * grid[2] */
     uint32_t slot_capacity;    /* atoms + 7 padding slots per row, rounded to 8 */
     uint32_t cluster_capacity; /* slot_capacity / 8 */
-    uint32_t max_neighbors;    /* list entries per cluster */
-    double expected_entries;   /* mean entries per cluster the estimate assumes */
-    double list_radius_a;      /* cutoff + skin */
-    size_t list_bytes;         /* the list alone */
+    uint32_t max_neighbors;    /* outer stride: outer tiles per cluster */
+    uint32_t max_inner;        /* inner stride */
+    double expected_entries;   /* mean outer tiles per cluster the estimate assumes */
+    double expected_inner;     /* mean inner tiles per cluster the estimate assumes */
+    double list_radius_a;      /* inner radius: cutoff + skin */
+    double outer_radius_a;     /* outer radius: cutoff + skin + outer skin */
+    size_t list_bytes;         /* the outer tiles alone (one storage buffer) */
     size_t total_bytes;        /* every device buffer of the list */
 } vkmd_neighbor_plan;
 
@@ -138,9 +154,10 @@ void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl);
  * 2 cutoffs); the box is then unchanged. */
 vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box);
 
-/* Records the check and the conditional rebuild with their barriers. The
- * caller orders the positions' writes before it (a compute barrier); after
- * it the list, counts and order are readable by compute shaders. */
+/* Records the check, the conditional rebuild, the gather and the conditional
+ * prune with their barriers. The caller orders the positions' writes before
+ * it (a compute barrier); after it the inner list, counts, order and
+ * relative positions are readable by compute shaders. */
 void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb);
 
 /* Records a write that makes the next check rebuild (first use is already
@@ -149,13 +166,19 @@ void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb
 
 typedef struct vkmd_neighbor_stats {
     uint32_t builds;          /* rebuilds since create */
+    uint32_t prunes;          /* prunes since create (one after every build too) */
     uint32_t checks;          /* checks since create */
-    uint32_t overflow;        /* 1 if any build needed more than `capacity` entries per cluster */
-    uint32_t max_count;       /* largest entries-per-cluster any build needed */
-    uint32_t capacity;        /* max_neighbors */
+    uint32_t overflow;        /* 1 if any build or prune needed more than a stride */
+    uint32_t max_count;       /* largest outer tiles per cluster any build needed */
+    uint32_t capacity;        /* max_neighbors (outer stride) */
+    uint32_t max_inner;       /* largest inner tiles per cluster any prune kept */
+    uint32_t inner_capacity;  /* inner stride */
+    uint32_t tiles_outer;     /* outer tiles at the last build */
+    uint32_t tiles_inner;     /* inner tiles at the last prune */
     uint32_t slot_count;      /* slots in use at the last build */
-    double last_displacement; /* largest displacement at the last check, A */
-    double trigger_a;         /* displacement that triggers a rebuild, A */
+    double last_displacement; /* largest displacement since the build at the last check, A */
+    double trigger_a;         /* displacement since the build that triggers a rebuild, A */
+    double prune_trigger_a;   /* displacement since the prune that triggers a prune, A */
 } vkmd_neighbor_stats;
 
 /* Reads the device counters (waits for earlier queue work). */
@@ -175,22 +198,34 @@ size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl);
  * list. */
 typedef struct vkmd_neighbor_view {
     const vkmd_vk_buffer *order;  /* uint [slot_capacity]: atom per slot, VKMD_NL_EMPTY */
-    const vkmd_vk_buffer *list;   /* uint [cluster_capacity * max_neighbors] */
-    const vkmd_vk_buffer *counts; /* uint [cluster_capacity] */
+    const vkmd_vk_buffer *rel;    /* vec4 [2 * slot_capacity]: the second half holds the
+                                     current positions relative to the cluster anchors */
+    const vkmd_vk_buffer *inner;  /* uvec4 [cluster_capacity * max_inner] tiles */
+    const vkmd_vk_buffer *masks;  /* uvec2 [cluster_capacity * (max_neighbors + max_inner)]:
+                                     the inner tiles' masks follow the outer ones' */
+    const vkmd_vk_buffer *counts; /* uvec4 [cluster_capacity]: .zw inner tiles of kinds 0, 1 */
+    const vkmd_vk_buffer *state;  /* vkmd_nl_state (slot_count) */
     uint32_t atom_count;
     uint32_t slot_capacity;
     uint32_t cluster_capacity;
-    uint32_t max_neighbors;
-    double cutoff_a; /* the cutoff the list was built for */
+    uint32_t max_neighbors; /* outer stride */
+    uint32_t max_inner;     /* inner stride */
+    double cutoff_a;        /* the cutoff the list was built for */
 } vkmd_neighbor_view;
 
 void vkmd_neighbor_view_get(const vkmd_neighbor *nl, vkmd_neighbor_view *out);
 
-/* Reads the list back as explicit directed pairs (i, j) of atom indices,
- * in list order (every pair appears once from each side). *out_pairs is
- * malloc'd (free()); NULL when *out_count is 0. For tests and debugging. */
-vkmd_result vkmd_neighbor_pairs_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+/* Reads a list back as explicit pairs (i, j) of atom indices, one per
+ * unmasked lane pair of every tile, in list order (inner: 0 = the outer
+ * list, 1 = the inner list). Each pair of atoms appears at most once (a half
+ * list). *out_pairs is malloc'd (free()); NULL when *out_count is 0. For
+ * tests and debugging. */
+vkmd_result vkmd_neighbor_pairs_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl, int inner,
                                      vkmd_pair **out_pairs, size_t *out_count);
+
+/* Pair evaluations per evaluation: 64 lane pairs per inner tile, the count
+ * the pair kernel computes whether masked or not. */
+uint64_t vkmd_neighbor_lane_pairs(const vkmd_neighbor_stats *stats);
 
 /* Exclusions of `sys` as CSR: out_data[a] .. out_data[a + 1] - 1 index the
  * partners of atom a (both directions, ascending) at out_data[N + 1 + e].

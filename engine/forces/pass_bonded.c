@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 struct vkmd_pass_bonded {
-    vkmd_vk_pipeline pipeline;
+    vkmd_vk_pipeline pipeline[2]; /* without, with energies */
     vkmd_vk_descset set;
     vkmd_vk_buffer terms;
     const vkmd_accum *accum;
@@ -203,16 +203,19 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     const vkmd_vk_buffer *pos_x = NULL;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "bonded pass", &pos_x));
-    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
-                                  {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
-    const vkmd_vk_pipeline_desc pd = {
-        .shader = shader,
-        .buffer_count = VKMD_BONDED_BINDING_COUNT,
-        .push_size = sizeof(vkmd_bonded_push),
-        .specs = specs,
-        .spec_count = 2,
-    };
-    VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline));
+    for (uint32_t k = 0; k < 2; ++k) {
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
+                                      {VKMD_SPEC_ENERGY, k}};
+        const vkmd_vk_pipeline_desc pd = {
+            .shader = shader,
+            .buffer_count = VKMD_BONDED_BINDING_COUNT,
+            .push_size = sizeof(vkmd_bonded_push),
+            .specs = specs,
+            .spec_count = 3,
+        };
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline[k]));
+    }
 
     uint32_t total = term_total(&p->push);
     const vkmd_vk_buffer_desc bd = {
@@ -229,11 +232,17 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     bufs[VKMD_BONDED_BINDING_ENERGIES] = &desc->accum->energies;
     bufs[VKMD_BONDED_BINDING_TERMS] = &p->terms;
     bufs[VKMD_BONDED_BINDING_POSITIONS_X] = pos_x;
-    VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipeline, bufs, &p->set));
+    VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipeline[0], bufs, &p->set));
 
-    /* Enough groups to give every term a thread, capped by the device limit;
-     * the shader's grid-stride loop covers the rest. */
-    uint32_t groups = vkmd_vk_div_up(total, wg);
+    /* Enough groups to give every term of the most numerous kind a thread,
+     * capped by the device limit; the shader's grid-stride loops (one per
+     * kind) cover the rest. */
+    const vkmd_bonded_push *q = &p->push;
+    uint32_t most = q->bond_count;
+    const uint32_t kinds[] = {q->angle_count, q->dihedral_count, q->pair14_count, q->excl_count};
+    for (int k = 0; k < 4; ++k)
+        most = kinds[k] > most ? kinds[k] : most;
+    uint32_t groups = vkmd_vk_div_up(most, wg);
     uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
     p->groups = groups < max_groups ? groups : max_groups;
     vkmd_log_debug("bonded pass: %u terms, %u groups of %u, fixed point in %s", total, p->groups,
@@ -245,11 +254,12 @@ cleanup:
     return res;
 }
 
-void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb)
+void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb, int with_energy)
 {
     if (pass->groups == 0)
         return;
-    vkmd_vk_dispatch(cb, &pass->pipeline, &pass->set, &pass->push, pass->groups, 1, 1);
+    const int k = with_energy ? 1 : 0;
+    vkmd_vk_dispatch(cb, &pass->pipeline[k], &pass->set, &pass->push, pass->groups, 1, 1);
 }
 
 vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bonded *pass,
@@ -277,6 +287,7 @@ void vkmd_pass_bonded_destroy(vkmd_vk_context *ctx, vkmd_pass_bonded *pass)
         return;
     vkmd_vk_descset_destroy(ctx, &pass->set);
     vkmd_vk_buffer_destroy(ctx, &pass->terms);
-    vkmd_vk_pipeline_destroy(ctx, &pass->pipeline);
+    vkmd_vk_pipeline_destroy(ctx, &pass->pipeline[0]);
+    vkmd_vk_pipeline_destroy(ctx, &pass->pipeline[1]);
     free(pass);
 }

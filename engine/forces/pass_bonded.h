@@ -54,10 +54,11 @@ vkmd_result vkmd_pass_bonded_upload(vkmd_vk_context *ctx, vkmd_pass_bonded *pass
  * record time). */
 void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box);
 
-/* Records the dispatch. The caller orders it: positions written and
+/* Records the dispatch; with_energy 0 leaves the energy slots alone (steps
+ * that read no energies). The caller orders it: positions written and
  * accumulators cleared before (barriers), readers after. Records nothing for
  * a system with no bonded terms. */
-void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb);
+void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb, int with_energy);
 
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL) and the bond, angle, dihedral

@@ -1,13 +1,14 @@
 /* Non-bonded GPU pass (see pass_nonbonded.h and shaders/nonbonded.comp).
  *
- * Periodic systems use two pipelines of nonbonded.comp (GATHER, LIST) bound
- * to the neighbour list's buffers; vacuum systems one (ALL_PAIRS) with the
- * list bindings filled by a 16-byte placeholder, since every pipeline has
- * the same binding layout. */
+ * Periodic systems use nonbonded.comp's LIST kernel bound to the neighbour
+ * list's buffers; vacuum systems its ALL_PAIRS kernel with the list bindings
+ * filled by a 16-byte placeholder, since every pipeline has the same binding
+ * layout. Each comes as two pipelines, with and without the energy sums. */
 #include "forces/pass_nonbonded.h"
 #include "forces/positions.h"
 #include "core/log.h"
 #include "forces/fixed_point.h"
+#include "forces/tile.h"
 #include "vk/barrier.h"
 #include "vk/pipeline.h"
 
@@ -16,14 +17,14 @@
 #include <string.h>
 
 struct vkmd_pass_nonbonded {
-    vkmd_vk_pipeline gather, pairs;
-    vkmd_vk_descset gather_set, pairs_set;
-    vkmd_vk_buffer charge, type, lj, excl, xq, stype, placeholder;
-    vkmd_vk_buffer xs; /* sorted split parts (split positions modes only) */
+    vkmd_vk_pipeline pairs[2]; /* without, with energies */
+    vkmd_vk_descset sets[2];
+    vkmd_vk_buffer params, lj, excl, placeholder;
     const vkmd_accum *accum;
     vkmd_nb_push push;
-    uint32_t gather_groups, pair_groups;
+    uint32_t pair_groups;
     int periodic;
+    int lj_table;
 };
 
 static uint32_t cap_groups(const vkmd_vk_context *ctx, uint32_t n, uint32_t wg)
@@ -50,9 +51,11 @@ void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box)
     pass->push.box_lo = (vkmd_gpu_vec4){(float)(box->periodic ? box->len[0] - hi[0] : 0.0),
                                         (float)(box->periodic ? box->len[1] - hi[1] : 0.0),
                                         (float)(box->periodic ? box->len[2] - hi[2] : 0.0), 0.0f};
+    pass->push.box_inv = (vkmd_gpu_vec4){box->periodic ? (float)(1.0 / box->len[0]) : 0.0f,
+                                         box->periodic ? (float)(1.0 / box->len[1]) : 0.0f,
+                                         box->periodic ? (float)(1.0 / box->len[2]) : 0.0f, 0.0f};
 }
 
-/* Charges (scaled by sqrt(k)), LJ types and the A/B table, uploaded. */
 /* IEEE binary16 bits of x (round to nearest even; x in the normal range). */
 static uint32_t half_bits(double x)
 {
@@ -62,31 +65,60 @@ static uint32_t half_bits(double x)
     return u;
 }
 
+/* Per-type sigma and eps from the diagonal of the A/B tables; 1 when every
+ * pair of types follows the Lorentz-Berthelot rule (sigma_ij the mean,
+ * eps_ij the geometric mean) to 1e-6 relative, so the kernel can combine
+ * per-atom factors instead of reading the table by type pair (NBFIX-style
+ * tables keep the table). */
+static int lorentz_berthelot(const vkmd_system *sys, double *sigma, double *eps)
+{
+    const int32_t nt = sys->lj_type_count;
+    for (int32_t t = 0; t < nt; ++t) {
+        const double a = sys->lj_a[t * nt + t], b = sys->lj_b[t * nt + t];
+        sigma[t] = a > 0 && b > 0 ? pow(a / b, 1.0 / 6.0) : 0.0;
+        eps[t] = a > 0 && b > 0 ? b * b / (4.0 * a) : 0.0;
+    }
+    for (int32_t i = 0; i < nt; ++i)
+        for (int32_t j = 0; j < nt; ++j) {
+            const double s = 0.5 * (sigma[i] + sigma[j]), e = sqrt(eps[i] * eps[j]);
+            const double s6 = pow(s, 6.0);
+            const double a = 4.0 * e * s6 * s6, b = 4.0 * e * s6;
+            const double ta = sys->lj_a[i * nt + j], tb = sys->lj_b[i * nt + j];
+            if (fabs(a - ta) > 1e-6 * fabs(ta) + 1e-300 || fabs(b - tb) > 1e-6 * fabs(tb) + 1e-300)
+                return 0;
+        }
+    return 1;
+}
+
+/* Per-atom parameters (charge scaled by sqrt(k), LB factors, type) and the
+ * A/B table (with the fp16 builds' tables), uploaded. */
 static vkmd_result upload_params(vkmd_vk_context *ctx, vkmd_pass_nonbonded *p,
                                  const vkmd_system *sys, double coulomb_k)
 {
     vkmd_result res = VKMD_OK;
     const int32_t n = sys->atom_count, nt = sys->lj_type_count;
-    float *q = malloc(sizeof *q * (size_t)n);
-    uint32_t *t = malloc(sizeof *t * (size_t)n);
-    /* A/B table, then the fp16 builds' packed half2 (sigma^2, 4 eps) table and
-     * their fp32 (sigma^2, 4 eps) table. */
+    float *q = malloc(sizeof *q * 4 * (size_t)n);
     const size_t nt2 = (size_t)nt * (size_t)nt;
     float *lj = malloc(sizeof *lj * 5 * nt2);
-    if (!q || !t || !lj) {
+    double *sigma = malloc(sizeof *sigma * (size_t)nt), *eps = malloc(sizeof *eps * (size_t)nt);
+    if (!q || !lj || !sigma || !eps) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "nonbonded pass: parameters of %d atoms", n);
         goto cleanup;
     }
+    p->lj_table = !lorentz_berthelot(sys, sigma, eps);
     const double sqrt_k = sqrt(coulomb_k);
     for (int32_t a = 0; a < n; ++a) {
-        if (sys->atoms[a].lj_type < 0 || sys->atoms[a].lj_type >= nt) {
+        const int32_t t = sys->atoms[a].lj_type;
+        if (t < 0 || t >= nt) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                            "nonbonded pass: atom %d has LJ type %d outside 0..%d", a,
-                            sys->atoms[a].lj_type, nt - 1);
+                            "nonbonded pass: atom %d has LJ type %d outside 0..%d", a, t, nt - 1);
             goto cleanup;
         }
-        q[a] = (float)(sys->atoms[a].charge * sqrt_k);
-        t[a] = (uint32_t)sys->atoms[a].lj_type;
+        const uint32_t tb = (uint32_t)t;
+        q[4 * a] = (float)(sys->atoms[a].charge * sqrt_k);
+        q[4 * a + 1] = (float)(0.5 * sigma[t]);
+        q[4 * a + 2] = (float)(2.0 * sqrt(eps[t]));
+        memcpy(&q[4 * a + 3], &tb, sizeof tb);
     }
     for (int32_t k = 0; k < nt * nt; ++k) {
         const double a = sys->lj_a[k], b = sys->lj_b[k];
@@ -103,13 +135,13 @@ static vkmd_result upload_params(vkmd_vk_context *ctx, vkmd_pass_nonbonded *p,
         lj[3 * nt2 + 2 * (size_t)k] = (float)sig2;
         lj[3 * nt2 + 2 * (size_t)k + 1] = (float)eps4;
     }
-    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->charge, 0, q, sizeof *q * (size_t)n));
-    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->type, 0, t, sizeof *t * (size_t)n));
+    VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->params, 0, q, sizeof *q * 4 * (size_t)n));
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->lj, 0, lj, sizeof *lj * 5 * nt2));
 cleanup:
     free(q);
-    free(t);
     free(lj);
+    free(sigma);
+    free(eps);
     return res;
 }
 
@@ -119,10 +151,6 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
 {
     vkmd_result res = VKMD_OK;
     *out_pass = NULL;
-    const char *shader = NULL;
-    res = vkmd_fixed_shader(ctx, "nonbonded pass", "nonbonded.comp", &shader);
-    if (res != VKMD_OK)
-        return res;
     if (!desc || !desc->positions || !desc->accum || !desc->settings)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "nonbonded pass: positions, accumulators and settings are required");
@@ -130,11 +158,27 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     if (s->nonbonded_fp16 < VKMD_LJ_FP32 || s->nonbonded_fp16 > VKMD_LJ_FP16_POWERS)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "nonbonded pass: LJ precision %d unknown",
                          s->nonbonded_fp16);
+    uint32_t wg = desc->workgroup_size ? desc->workgroup_size : VKMD_NB_WORKGROUP_SIZE;
+    if ((wg & (wg - 1)) != 0 || wg < VKMD_NL_CLUSTER_SIZE ||
+        wg > ctx->info.max_workgroup_invocations)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "nonbonded pass: workgroup size %u is not a power of two in %d..%u", wg,
+                         VKMD_NL_CLUSTER_SIZE, ctx->info.max_workgroup_invocations);
+    const char *shader = NULL;
+    uint32_t tile_wg = 0;
+    res = vkmd_tile_shader(ctx, "nonbonded pass", "nonbonded.comp", wg, 1, &shader, &tile_wg);
+    if (res != VKMD_OK)
+        return res;
     if (s->nonbonded_fp16) {
         /* The fp16 builds declare Float16: a module of their own. */
         if (!ctx->info.features.shader_float16)
             return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                              "nonbonded pass: --nonbonded fp16 needs shaderFloat16, which %s "
+                             "lacks",
+                             ctx->info.name);
+        if (!ctx->info.features.subgroup_shuffle)
+            return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                             "nonbonded pass: --nonbonded fp16 needs subgroup shuffles, which %s "
                              "lacks",
                              ctx->info.name);
         shader = vkmd_fixed_mode_of(ctx) == VKMD_FIXED_MODE_WORDS ? "nonbonded.comp+fp16words"
@@ -167,12 +211,6 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
                              "the system %d atoms and cutoff %g A",
                              view.atom_count, view.cutoff_a, sys->atom_count, s->cutoff_a);
     }
-    uint32_t wg = desc->workgroup_size ? desc->workgroup_size : VKMD_NB_WORKGROUP_SIZE;
-    if ((wg & (wg - 1)) != 0 || wg < VKMD_NL_CLUSTER_SIZE ||
-        wg > ctx->info.max_workgroup_invocations)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "nonbonded pass: workgroup size %u is not a power of two in %d..%u", wg,
-                         VKMD_NL_CLUSTER_SIZE, ctx->info.max_workgroup_invocations);
 
     vkmd_pass_nonbonded *p = calloc(1, sizeof *p);
     uint32_t *excl = NULL;
@@ -182,20 +220,11 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     p->periodic = periodic;
     const int fs = desc->force_staging;
     const uint32_t n = (uint32_t)sys->atom_count, nt = (uint32_t)sys->lj_type_count;
-    VKMD_TRY(make_buffer(ctx, &p->charge, 4 * (VkDeviceSize)n, fs, "nonbonded charges"));
-    VKMD_TRY(make_buffer(ctx, &p->type, 4 * (VkDeviceSize)n, fs, "nonbonded types"));
+    VKMD_TRY(make_buffer(ctx, &p->params, 16 * (VkDeviceSize)n, fs, "nonbonded parameters"));
     VKMD_TRY(make_buffer(ctx, &p->lj, 20 * (VkDeviceSize)nt * nt, fs, "nonbonded LJ table"));
     VKMD_TRY(upload_params(ctx, p, sys, vkmd_ff_coulomb_k(s)));
     VKMD_TRY(make_buffer(ctx, &p->placeholder, 16, fs, "nonbonded placeholder"));
-    if (periodic) {
-        VKMD_TRY(make_buffer(ctx, &p->xq, 16 * (VkDeviceSize)view.slot_capacity, fs,
-                             "nonbonded sorted positions"));
-        VKMD_TRY(make_buffer(ctx, &p->stype, 4 * (VkDeviceSize)view.slot_capacity, fs,
-                             "nonbonded sorted types"));
-        if (desc->positions_mode != VKMD_POSITIONS_FP32)
-            VKMD_TRY(make_buffer(ctx, &p->xs, 32 * (VkDeviceSize)view.slot_capacity, fs,
-                                 "nonbonded sorted split parts"));
-    } else {
+    if (!periodic) {
         size_t words = 0;
         VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &words));
         VKMD_TRY(make_buffer(ctx, &p->excl, 4 * (VkDeviceSize)words, fs, "nonbonded exclusions"));
@@ -207,27 +236,27 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     bufs[VKMD_NB_BINDING_POSITIONS] = desc->positions;
     bufs[VKMD_NB_BINDING_FORCES] = &desc->accum->forces;
     bufs[VKMD_NB_BINDING_ENERGIES] = &desc->accum->energies;
-    bufs[VKMD_NB_BINDING_CHARGE] = &p->charge;
-    bufs[VKMD_NB_BINDING_TYPE] = &p->type;
+    bufs[VKMD_NB_BINDING_PARAMS] = &p->params;
     bufs[VKMD_NB_BINDING_LJ] = &p->lj;
     bufs[VKMD_NB_BINDING_EXCL] = periodic ? ph : &p->excl;
     bufs[VKMD_NB_BINDING_ORDER] = periodic ? view.order : ph;
-    bufs[VKMD_NB_BINDING_LIST] = periodic ? view.list : ph;
+    bufs[VKMD_NB_BINDING_REL] = periodic ? view.rel : ph;
+    bufs[VKMD_NB_BINDING_TILES] = periodic ? view.inner : ph;
+    bufs[VKMD_NB_BINDING_MASKS] = periodic ? view.masks : ph;
     bufs[VKMD_NB_BINDING_COUNTS] = periodic ? view.counts : ph;
-    bufs[VKMD_NB_BINDING_XQ] = periodic ? &p->xq : ph;
-    bufs[VKMD_NB_BINDING_STYPE] = periodic ? &p->stype : ph;
+    bufs[VKMD_NB_BINDING_NL_STATE] = periodic ? view.state : ph;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "nonbonded pass",
                                           &bufs[VKMD_NB_BINDING_POSITIONS_X]));
-    bufs[VKMD_NB_BINDING_XS] = p->xs.buffer ? &p->xs : ph;
 
-    for (int k = periodic ? 0 : 1; k < 2; ++k) {
-        uint32_t mode =
-            k == 0 ? VKMD_NB_MODE_GATHER : (periodic ? VKMD_NB_MODE_LIST : VKMD_NB_MODE_ALL_PAIRS);
+    const uint32_t use_wg = periodic ? tile_wg : wg;
+    for (int k = 0; k < 2; ++k) {
         const vkmd_vk_spec specs[] = {
-            {VKMD_SPEC_WORKGROUP_SIZE, wg},
-            {VKMD_SPEC_NB_MODE, mode},
+            {VKMD_SPEC_WORKGROUP_SIZE, use_wg},
+            {VKMD_SPEC_NB_MODE, periodic ? VKMD_NB_MODE_LIST : VKMD_NB_MODE_ALL_PAIRS},
             {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
+            {VKMD_SPEC_ENERGY, (uint32_t)k},
+            {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)p->lj_table},
             {VKMD_SPEC_NB_FP16_MIN_R, vkmd_vk_spec_float((float)s->fp16_min_r_a)},
             {VKMD_SPEC_NB_LJ16_OFFSET, 2 * nt * nt},
             {VKMD_SPEC_NB_FP16_FORM, s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS
@@ -239,27 +268,24 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             .buffer_count = VKMD_NB_BINDING_COUNT,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,
-            .spec_count = s->nonbonded_fp16 ? 6 : 3,
+            .spec_count = s->nonbonded_fp16 ? 8 : 5,
         };
-        vkmd_vk_pipeline *pipe = k == 0 ? &p->gather : &p->pairs;
-        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, pipe));
-        VKMD_TRY(vkmd_vk_descset_create(ctx, pipe, bufs, k == 0 ? &p->gather_set : &p->pairs_set));
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pairs[k]));
+        VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pairs[k], bufs, &p->sets[k]));
     }
 
     vkmd_pass_nonbonded_set_box(p, &sys->box);
     p->push.params =
         (vkmd_gpu_vec4){(float)(s->cutoff_a * s->cutoff_a), (float)s->ewald_alpha, 0.0f, 0.0f};
-    p->push.sizes =
-        (vkmd_gpu_uvec4){n, view.slot_capacity, view.cluster_capacity, view.max_neighbors};
-    p->push.type_count = nt;
-    if (periodic) {
-        p->gather_groups = cap_groups(ctx, view.slot_capacity, wg);
-        p->pair_groups = cap_groups(ctx, view.cluster_capacity * VKMD_NL_CLUSTER_SIZE, wg);
-    } else {
+    p->push.sizes = (vkmd_gpu_uvec4){n, view.slot_capacity, view.cluster_capacity, view.max_inner};
+    p->push.extra = (vkmd_gpu_uvec4){view.cluster_capacity * view.max_neighbors, nt, 0, 0};
+    if (periodic)
+        p->pair_groups = cap_groups(ctx, view.cluster_capacity, use_wg / VKMD_NL_CLUSTER_SIZE);
+    else
         p->pair_groups = cap_groups(ctx, n, wg);
-    }
-    vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u",
-                   periodic ? "neighbour list" : "all pairs", n, p->pair_groups, wg);
+    vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u, LJ %s",
+                   periodic ? "cluster-pair tiles" : "all pairs", n, p->pair_groups, use_wg,
+                   p->lj_table ? "table by type pair" : "Lorentz-Berthelot factors");
     *out_pass = p;
     p = NULL;
 cleanup:
@@ -268,14 +294,11 @@ cleanup:
     return res;
 }
 
-void vkmd_pass_nonbonded_record(const vkmd_pass_nonbonded *pass, VkCommandBuffer cb)
+void vkmd_pass_nonbonded_record(const vkmd_pass_nonbonded *pass, VkCommandBuffer cb,
+                                int with_energy)
 {
-    if (pass->periodic) {
-        vkmd_vk_dispatch(cb, &pass->gather, &pass->gather_set, &pass->push, pass->gather_groups, 1,
-                         1);
-        vkmd_vk_barrier_compute(cb);
-    }
-    vkmd_vk_dispatch(cb, &pass->pairs, &pass->pairs_set, &pass->push, pass->pair_groups, 1, 1);
+    const int k = with_energy ? 1 : 0;
+    vkmd_vk_dispatch(cb, &pass->pairs[k], &pass->sets[k], &pass->push, pass->pair_groups, 1, 1);
 }
 
 vkmd_result vkmd_pass_nonbonded_readback(vkmd_vk_context *ctx, const vkmd_pass_nonbonded *pass,
@@ -290,10 +313,14 @@ vkmd_result vkmd_pass_nonbonded_readback(vkmd_vk_context *ctx, const vkmd_pass_n
     return res;
 }
 
+int vkmd_pass_nonbonded_lj_table(const vkmd_pass_nonbonded *pass)
+{
+    return pass->lj_table;
+}
+
 size_t vkmd_pass_nonbonded_memory_bytes(const vkmd_pass_nonbonded *pass)
 {
-    const vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj, &pass->excl,
-                                    &pass->xq,     &pass->stype, &pass->xs, &pass->placeholder};
+    const vkmd_vk_buffer *bufs[] = {&pass->params, &pass->lj, &pass->excl, &pass->placeholder};
     size_t total = 0;
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         total += (size_t)bufs[k]->size;
@@ -304,12 +331,11 @@ void vkmd_pass_nonbonded_destroy(vkmd_vk_context *ctx, vkmd_pass_nonbonded *pass
 {
     if (!pass)
         return;
-    vkmd_vk_descset_destroy(ctx, &pass->gather_set);
-    vkmd_vk_descset_destroy(ctx, &pass->pairs_set);
-    vkmd_vk_pipeline_destroy(ctx, &pass->gather);
-    vkmd_vk_pipeline_destroy(ctx, &pass->pairs);
-    vkmd_vk_buffer *bufs[] = {&pass->charge, &pass->type,  &pass->lj, &pass->excl,
-                              &pass->xq,     &pass->stype, &pass->xs, &pass->placeholder};
+    for (int k = 0; k < 2; ++k) {
+        vkmd_vk_descset_destroy(ctx, &pass->sets[k]);
+        vkmd_vk_pipeline_destroy(ctx, &pass->pairs[k]);
+    }
+    vkmd_vk_buffer *bufs[] = {&pass->params, &pass->lj, &pass->excl, &pass->placeholder};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(pass);

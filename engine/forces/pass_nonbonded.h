@@ -8,36 +8,42 @@
  * to VKMD_ENERGY_LJ and VKMD_ENERGY_COUL_REAL, forces to the accumulator.
  *
  * Design and cost
- * - Periodic: record = a gather over the list's slots (sorted positions with
- *   the charge in w, and LJ types: neighbours are then read from nearby
- *   addresses) and the pair kernel: one thread per slot; the 8 lanes of a
- *   cluster read each list entry together (one address) and each computes
- *   the pair its mask bit selects, with the minimum image and the cutoff
- *   test. The list is full (every pair from both sides): 2x the pair
- *   arithmetic of a half list, in exchange for no j-side force reduction
- *   and no atomics per pair: a thread writes its atom's force once. With
- *   cutoff 9 A and skin 1 A about 44% of the lanes' pair slots fall within
- *   the cutoff in water (the rest cost a load, a minimum image and a
- *   compare, or idle on a cleared mask bit). On lavapipe (2 cores) a
- *   water:8000 evaluation takes ~0.4 s and a rebuild ~0.5 s.
- * - Minimum image with the box edge as a float pair: rounding the edge
- *   alone biases every pair across a face the same way (3e-7 of the LJ
- *   energy of water:8000); r^2 gets the first-order correction instead.
+ * - Periodic: cluster-pair tiles of the neighbour list's inner list
+ *   (neighbor.h), each pair of atoms once (Newton's third law in the
+ *   kernel). Read OpenMM's CUDA tile kernel (32 x 32 tiles, j data and j
+ *   forces rotated around the warp with shuffles, flushed per tile as
+ *   64-bit fixed point) and GROMACS's nbnxm (8 x 8 cluster pairs, an outer
+ *   list pruned every few steps into an inner one). vkmd takes GROMACS's
+ *   cluster size and OpenMM's rotation: a group of 8 lanes per i-cluster,
+ *   8 rotations per tile, no reduction across lanes. 8-atom clusters
+ *   because they keep more of the computed lane pairs within the cutoff
+ *   (water:8000, cutoff 9 A, inner radius 10 A: 3.5 lane pairs per pair
+ *   within the cutoff) and one list serves every device: a 32-lane subgroup
+ *   runs 4 groups. The j forces of a tile are added with one fixed-point
+ *   atomic per component and lane (measured on lavapipe: 6 % of the tile's
+ *   cost); the i forces once per cluster.
+ * - Positions relative to the clusters' anchors (the list's gather), so a
+ *   tile offset replaces the per-pair minimum image (kind-0 tiles) and
+ *   split positions cost what fp32 positions cost.
+ * - Forces use the Abramowitz-Stegun erfc sharing one exp with the force
+ *   (OpenMM's choice; max error 1.5e-7, far below the force tolerance);
+ *   energies, summed only by the pipeline with energies, use
+ *   form_erfc_precise (few-ulp relative error), because a 1.5e-7 absolute
+ *   error is ~1e-4 relative near the cutoff and biases a sum over millions
+ *   of pairs.
+ * - LJ from per-atom Lorentz-Berthelot factors (sigma/2, 2 sqrt(eps)) when
+ *   the type tables follow that rule to 1e-6 (AMBER force fields without
+ *   NBFIX terms), else from the A/B table by type pair.
+ * - On lavapipe (2 cores) a tile of 64 lane pairs costs about 0.15 us.
  * - Vacuum: one thread per atom over every other atom (these systems are
  *   small), skipping the atom's sorted exclusions in step.
- * - Arithmetic is fp32. Ewald's erfc is form_erfc_precise (few-ulp relative
- *   error, shaders/common/forms.glsl), because the common 5-term fit's
- *   1.5e-7 absolute error is ~1e-4 relative near the cutoff. Charges are
- *   uploaded as q sqrt(k), so kqq is one product.
- * - Sums: each thread adds its pairs in list order with Kahan-compensated
- *   float sums (about one ulp of the result however many pairs; a float
- *   to int64 conversion per pair would cost more on GPUs, and fixed-point
- *   truncation per pair biases), then converts once to 64-bit fixed point;
- *   forces are added with one 64-bit atomic per component and atom,
- *   energies reduced per workgroup in 64-bit fixed point. Results are
- *   bitwise reproducible. The 64-bit sums are int64 atomics where the device
- *   has shaderInt64 and shaderBufferInt64Atomics, else the same sums to the
- *   bit in 32-bit words (forces/fixed_point.h). */
+ * - Sums: the j forces of a tile (8 pairs each) and the i forces (a
+ *   compensated sum of the tiles' sums) go to 64-bit fixed point; energies
+ *   are compensated sums per lane. Results are bitwise reproducible. The
+ *   64-bit sums are int64 atomics where the device has shaderInt64 and
+ *   shaderBufferInt64Atomics, else the same sums to the bit in 32-bit words
+ *   (forces/fixed_point.h). Without subgroup shuffles the "+shared" builds
+ *   pass tile data through shared memory (forces/tile.h). */
 #ifndef VKMD_FORCES_PASS_NONBONDED_H
 #define VKMD_FORCES_PASS_NONBONDED_H
 
@@ -55,7 +61,8 @@ typedef struct vkmd_pass_nonbonded_desc {
     const vkmd_neighbor *neighbor;     /* required when the system is periodic (built for a cutoff
                                           >= settings->cutoff_a); ignored in vacuum */
     const vkmd_ff_settings *settings;  /* required, resolved (cutoff_a, ewald_alpha, coulomb) */
-    uint32_t workgroup_size;           /* 64 (VKMD_NB_WORKGROUP_SIZE); power of two >= 8 */
+    uint32_t workgroup_size;           /* 64 (VKMD_NB_WORKGROUP_SIZE); power of two >= 8 (8 in
+                                          the shared-memory tile build) */
     int force_staging;                 /* 0; 1: stage the parameter buffers (tests) */
 } vkmd_pass_nonbonded_desc;
 
@@ -76,10 +83,16 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
  * neighbour list's box too. */
 void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box);
 
-/* Records the pass. The caller orders it: positions written, accumulators
+/* Records the pass; with_energy 0 leaves the energy slots alone (steps that
+ * read no energies). The caller orders it: positions written, accumulators
  * cleared and (periodic) vkmd_neighbor_record recorded before; readers of
  * the accumulators after (barriers). */
-void vkmd_pass_nonbonded_record(const vkmd_pass_nonbonded *pass, VkCommandBuffer cb);
+void vkmd_pass_nonbonded_record(const vkmd_pass_nonbonded *pass, VkCommandBuffer cb,
+                                int with_energy);
+
+/* 1 when LJ parameters come from the A/B table by type pair, 0 when from
+ * per-atom Lorentz-Berthelot factors. */
+int vkmd_pass_nonbonded_lj_table(const vkmd_pass_nonbonded *pass);
 
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL) and the lj_pair and coulomb_real

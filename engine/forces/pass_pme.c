@@ -22,10 +22,13 @@ enum { STAGE_SPREAD, STAGE_CONVERT, STAGE_CONVOLVE, STAGE_GATHER, STAGE_COUNT };
 static const char *const stage_shaders[STAGE_COUNT] = {"pme_spread.comp", "pme_grid_convert.comp",
                                                        "pme_convolve.comp", "pme_gather.comp"};
 
+/* The convolution without the energy sum (steps that read no energies). */
+#define STAGE_CONVOLVE_FORCES STAGE_COUNT
+
 struct vkmd_pass_pme {
-    vkmd_vk_pipeline pipelines[STAGE_COUNT];
-    vkmd_vk_descset sets[STAGE_COUNT];
-    uint32_t groups[STAGE_COUNT];
+    vkmd_vk_pipeline pipelines[STAGE_COUNT + 1];
+    vkmd_vk_descset sets[STAGE_COUNT + 1];
+    uint32_t groups[STAGE_COUNT + 1];
     vkmd_vk_buffer charges;     /* float [atom_count] */
     vkmd_vk_buffer charge_grid; /* 64-bit fixed point [K0 K1 K2] */
     vkmd_vk_buffer fft_grid;    /* float [K0 K1 2 (K2/2+1)] */
@@ -182,18 +185,21 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "PME pass",
                                           &bufs[VKMD_PME_BINDING_POSITIONS_X]));
-    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
-                                  {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order},
-                                  {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
-    for (int st = 0; st < STAGE_COUNT; ++st) {
+    for (int st = 0; st <= STAGE_COUNT; ++st) {
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
+                                      {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
+                                      {VKMD_SPEC_ENERGY, st == STAGE_CONVOLVE_FORCES ? 0u : 1u}};
         const char *shader = NULL;
-        VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass", stage_shaders[st], &shader));
+        VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass",
+                                   stage_shaders[st == STAGE_CONVOLVE_FORCES ? STAGE_CONVOLVE : st],
+                                   &shader));
         const vkmd_vk_pipeline_desc pd = {
             .shader = shader,
             .buffer_count = VKMD_PME_BINDING_COUNT,
             .push_size = sizeof(vkmd_pme_push),
             .specs = specs,
-            .spec_count = 3,
+            .spec_count = 4,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipelines[st]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipelines[st], bufs, &p->sets[st]));
@@ -210,6 +216,7 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         uint32_t g = vkmd_vk_div_up(work[st], VKMD_PME_WORKGROUP_SIZE);
         p->groups[st] = g < max_groups ? g : max_groups;
     }
+    p->groups[STAGE_CONVOLVE_FORCES] = p->groups[STAGE_CONVOLVE];
     vkmd_log_debug("PME pass: %d atoms, grid %dx%dx%d, order %d, alpha %g 1/A, %zu bytes",
                    sys->atom_count, k[0], k[1], k[2], s->pme_order, s->ewald_alpha,
                    vkmd_pass_pme_memory_bytes(p));
@@ -254,13 +261,13 @@ void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb)
     dispatch(pass, cb, STAGE_CONVERT);
 }
 
-static void record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
-                         uint32_t first_slot)
+static void record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy,
+                         const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     record_fft(pass, cb, 0);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 2);
-    dispatch(pass, cb, STAGE_CONVOLVE);
+    dispatch(pass, cb, with_energy ? STAGE_CONVOLVE : STAGE_CONVOLVE_FORCES);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 3);
     record_fft(pass, cb, 1);
@@ -270,13 +277,13 @@ static void record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vk
     mark(cb, timer, first_slot + 5);
 }
 
-void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb)
+void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy)
 {
-    record_solve(pass, cb, NULL, 0);
+    record_solve(pass, cb, with_energy, NULL, 0);
 }
 
-void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
-                          uint32_t first_slot)
+void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy,
+                          const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     mark(cb, timer, first_slot + 0);
     /* An earlier evaluation in the same command buffer or queue may still be
@@ -289,7 +296,7 @@ void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const v
     vkmd_pass_pme_record_convert(pass, cb);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 1);
-    record_solve(pass, cb, timer, first_slot);
+    record_solve(pass, cb, with_energy, timer, first_slot);
 }
 
 vkmd_result vkmd_pass_pme_readback(vkmd_vk_context *ctx, const vkmd_pass_pme *pass,
@@ -316,7 +323,7 @@ void vkmd_pass_pme_destroy(vkmd_vk_context *ctx, vkmd_pass_pme *pass)
     if (!pass)
         return;
     vkmd_pme_fft_destroy(ctx, pass->fft);
-    for (int st = 0; st < STAGE_COUNT; ++st) {
+    for (int st = 0; st <= STAGE_COUNT; ++st) {
         vkmd_vk_descset_destroy(ctx, &pass->sets[st]);
         vkmd_vk_pipeline_destroy(ctx, &pass->pipelines[st]);
     }

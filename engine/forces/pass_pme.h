@@ -73,13 +73,14 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
 void vkmd_pass_pme_set_box(vkmd_pass_pme *pass, const vkmd_box *box);
 
 /* Records every PME dispatch with its internal barriers; caller orders
- * positions written and accum cleared before, readers after. If timer !=
+ * positions written and accum cleared before, readers after. with_energy 0
+ * leaves the energy slot alone (steps that read no energies). If timer !=
  * NULL, writes marks into slots first_slot .. first_slot + VKMD_PME_TIMER_MARKS
  * - 1 around spread / fft / convolve / ifft / gather (the caller resets the
  * timer's pool in the same command buffer first). Only one command buffer
  * records a given pass at a time (VkFFT keeps scratch state in its plan). */
-void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const vkmd_vk_timer *timer,
-                          uint32_t first_slot);
+void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy,
+                          const vkmd_vk_timer *timer, uint32_t first_slot);
 
 /* The same in pieces, for a caller that interleaves independent passes
  * (forcefield.c): fill the charge grid (a transfer: order earlier compute
@@ -91,7 +92,7 @@ void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, const v
 void vkmd_pass_pme_record_fill(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 void vkmd_pass_pme_record_spread(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb);
-void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb);
+void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy);
 
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL; every pass's forces, as

@@ -56,7 +56,7 @@ static vkmd_result time_candidate(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &cmd));
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &cmd));
     vkmd_vk_timer_record_reset(cmd.cb, &timer);
-    vkmd_forcefield_record(ff, cmd.cb, &timer, 0);
+    vkmd_forcefield_record(ff, cmd.cb, 0, &timer, 0);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &cmd));
     *out_ms = -1;
     for (int r = 0; r < CALIB_REPEAT; ++r) {

@@ -408,21 +408,25 @@ static void mark(md_marks *m, VkCommandBuffer cb, int pass)
     m->last = m->next++;
 }
 
-static void record_forces(const vkmd_md *md, VkCommandBuffer cb, md_marks *m)
+static void record_forces(const vkmd_md *md, VkCommandBuffer cb, md_marks *m, int energy)
 {
+    const unsigned flags = energy ? VKMD_FF_RECORD_ENERGY : 0u;
     if (!m) {
-        vkmd_forcefield_record(md->ff, cb, NULL, 0);
+        vkmd_forcefield_record(md->ff, cb, flags, NULL, 0);
         return;
     }
     const uint32_t before = m->last, first = m->next;
-    vkmd_forcefield_record(md->ff, cb, m->timer, first);
+    vkmd_forcefield_record(md->ff, cb, flags, m->timer, first);
     m->ff_slot[m->ff_count++] = first;
     m->next += VKMD_FORCEFIELD_TIMER_SLOTS;
     m->last = before;
     mark(m, cb, PASS_FF_TOTAL);
 }
 
-static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, md_marks *m)
+/* One step; energy: the step's force evaluation sums energies too (the last
+ * step of a batch, whose state a report reads). */
+static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, md_marks *m,
+                        int energy)
 {
     const uint32_t n = (uint32_t)md->atom_count;
     vkmd_md_push p = md->push;
@@ -433,7 +437,7 @@ static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, 
         mark(m, cb, VKMD_MD_PASS_INTEGRATE);
         record_constrain_positions(md, cb, p.dt_fs);
         mark(m, cb, VKMD_MD_PASS_CONSTRAINTS);
-        record_forces(md, cb, m);
+        record_forces(md, cb, m, energy);
         dispatch(md, cb, VKMD_MD_MODE_VV_KICK, n, &p);
         vkmd_vk_barrier_compute(cb);
         mark(m, cb, VKMD_MD_PASS_INTEGRATE);
@@ -450,7 +454,7 @@ static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, 
         mark(m, cb, VKMD_MD_PASS_INTEGRATE);
         record_constrain_positions(md, cb, p.dt_fs);
         mark(m, cb, VKMD_MD_PASS_CONSTRAINTS);
-        record_forces(md, cb, m);
+        record_forces(md, cb, m, energy);
     }
 }
 
@@ -477,7 +481,7 @@ static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk
     vkmd_vk_barrier_transfer_to_compute(cb);
     mark(m, cb, VKMD_MD_PASS_REDUCE);
     for (int32_t s = 0; s < steps; ++s)
-        record_step(md, cb, (uint32_t)s, m);
+        record_step(md, cb, (uint32_t)s, m, s == steps - 1);
     vkmd_md_push p = md->push;
     if (with_com) {
         dispatch(md, cb, VKMD_MD_MODE_COM_SUM, n, &p);

@@ -137,7 +137,8 @@ static void record_iteration(const minimizer *m, VkCommandBuffer cb, int measure
     const uint32_t atom_groups = m->groups;
     vkmd_minimize_push push = m->push;
     push.measure_only = measure_only ? 1u : 0u;
-    vkmd_forcefield_record(m->ff, cb, NULL, 0); /* orders earlier reads before its clears */
+    vkmd_forcefield_record(m->ff, cb, VKMD_FF_RECORD_ENERGY, NULL,
+                           0); /* orders earlier reads before its clears */
     if (m->c) {
         dispatch(m, cb, VKMD_MINIMIZE_MODE_ACCEL, &push, atom_groups);
         vkmd_sim_constraints_record_velocities(m->c, cb);

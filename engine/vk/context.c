@@ -352,6 +352,8 @@ static void apply_feature_overrides(vkmd_vk_features *f)
     }
     if (env_on("VKMD_FORCE_NO_INT64_ATOMICS"))
         f->buffer_int64_atomics = 0;
+    if (env_on("VKMD_FORCE_TILE_SHARED"))
+        f->subgroup_shuffle = 0;
 }
 
 static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_info *info)
@@ -385,6 +387,11 @@ static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_inf
         snprintf(info->driver_name, sizeof info->driver_name, "%s", p12.driverName);
         snprintf(info->driver_info, sizeof info->driver_info, "%s", p12.driverInfo);
         info->features.subgroup_size = p11.subgroupSize;
+        info->features.subgroup_shuffle =
+            (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+            (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
+            (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) &&
+            p11.subgroupSize >= 8 && p11.subgroupSize % 8 == 0;
     }
     info->timestamp_period_ns = p->limits.timestampPeriod;
     info->max_workgroup_invocations = p->limits.maxComputeWorkGroupInvocations;

@@ -36,6 +36,9 @@ typedef struct vkmd_vk_features {
     int buffer_int64_atomics;      /* Vulkan12 shaderBufferInt64Atomics */
     int buffer_float32_atomic_add; /* VK_EXT_shader_atomic_float shaderBufferFloat32AtomicAdd */
     uint32_t subgroup_size;        /* Vulkan11 subgroupSize (0 if unknown) */
+    int subgroup_shuffle;          /* compute shaders have subgroup shuffles, in subgroups of a
+                                      multiple of 8 lanes (the tile kernels' groups); 0 under
+                                      VKMD_FORCE_TILE_SHARED=1 (tests of the fallback) */
     int timestamps;                /* compute-queue timestamps (valid bits > 0) */
 } vkmd_vk_features;
 

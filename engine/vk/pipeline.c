@@ -33,6 +33,10 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
                          "(multiple of 4, max 128)",
                          desc->shader, desc->buffer_count, VKMD_VK_MAX_BUFFERS, desc->spec_count,
                          VKMD_VK_MAX_SPECS, desc->push_size);
+    if (desc->buffer_count > ctx->limits.maxPerStageDescriptorStorageBuffers)
+        return vkmd_fail(
+            VKMD_ERROR_UNSUPPORTED, "%s: %u storage buffers, the device allows %u per shader stage",
+            desc->shader, desc->buffer_count, ctx->limits.maxPerStageDescriptorStorageBuffers);
     snprintf(p.name, sizeof p.name, "%s", desc->shader);
     p.buffer_count = desc->buffer_count;
     p.push_size = desc->push_size;

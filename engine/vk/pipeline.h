@@ -13,7 +13,7 @@
 #include "vk/buffer.h"
 #include "vk/context.h"
 
-#define VKMD_VK_MAX_BUFFERS 16 /* storage buffers per pipeline */
+#define VKMD_VK_MAX_BUFFERS 24 /* storage buffers per pipeline (and the device's limit) */
 #define VKMD_VK_MAX_SPECS   16 /* specialization constants per pipeline */
 
 /* One 32-bit specialization constant (uint, int, bool or float bits). */

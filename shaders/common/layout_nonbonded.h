@@ -20,44 +20,45 @@
 #define VKMD_NB_FP16_FORM_PURE   0 /* fp16 parameters and arithmetic */
 #define VKMD_NB_FP16_FORM_POWERS 1 /* fp16 powers of sigma^2/r^2, the rest fp32 */
 
-#define VKMD_NB_MODE_GATHER    0 /* per slot: sorted (x, y, z, q) and LJ type */
-#define VKMD_NB_MODE_LIST      1 /* periodic: one thread per slot over its cluster's list */
+/* ... where LJ parameters come from (energies: VKMD_SPEC_ENERGY). */
+#define VKMD_SPEC_NB_LJ_TABLE 20 /* bool: A/B table by type pair, not Lorentz-Berthelot */
+
+#define VKMD_NB_MODE_LIST      1 /* periodic: one group of 8 lanes per i-cluster over its tiles */
 #define VKMD_NB_MODE_ALL_PAIRS 2 /* no box: one thread per atom over every other atom */
 
 /* ---- Bindings ------------------------------------------------------------ */
-#define VKMD_NB_BINDING_POSITIONS 0 /* vec4 [atom_count], xyz in A (the caller's) */
+#define VKMD_NB_BINDING_POSITIONS 0 /* vec4 [atom_count], xyz in A (vacuum only) */
 #define VKMD_NB_BINDING_FORCES    1 /* int64 [3 * atom_count], fixed point, added to */
 #define VKMD_NB_BINDING_ENERGIES  2 /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
-#define VKMD_NB_BINDING_CHARGE    3 /* float [atom_count]: q sqrt(coulomb_k), e (kcal/mol A)^1/2 */
-#define VKMD_NB_BINDING_TYPE      4 /* uint [atom_count]: LJ type */
+#define VKMD_NB_BINDING_PARAMS                                                                     \
+    3 /* vec4 [atom_count]: q sqrt(coulomb_k) (e (kcal/mol A)^1/2), sigma / 2 (A), 2 sqrt(eps)     \
+         ((kcal/mol)^1/2), LJ type (uint bits) */
 #define VKMD_NB_BINDING_LJ                                                                         \
-    5                                 /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6); \
-                                         then uint [types^2]: packHalf2x16(sigma^2 A^2, 4 eps      \
-                                         kcal/mol); then float [2 * types^2]: sigma^2, 4 eps       \
-                                         (both read by the fp16 builds only) */
-#define VKMD_NB_BINDING_EXCL        6 /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
-#define VKMD_NB_BINDING_ORDER       7 /* uint [slot_capacity]: the list's atom per slot */
-#define VKMD_NB_BINDING_LIST        8 /* uint [cluster_capacity * max_neighbors]: the list */
-#define VKMD_NB_BINDING_COUNTS      9 /* uint [cluster_capacity]: entries per cluster */
-#define VKMD_NB_BINDING_XQ          10 /* vec4 [slot_capacity]: sorted x, y, z, scaled charge */
-#define VKMD_NB_BINDING_STYPE       11 /* uint [slot_capacity]: sorted LJ type */
+    4 /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6); then uint [types^2]:            \
+         packHalf2x16(sigma^2 A^2, 4 eps                                               kcal/mol);  \
+         then float [2 * types^2]: sigma^2, 4 eps (both read by the fp16 builds only) */
+#define VKMD_NB_BINDING_EXCL        5  /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
+#define VKMD_NB_BINDING_ORDER       6  /* uint [slot_capacity]: the list's atom per slot */
+#define VKMD_NB_BINDING_REL         7  /* vec4 [2 * slot_capacity]: the list's relative positions */
+#define VKMD_NB_BINDING_TILES       8  /* uvec4 [cluster_capacity * inner stride]: inner tiles */
+#define VKMD_NB_BINDING_MASKS       9  /* uvec2: the list's tile masks (inner at extra.x) */
+#define VKMD_NB_BINDING_COUNTS      10 /* uvec4 [cluster_capacity]: .zw inner tiles per kind */
+#define VKMD_NB_BINDING_NL_STATE    11 /* the list's vkmd_nl_state (slot_count) */
 #define VKMD_NB_BINDING_POSITIONS_X 12 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
-#define VKMD_NB_BINDING_XS          13 /* uvec4 [2 * slot_capacity]: sorted split parts */
-#define VKMD_NB_BINDING_COUNT       14
+#define VKMD_NB_BINDING_COUNT       13
 
 /* box: edges in A rounded to float, w = 1 when periodic; box_lo: edge minus
- * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A).
- * params: cutoff^2 (A^2), Ewald alpha (1/A). sizes: atom_count,
- * slot_capacity, cluster_capacity, max_neighbors. type_count: LJ types. */
+ * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A);
+ * box_inv: 1 / edge. params: cutoff^2 (A^2), Ewald alpha (1/A). sizes:
+ * atom_count, slot_capacity, cluster_capacity, inner stride. extra: index of
+ * the first inner mask, LJ types. */
 #define VKMD_NB_PUSH_FIELDS                                                                        \
     VKMD_VEC4 box;                                                                                 \
     VKMD_VEC4 box_lo;                                                                              \
+    VKMD_VEC4 box_inv;                                                                             \
     VKMD_VEC4 params;                                                                              \
     VKMD_UVEC4 sizes;                                                                              \
-    VKMD_UINT type_count;                                                                          \
-    VKMD_UINT pad0;                                                                                \
-    VKMD_UINT pad1;                                                                                \
-    VKMD_UINT pad2;
+    VKMD_UVEC4 extra;
 
 #ifdef __STDC__
 typedef struct vkmd_nb_push {
@@ -66,10 +67,11 @@ typedef struct vkmd_nb_push {
 
 _Static_assert(offsetof(vkmd_nb_push, box) == 0, "push.box at 0");
 _Static_assert(offsetof(vkmd_nb_push, box_lo) == 16, "push.box_lo at 16");
-_Static_assert(offsetof(vkmd_nb_push, params) == 32, "push.params at 32");
-_Static_assert(offsetof(vkmd_nb_push, sizes) == 48, "push.sizes at 48");
-_Static_assert(offsetof(vkmd_nb_push, type_count) == 64, "push.type_count at 64");
-_Static_assert(sizeof(vkmd_nb_push) == 80, "nonbonded push constants are 80 bytes");
+_Static_assert(offsetof(vkmd_nb_push, box_inv) == 32, "push.box_inv at 32");
+_Static_assert(offsetof(vkmd_nb_push, params) == 48, "push.params at 48");
+_Static_assert(offsetof(vkmd_nb_push, sizes) == 64, "push.sizes at 64");
+_Static_assert(offsetof(vkmd_nb_push, extra) == 80, "push.extra at 80");
+_Static_assert(sizeof(vkmd_nb_push) == 96, "nonbonded push constants are 96 bytes");
 #endif
 
 #endif

@@ -18,17 +18,22 @@ layout(std430, binding = VKMD_NL_BINDING_CELLS) buffer Cells { uint cells[]; };
 layout(std430, binding = VKMD_NL_BINDING_ROWS) buffer Rows { uint rows[]; };
 layout(std430, binding = VKMD_NL_BINDING_ORDER) buffer Order { uint order[]; };
 layout(std430, binding = VKMD_NL_BINDING_SLOT_OF) buffer SlotOf { uint slot_of[]; };
-layout(std430, binding = VKMD_NL_BINDING_SPOS) buffer SPos { vec4 spos[]; };
+layout(std430, binding = VKMD_NL_BINDING_REL) buffer Rel { vec4 rel[]; };
+layout(std430, binding = VKMD_NL_BINDING_CLUSTER) buffer Cluster { vec4 cluster[]; };
 layout(std430, binding = VKMD_NL_BINDING_EXCL) readonly buffer Excl { uint excl[]; };
-layout(std430, binding = VKMD_NL_BINDING_LIST) buffer List { uint list[]; };
-layout(std430, binding = VKMD_NL_BINDING_COUNTS) buffer Counts { uint counts[]; };
+layout(std430, binding = VKMD_NL_BINDING_OUTER) buffer Outer { uvec4 outer[]; };
+layout(std430, binding = VKMD_NL_BINDING_INNER) buffer Inner { uvec4 inner[]; };
+layout(std430, binding = VKMD_NL_BINDING_MASKS) buffer Masks { uvec2 masks[]; };
+layout(std430, binding = VKMD_NL_BINDING_COUNTS) buffer Counts { uvec4 counts[]; };
 layout(std430, binding = VKMD_NL_BINDING_ARGS) buffer Args { uvec4 dispatch_args[]; };
+layout(std430, binding = VKMD_NL_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(push_constant) uniform Push { VKMD_NL_PUSH_FIELDS } pc;
 
 #define NL_ATOMS     (pc.sizes.x)
 #define NL_SLOTS     (pc.sizes.y)
 #define NL_CLUSTERS  (pc.sizes.z)
-#define NL_MAX_NEIGH (pc.sizes.w)
+#define NL_OUTER     (pc.sizes.w)
+#define NL_INNER     (pc.limits.x)
 #define NL_NX        (pc.grid.x)
 #define NL_NY        (pc.grid.y)
 #define NL_NZ        (pc.grid.z)
