@@ -1,16 +1,19 @@
 // Neighbour-list rebuild, step 7 of 7 (engine/forces/neighbor.c): the outer
-// list of cluster pairs, one workgroup per i-cluster.
+// list of cluster pairs, one group of 8 lanes per i-cluster
+// (common/tile.glsl; no shared memory, no workgroup barriers: on lavapipe a
+// barrier is a coroutine switch per subgroup, which cost more than the
+// tests themselves).
 //
 // Candidates: the j-clusters with an atom in a cell within the outer radius
 // of ci's bounding box; each pair of clusters is kept by one of the two
-// (owns(): by index parity, so every cluster holds about half its tiles). Rows are lines
-// of cells along x whose slots are contiguous, so each row within reach gives
-// one x-segment of slots (two when the range wraps through x = 0, the whole
-// row when it covers the box), i.e. a range of clusters; a range that covers
-// a dimension is clamped to the grid, so no cluster is visited twice. Rows
-// are taken a workgroup at a time, one per thread; a shared-memory scan of
-// the ranges' lengths concatenates them, and every thread then tests
-// candidates in batches of the workgroup size.
+// (owns(): by index parity, so every cluster holds about half its tiles).
+// Rows are lines of cells along x whose slots are contiguous, so each row
+// within reach gives one x-segment of slots (two when the range wraps
+// through x = 0, the whole row when it covers the box), i.e. a range of
+// clusters; a range that covers a dimension is clamped to the grid, so no
+// cluster is visited twice. The lanes take the rows 8 at a time; a scan
+// over the lanes concatenates the ranges' owned clusters, and the lanes then
+// test them 8 at a time.
 //
 // A candidate is kept when the two bounding boxes, under the periodic image
 // of cj's box centre nearest ci's, are closer than the outer radius. That
@@ -21,35 +24,23 @@
 // image, one offset serves every pair (kind 0); else the pair kernel takes
 // the minimum image pair by pair (kind 1: boxes not much larger than twice
 // the cutoff). Kind-0 tiles fill the cluster's stride from the front, kind 1
-// from the back; positions come from shared-memory ballots, so the order
+// from the back, in candidate order (a scan over the lanes), so the order
 // depends only on the positions.
 //
 // The mask of a tile (rotated, see common/layout_neighbor.h) clears padding
 // slots, the lower triangle and the self pairs of the diagonal tile, and the
-// excluded pairs. The excluded pairs of ci's atoms are gathered first into a
-// small hash of j-clusters (shared memory) with the bits to clear.
-// Tiles past the stride are counted, not written: the overflow flag and
-// max_count tell the host how much to grow.
+// excluded pairs (from the cluster's table of tiles with exclusions, made by
+// the clusters pass). Tiles past the stride are counted, not written: the
+// overflow flag and max_count tell the host how much to grow.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/nl_common.glsl"
+#include "common/tile.glsl"
 
 const uint C = VKMD_NL_CLUSTER_SIZE;
-const uint SEGS = 2u * WORKGROUP_SIZE; // up to two segments per row, one row per thread
-const uint WORDS = (WORKGROUP_SIZE + 31u) / 32u;
-const uint HASH = VKMD_NL_EXCL_HASH;
 // Candidate ranges are widened by this much (A) so that float rounding of
 // cell indices can never drop an atom at the edge of the list radius.
 const float RANGE_MARGIN = 0.01;
-
-shared uint seg_start[SEGS]; // clusters [start, end) of each segment
-shared uint seg_end[SEGS];
-shared uint seg_prefix[SEGS + 1];
-shared uint scan[WORKGROUP_SIZE];
-shared uint ballot_words[2][WORDS];
-shared uint hash_key[HASH];
-shared uvec2 hash_bits[HASH]; // pair bits to clear
-shared uint hash_full;
 
 // a mod n for a in [-n, 2n).
 uint wrap_index(int a, uint n)
@@ -67,9 +58,9 @@ uint cell_end(uint rank, uint x, uint row_atoms)
     return x + 1u == NL_NX ? row_atoms : cells[NL_CELLS + rank * NL_NX + x + 1u];
 }
 
-// The clusters of [a, b) that ci owns (owns() below): those under ci of the
-// other parity, ci itself, those over ci of the same parity. Counted, and
-// the k-th found, without visiting the others.
+// The clusters of [r.x, r.y) that ci owns: those under ci of the other
+// parity, ci itself, those over ci of the same parity. Counted, and the
+// k-th found, without visiting the others.
 uint parity_first(uint lo, uint p)
 {
     return lo + ((lo ^ p) & 1u);
@@ -103,23 +94,6 @@ uint owned_kth(uint ci, uvec2 r, uint k)
     return parity_first(max(r.x, ci + 1u), ci & 1u) + 2u * k;
 }
 
-// Cluster of the idx-th candidate of the current chunk. A thread's idx only
-// grows within a chunk, so it walks the segments forward from `seg`.
-uint candidate(uint ci, uint idx, inout uint seg)
-{
-    while (seg_prefix[seg + 1u] <= idx)
-        ++seg;
-    return owned_kth(ci, uvec2(seg_start[seg], seg_end[seg]), idx - seg_prefix[seg]);
-}
-
-// Pair bit of (lane l of the i-cluster, lane m of the j-cluster) in the
-// rotated mask.
-uvec2 pair_bit(uint l, uint m)
-{
-    uint b = 8u * (l & 3u) + ((m - l) & 7u);
-    return l < 4u ? uvec2(1u << b, 0u) : uvec2(0u, 1u << b);
-}
-
 // Mask of the lane pairs between ni atoms of ci and nj of cj (padding is at
 // a cluster's end); the diagonal tile keeps each pair once.
 uvec2 tile_mask(uint ni, uint nj, bool diagonal)
@@ -137,71 +111,34 @@ uvec2 tile_mask(uint ni, uint nj, bool diagonal)
     return m;
 }
 
-// Half list: which of two clusters holds their tile. By index parity rather
-// than by order, so that every cluster holds about half of its neighbours
-// (cj >= ci alone would give the first clusters of the order all of theirs
-// and the last none: strides twice as long, and uneven work).
-bool owns(uint ci, uint cj)
+// Bits of excluded pairs in the tile (ci, cj), from ci's table.
+uvec2 excluded_bits(uint ci, uint cj)
 {
-    return ci == cj || ((ci + cj) & 1u) == (ci < cj ? 0u : 1u);
-}
-
-// Records that the pair (lane l of ci, slot sj) is excluded.
-void exclude(uint ci, uint l, uint sj)
-{
-    uint cj = sj / C;
-    if (!owns(ci, cj))
-        return; // cj's list holds the pair
-    uint h = cj % HASH;
-    for (uint probe = 0; probe < HASH; ++probe) {
-        uint old = atomicCompSwap(hash_key[h], VKMD_NL_EMPTY, cj);
-        if (old == VKMD_NL_EMPTY || old == cj) {
-            uvec2 b = pair_bit(l, sj % C);
-            if (cj == ci) // the diagonal tile holds the pair in either order
-                b |= pair_bit(sj % C, l);
-            atomicOr(hash_bits[h].x, b.x);
-            atomicOr(hash_bits[h].y, b.y);
-            return;
-        }
-        h = (h + 1u) % HASH;
-    }
-    hash_full = 1u;
-}
-
-uvec2 excluded_bits(uint cj)
-{
-    uint h = cj % HASH;
-    for (uint probe = 0; probe < HASH; ++probe) {
-        uint k = hash_key[h];
-        if (k == cj)
-            return hash_bits[h];
-        if (k == VKMD_NL_EMPTY)
+    const uint T = VKMD_NL_EXCL_TILES;
+    for (uint k = 0u; k < T; ++k) {
+        uvec4 e = excl_tiles[ci * T + k];
+        if (e.x == cj)
+            return e.yz;
+        if (e.x == VKMD_NL_EMPTY)
             break;
-        h = (h + 1u) % HASH;
     }
     return uvec2(0u);
 }
 
+// Inclusive sum of v over lanes 0..lane of the group.
+uint tile_scan(uint v)
+{
+    uint lane = tile_lane();
+    for (uint d = 1u; d < C; d *= 2u) {
+        uint o = tile_bcast(v, (lane - d) & 7u);
+        v += lane >= d ? o : 0u;
+    }
+    return v;
+}
+
 void build_cluster(uint ci)
 {
-    uint lid = gl_LocalInvocationID.x;
-    for (uint h = lid; h < HASH; h += WORKGROUP_SIZE) {
-        hash_key[h] = VKMD_NL_EMPTY;
-        hash_bits[h] = uvec2(0u);
-    }
-    if (lid == 0u)
-        hash_full = 0u;
-    barrier();
-    if (lid < C) {
-        uint a = order[ci * C + lid];
-        if (a != VKMD_NL_EMPTY)
-            for (uint e = excl[a]; e < excl[a + 1u]; ++e)
-                exclude(ci, lid, slot_of[excl[NL_ATOMS + 1u + e]]);
-    }
-    barrier();
-    if (lid == 0u && hash_full != 0u)
-        atomicMax(st.overflow, 1u);
-
+    uint lane = tile_lane();
     vec4 ai = cluster[3u * ci];
     vec3 lo = ai.xyz + cluster[3u * ci + 1u].xyz, hi = ai.xyz + cluster[3u * ci + 2u].xyz;
     uint ni = uint(ai.w);
@@ -225,9 +162,9 @@ void build_cluster(uint ci)
     uint range_rows = ny_r * nz_r;
 
     uint count0 = 0u, count1 = 0u;
-    for (uint row0 = 0; row0 < range_rows; row0 += WORKGROUP_SIZE) {
-        // This thread's row: up to two cluster ranges [start, end).
-        uint q = row0 + lid;
+    for (uint row0 = 0; row0 < range_rows; row0 += C) {
+        // This lane's row: up to two cluster ranges [start, end).
+        uint q = row0 + lane;
         uvec2 seg0 = uvec2(0u), seg1 = uvec2(0u);
         if (q < range_rows) {
             int cy = c0.y + int(q % ny_r), cz = c0.z + int(q / ny_r);
@@ -266,44 +203,32 @@ void build_cluster(uint ci)
                 if (b0 > a0)
                     b1 = min(b1, a0);
                 uint cb = base / C;
-                a0 += cb;
-                b0 += cb;
-                a1 += cb;
-                b1 += cb;
-                seg0 = uvec2(a0, b0);
-                seg1 = uvec2(a1, b1);
+                seg0 = uvec2(a0 + cb, b0 + cb);
+                seg1 = uvec2(a1 + cb, b1 + cb);
             }
         }
-        // Concatenate: inclusive scan of the rows' candidate counts.
+        // Concatenate the lanes' owned clusters.
         uint n0 = owned_count(ci, seg0), n1 = owned_count(ci, seg1);
-        uint mine = n0 + n1;
-        scan[lid] = mine;
-        barrier();
-        if (lid == 0) // serial: fewer barriers than a tree, and only 64 adds
-            for (uint t = 1; t < WORKGROUP_SIZE; ++t)
-                scan[t] += scan[t - 1u];
-        barrier();
-        uint first = scan[lid] - mine;
-        seg_start[2u * lid] = seg0.x;
-        seg_end[2u * lid] = seg0.y;
-        seg_prefix[2u * lid] = first;
-        seg_start[2u * lid + 1u] = seg1.x;
-        seg_end[2u * lid + 1u] = seg1.y;
-        seg_prefix[2u * lid + 1u] = first + n0;
-        if (lid == WORKGROUP_SIZE - 1u)
-            seg_prefix[SEGS] = scan[lid];
-        barrier();
-
-        uint total = seg_prefix[SEGS];
-        uint seg = 0;
-        for (uint b = 0; b < total; b += WORKGROUP_SIZE) {
-            uint idx = b + lid;
+        uint incl = tile_scan(n0 + n1);
+        uint first = incl - (n0 + n1);
+        uint total = tile_bcast(incl, 7u);
+        for (uint b = 0; b < total; b += C) {
+            uint idx = b + lane;
+            // The lane (row) holding candidate idx, and the cluster.
+            uint cj = 0u;
+            for (uint t = 0u; t < C; ++t) {
+                uint f = tile_bcast(first, t), m0 = tile_bcast(n0, t), m1 = tile_bcast(n1, t);
+                uvec2 s0 = tile_bcast(seg0, t), s1 = tile_bcast(seg1, t);
+                if (idx >= f && idx < f + m0)
+                    cj = owned_kth(ci, s0, idx - f);
+                else if (idx >= f + m0 && idx < f + m0 + m1)
+                    cj = owned_kth(ci, s1, idx - f - m0);
+            }
             bool keep = false;
-            uint kind = 0u, cj = 0u;
+            uint kind = 0u;
             uvec4 entry = uvec4(0u);
             uvec2 mask = uvec2(0u);
             if (idx < total) {
-                cj = candidate(ci, idx, seg);
                 vec4 aj = cluster[3u * cj];
                 vec3 loj = cluster[3u * cj + 1u].xyz, hij = cluster[3u * cj + 2u].xyz;
                 vec3 dc = (aj.xyz - ai.xyz) + 0.5 * (loj + hij) - (centre_i - ai.xyz);
@@ -320,38 +245,23 @@ void build_cluster(uint ci)
                 kind = single ? 0u : 1u;
                 vec3 off = ((aj.xyz - ai.xyz) + img * pc.box.xyz) + img * pc.box_lo.xyz;
                 entry = uvec4(cj | (kind << 31), floatBitsToUint(off));
-                mask = tile_mask(ni, uint(aj.w), cj == ci) & ~excluded_bits(cj);
+                mask = tile_mask(ni, uint(aj.w), cj == ci) & ~excluded_bits(ci, cj);
             }
-            if (lid < WORDS) {
-                ballot_words[0][lid] = 0u;
-                ballot_words[1][lid] = 0u;
-            }
-            barrier();
-            if (keep)
-                atomicOr(ballot_words[kind][lid / 32u], 1u << (lid % 32u));
-            barrier();
-            uint before = bitCount(ballot_words[kind][lid / 32u] & ((1u << (lid % 32u)) - 1u));
-            uvec2 in_batch = uvec2(0u);
-            for (uint w = 0; w < WORDS; ++w) {
-                uvec2 bits = uvec2(bitCount(ballot_words[0][w]), bitCount(ballot_words[1][w]));
-                in_batch += bits;
-                if (w < lid / 32u)
-                    before += kind == 0u ? bits.x : bits.y;
-            }
+            uint k0 = keep && kind == 0u ? 1u : 0u, k1 = keep && kind == 1u ? 1u : 0u;
+            uint i0 = tile_scan(k0), i1 = tile_scan(k1);
             if (keep) {
-                uint at = (kind == 0u ? count0 : count1) + before;
+                uint at = kind == 0u ? count0 + i0 - 1u : count1 + i1 - 1u;
                 if (at < NL_OUTER) {
                     uint slot = ci * NL_OUTER + (kind == 0u ? at : NL_OUTER - 1u - at);
                     outer[slot] = entry;
                     masks[slot] = mask;
                 }
             }
-            count0 += in_batch.x;
-            count1 += in_batch.y;
-            barrier();
+            count0 += tile_bcast(i0, 7u);
+            count1 += tile_bcast(i1, 7u);
         }
     }
-    if (lid == 0) {
+    if (lane == 0u) {
         uint total = count0 + count1;
         counts[ci] = uvec4(min(count0, NL_OUTER), min(count1, NL_OUTER), 0u, 0u);
         atomicMax(st.max_count, total);
@@ -364,12 +274,10 @@ void build_cluster(uint ci)
 void main()
 {
     uint used = (st.slot_count + C - 1u) / C;
-    for (uint ci = gl_WorkGroupID.x; ci < NL_CLUSTERS; ci += gl_NumWorkGroups.x) {
-        if (ci < used) {
+    for (uint ci = tile_group(); ci < NL_CLUSTERS; ci += tile_group_count()) {
+        if (ci < used)
             build_cluster(ci);
-            barrier();
-        } else if (gl_LocalInvocationID.x == 0) {
+        else if (tile_lane() == 0u)
             counts[ci] = uvec4(0u);
-        }
     }
 }

@@ -13,22 +13,12 @@
 #include "common/nl_common.glsl"
 #include "common/positions.glsl"
 
+#define NLP pc
+#include "common/nl_atom.glsl"
+
 VKMD_POS_LOAD(load_pos, pos, pos_x)
 
 const uint C = VKMD_NL_CLUSTER_SIZE;
-
-// The anchor (a multiple of the 1/8 A quantum) in the positions' form.
-vkmd_pos anchor_pos(vec3 a)
-{
-    vkmd_pos p = pos_zero();
-    p.c = a;
-    if (POSITIONS == VKMD_POSITIONS_SPLIT_INT) {
-        vec3 whole = floor(a);
-        p.hi = ivec3(whole);
-        p.lo = uvec3((a - whole) * float(VKMD_POSITIONS_INT_SCALE)); // k/8 * 2^32: exact
-    }
-    return p;
-}
 
 void main()
 {
@@ -36,13 +26,7 @@ void main()
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     for (uint s = gl_GlobalInvocationID.x; s < used; s += stride) {
         uint a = order[s];
-        if (a == VKMD_NL_EMPTY) {
-            rel[NL_SLOTS + s] = vec4(vec3(VKMD_NL_FAR), 0.0);
-            continue;
-        }
-        vec3 r = pos_sub(load_pos(a), anchor_pos(cluster[3u * (s / C)].xyz));
-        vec3 k = floor((r - rel[s].xyz) / pc.box.xyz + 0.5);
-        r = (r - k * pc.box.xyz) - k * pc.box_lo.xyz;
-        rel[NL_SLOTS + s] = vec4(r, 1.0);
+        rel[NL_SLOTS + s] =
+            a == VKMD_NL_EMPTY ? vec4(vec3(VKMD_NL_FAR), 0.0) : vec4(nl_relative(s, load_pos(a)), 1.0);
     }
 }

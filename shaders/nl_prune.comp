@@ -13,49 +13,8 @@
 
 const uint C = VKMD_NL_CLUSTER_SIZE;
 
-// Prunes the outer tiles of one kind of cluster ci into the inner list
-// (MIN_IMAGE a constant at each call: a branch in the rotation loop costs
-// lavapipe dearly even when never taken). Returns the tiles kept.
-uint prune_kind(uint ci, uint n, const bool MIN_IMAGE, vec3 xi)
-{
-    uint lane = tile_lane();
-    float r2_inner = pc.box_lo.w * pc.box_lo.w;
-    uint mask_inner = NL_CLUSTERS * NL_OUTER;
-    uint kept = 0u;
-    for (uint b = 0u; b < n; b += C) {
-        uint idx = b + lane;
-        uint from = ci * NL_OUTER + (MIN_IMAGE ? NL_OUTER - 1u - idx : idx);
-        uvec4 ent = idx < n ? outer[from] : uvec4(0u);
-        uvec2 msk = idx < n ? masks[from] : uvec2(0u);
-        uint nt = min(C, n - b);
-        for (uint t = 0u; t < nt; ++t) {
-            uvec4 e = tile_bcast(ent, t);
-            uvec2 m = tile_bcast(msk, t);
-            uint cj = e.x & ~VKMD_NL_KIND_BIT;
-            vec3 xj = rel[NL_SLOTS + cj * C + lane].xyz + uintBitsToFloat(e.yzw);
-            uint bits = tile_row_bits(m);
-            bool near = false;
-            for (uint r = 0u; r < C; ++r) {
-                vec3 d = xj - xi;
-                if (MIN_IMAGE) {
-                    vec3 k = floor(d / pc.box.xyz + 0.5);
-                    d = (d - k * pc.box.xyz) - k * pc.box_lo.xyz;
-                }
-                near = near || (((bits >> r) & 1u) != 0u && dot(d, d) < r2_inner);
-                xj = tile_rotate(xj);
-            }
-            if (tile_any(near)) {
-                if (lane == 0u && kept < NL_INNER) {
-                    uint to = ci * NL_INNER + (MIN_IMAGE ? NL_INNER - 1u - kept : kept);
-                    inner[to] = e;
-                    masks[mask_inner + to] = m;
-                }
-                ++kept;
-            }
-        }
-    }
-    return kept;
-}
+#define NLP pc
+#include "common/nl_prune.glsl"
 
 void main()
 {

@@ -58,6 +58,43 @@ void sort_cells()
     }
 }
 
+// The clusters whose tiles with c (held by c: owns()) contain excluded pairs,
+// with the bits to clear, in the cluster's table (one thread per cluster:
+// the order is the atoms' and their partners', deterministic). More than
+// VKMD_NL_EXCL_TILES such clusters set the overflow flag.
+void exclusion_tiles(uint c)
+{
+    const uint C = VKMD_NL_CLUSTER_SIZE, T = VKMD_NL_EXCL_TILES;
+    uint used = 0u;
+    for (uint l = 0; l < C; ++l) {
+        uint a = order[c * C + l];
+        if (a == VKMD_NL_EMPTY)
+            continue;
+        for (uint e = excl[a]; e < excl[a + 1u]; ++e) {
+            uint sj = slot_of[excl[NL_ATOMS + 1u + e]], cj = sj / C;
+            if (!owns(c, cj))
+                continue; // cj's table holds the pair
+            uvec2 b = pair_bit(l, sj % C);
+            if (cj == c) // the diagonal tile holds the pair in either order
+                b |= pair_bit(sj % C, l);
+            uint k = 0u;
+            while (k < used && excl_tiles[c * T + k].x != cj)
+                ++k;
+            if (k == T) {
+                atomicMax(st.overflow, 1u);
+                continue;
+            }
+            if (k == used) {
+                excl_tiles[c * T + k] = uvec4(cj, 0u, 0u, 0u);
+                ++used;
+            }
+            excl_tiles[c * T + k].yz |= b;
+        }
+    }
+    if (used < T)
+        excl_tiles[c * T + used] = uvec4(VKMD_NL_EMPTY, 0u, 0u, 0u);
+}
+
 // Per cluster: the anchor (its first atom's wrapped position rounded to the
 // 1/8 A grid, so anchor differences and the split positions' coarse parts
 // subtract exactly), every slot's build position relative to it under the
@@ -95,6 +132,7 @@ void clusters()
         cluster[3u * c] = vec4(anchor, float(atoms));
         cluster[3u * c + 1u] = vec4(lo, 0.0);
         cluster[3u * c + 2u] = vec4(hi, 0.0);
+        exclusion_tiles(c);
     }
 }
 

@@ -70,10 +70,10 @@ layout(std430, binding = VKMD_NB_BINDING_LJ) readonly buffer LJ { float lj[]; };
 layout(std430, binding = VKMD_NB_BINDING_EXCL) readonly buffer Excl { uint excl[]; };
 layout(std430, binding = VKMD_NB_BINDING_ORDER) readonly buffer Order { uint order[]; };
 layout(std430, binding = VKMD_NB_BINDING_REL) readonly buffer Rel { vec4 rel[]; };
-layout(std430, binding = VKMD_NB_BINDING_TILES) readonly buffer Tiles { uvec4 tiles[]; };
+layout(std430, binding = VKMD_NB_BINDING_TILES) readonly buffer Tiles { uvec4 inner[]; };
 layout(std430, binding = VKMD_NB_BINDING_MASKS) readonly buffer Masks { uvec2 masks[]; };
 layout(std430, binding = VKMD_NB_BINDING_COUNTS) readonly buffer Counts { uvec4 counts[]; };
-layout(std430, binding = VKMD_NB_BINDING_NL_STATE) readonly buffer NlState { VKMD_NL_STATE_FIELDS } nl;
+layout(std430, binding = VKMD_NB_BINDING_NL_STATE) readonly buffer NlState { VKMD_NL_STATE_FIELDS } st;
 layout(std430, binding = VKMD_NB_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(push_constant) uniform Push { VKMD_NB_PUSH_FIELDS } pc;
 
@@ -84,174 +84,17 @@ const uint C = VKMD_NL_CLUSTER_SIZE;
 VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
-// Kahan summation: s + c carries the sum to about one ulp whatever the
-// number of terms. `precise` stops the compiler from re-associating
-// (t - s) - y to zero; it covers only these operations.
-void kahan3(inout vec3 s, inout vec3 c, vec3 x)
-{
-    precise vec3 y = x - c;
-    precise vec3 t = s + y;
-    c = (t - s) - y;
-    s = t;
-}
-
-void kahan(inout float s, inout float c, float x)
-{
-    precise float y = x - c;
-    precise float t = s + y;
-    c = (t - s) - y;
-    s = t;
-}
-
-// LJ of a pair: energy, and f_over_r (-dE/dr / r). pi, pj: the atoms'
-// parameters (q sqrt(k), sigma / 2, 2 sqrt(eps), type bits); TABLE (a
-// constant at each call): the A/B table by type pair, else the
-// Lorentz-Berthelot factors.
-float lj_pair(vec4 pi, vec4 pj, float r2, float inv_r2, const bool TABLE, out float f_over_r)
-{
-    float sig2, eps4, a, b;
-    if (TABLE) {
-        uint t = floatBitsToUint(pi.w) * pc.extra.y + floatBitsToUint(pj.w);
-        a = lj[2u * t];
-        b = lj[2u * t + 1u];
-#ifdef VKMD_NB_FP16
-        sig2 = lj[LJ16_OFFSET + pc.extra.y * pc.extra.y + 2u * t];
-        eps4 = lj[LJ16_OFFSET + pc.extra.y * pc.extra.y + 2u * t + 1u];
-#endif
-    } else {
-        float sig = pi.y + pj.y;
-        sig2 = sig * sig;
-        eps4 = pi.z * pj.z;
-    }
-#ifdef VKMD_NB_FP16
-    vec2 p32 = vec2(sig2, eps4);
-    if (r2 >= FP16_MIN_R * FP16_MIN_R && p32.x * inv_r2 < 3.5) {
-        f16vec2 p16 = TABLE ? f16vec2(unpackHalf2x16(floatBitsToUint(
-                                     lj[LJ16_OFFSET + floatBitsToUint(pi.w) * pc.extra.y +
-                                        floatBitsToUint(pj.w)])))
-                               : f16vec2(p32);
-        return form_lj_fp16(inv_r2, p16, p32, FP16_FORM, f_over_r);
-    }
-#endif
-    if (TABLE)
-        return form_lj(inv_r2, a, b, f_over_r);
-    float s2 = sig2 * inv_r2;
-    float s6 = s2 * s2 * s2;
-    float e6 = eps4 * s6;
-    f_over_r = e6 * (12.0 * s6 - 6.0) * inv_r2;
-    return e6 * (s6 - 1.0);
-}
-
-// ---- LIST: the cluster-pair tiles -----------------------------------------
-
-// Minimum image of d (kind-1 tiles), the edge as a float pair: d - k L_hi is
-// exact near |d| = L, so subtracting k L_lo then rounds once, unbiased.
-vec3 tile_min_image(vec3 d)
-{
-    vec3 k = floor(d * pc.box_inv.xyz + 0.5);
-    return (d - k * pc.box.xyz) - k * pc.box_lo.xyz;
-}
-
-// The tiles of one kind of cluster ci (MIN_IMAGE a constant at each call:
-// a branch in the rotation loop, even one never taken, costs lavapipe a
-// third of the kernel). Adds the j forces; the i force and the energies
-// go to the compensated sums.
-void tiles_of_kind(uint ci, uint n, const bool MIN_IMAGE, vec3 xi, vec4 pi, inout vec3 fi,
-                   inout vec3 fi_c, inout vec4 e)
-{
-    uint lane = tile_lane();
-    float rc2 = pc.params.x, alpha = pc.params.y;
-    uint stride = pc.sizes.w, mask_base = pc.extra.x;
-    for (uint b = 0u; b < n; b += C) {
-        uint idx = b + lane;
-        uint from = ci * stride + (MIN_IMAGE ? stride - 1u - idx : idx);
-        uvec4 ent = idx < n ? tiles[from] : uvec4(0u);
-        uvec2 msk = idx < n ? masks[mask_base + from] : uvec2(0u);
-        uint nt = min(C, n - b);
-        for (uint t = 0u; t < nt; ++t) {
-            uvec4 en = tile_bcast(ent, t);
-            uint bits = tile_row_bits(tile_bcast(msk, t));
-            uint sj = (en.x & ~VKMD_NL_KIND_BIT) * C + lane;
-            uint aj = order[sj];
-            vec3 xj = rel[pc.sizes.y + sj].xyz + uintBitsToFloat(en.yzw);
-            vec4 pj = aj != VKMD_NL_EMPTY ? params[aj] : vec4(0.0);
-            vec3 fj = vec3(0.0), ft = vec3(0.0);
-            float tlj = 0.0, tc = 0.0;
-            for (uint r = 0u; r < C; ++r) {
-                vec3 d = xj - xi; // r_j - r_i
-                if (MIN_IMAGE)
-                    d = tile_min_image(d);
-                float r2 = dot(d, d);
-                bool on = ((bits >> r) & 1u) != 0u && r2 < rc2;
-                r2 = on ? r2 : 1.0; // masked pairs: finite arithmetic
-                float inv_r = inversesqrt(r2);
-                float inv_r2 = inv_r * inv_r;
-                float f_lj;
-                float e_lj = lj_pair(pi, pj, r2, inv_r2, LJ_TABLE, f_lj);
-                float x = alpha * (r2 * inv_r), ex;
-                float qq = pi.x * pj.x;
-                float e_c = qq * form_erfc_approx(x, ex) * inv_r;
-                float f_c = (e_c + qq * alpha * FORM_TWO_OVER_SQRT_PI * ex) * inv_r2;
-                vec3 fv = (on ? f_lj + f_c : 0.0) * d; // force on j; i gets -fv
-                ft -= fv;
-                fj += fv;
-                if (ENERGY) {
-                    float ex_p;
-                    tlj += on ? e_lj : 0.0;
-                    tc += on ? qq * form_erfc_precise(x, ex_p) * inv_r : 0.0;
-                }
-                xj = tile_rotate(xj);
-                if (LJ_TABLE)
-                    pj = tile_rotate(pj);
-                else
-                    pj.xyz = tile_rotate(pj.xyz);
-                fj = tile_rotate(fj);
-            }
-            // Eight rotations later each lane holds its j atom again
-            // (padding lanes hold zeros).
-            uint na = pc.sizes.x, a = aj != VKMD_NL_EMPTY ? aj : 0u;
-            force_add(VKMD_FORCE_INDEX(0, a, na), to_fixed(fj.x));
-            force_add(VKMD_FORCE_INDEX(1, a, na), to_fixed(fj.y));
-            force_add(VKMD_FORCE_INDEX(2, a, na), to_fixed(fj.z));
-            kahan3(fi, fi_c, ft);
-            if (ENERGY) {
-                kahan(e.x, e.y, tlj);
-                kahan(e.z, e.w, tc);
-            }
-        }
-    }
-}
-
-void list_tiles()
-{
-    uint lane = tile_lane();
-    uint used = (nl.slot_count + C - 1u) / C;
-    for (uint ci = tile_group(); ci < used; ci += tile_group_count()) {
-        uint si = ci * C + lane;
-        vec3 xi = rel[pc.sizes.y + si].xyz;
-        uint ai = order[si];
-        vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
-        vec3 fi = vec3(0.0), fi_c = vec3(0.0);
-        vec4 e = vec4(0.0); // LJ and its compensation, Coulomb and its
-        uvec4 cnt = counts[ci];
-        tiles_of_kind(ci, cnt.z, false, xi, pi, fi, fi_c, e);
-        tiles_of_kind(ci, cnt.w, true, xi, pi, fi, fi_c, e);
-        if (ai != VKMD_NL_EMPTY) {
-            uint na = pc.sizes.x;
-            force_add(VKMD_FORCE_INDEX(0, ai, na), fixed_add(to_fixed(fi.x), to_fixed(fi_c.x)));
-            force_add(VKMD_FORCE_INDEX(1, ai, na), fixed_add(to_fixed(fi.y), to_fixed(fi_c.y)));
-            force_add(VKMD_FORCE_INDEX(2, ai, na), fixed_add(to_fixed(fi.z), to_fixed(fi_c.z)));
-        }
-        if (ENERGY) {
-            vkmd_fixed e1 = fixed_add(to_fixed(e.x), to_fixed(e.y));
-            vkmd_fixed e2 = fixed_add(to_fixed(e.z), to_fixed(e.w));
-            if (!fixed_is_zero(e1))
-                energy_add(VKMD_ENERGY_LJ, e1);
-            if (!fixed_is_zero(e2))
-                energy_add(VKMD_ENERGY_COUL_REAL, e2);
-        }
-    }
-}
+#define NB_ATOMS     (pc.sizes.x)
+#define NB_SLOTS     (pc.sizes.y)
+#define NB_INNER     (pc.sizes.w)
+#define NB_MASK_BASE (pc.extra.x)
+#define NB_TYPES     (pc.extra.y)
+#define NB_CUTOFF2   (pc.params.x)
+#define NB_ALPHA     (pc.params.y)
+#define NB_BOX       (pc.box.xyz)
+#define NB_BOX_LO    (pc.box_lo.xyz)
+#define NB_BOX_INV   (pc.box_inv.xyz)
+#include "common/nonbonded_tiles.glsl"
 
 // ---- ALL_PAIRS: vacuum ------------------------------------------------------
 
@@ -302,7 +145,7 @@ void all_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
 void main()
 {
     if (MODE == VKMD_NB_MODE_LIST) {
-        list_tiles();
+        list_tiles(tile_group(), tile_group_count());
         return;
     }
     vkmd_fixed e_lj = VKMD_FIXED_ZERO, e_c = VKMD_FIXED_ZERO;

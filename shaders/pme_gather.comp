@@ -29,9 +29,13 @@ VKMD_POS_LOAD(load_pos, pos, pos_x)
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 
+#define PME_BOX  (pc.box.xyz)
+#define PME_GRID (pc.grid)
+#define PME_ATOM_GATHER
+#include "common/pme_atom.glsl"
+
 void main()
 {
-    uint row_len = 2 * pc.grid.w; // padded floats per real row
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     for (uint a = gl_GlobalInvocationID.x; a < pc.atom_count; a += stride) {
         float q = charge[a];
@@ -39,34 +43,7 @@ void main()
             continue;
         vec3 x, fine;
         pos_pair(load_pos(a), x, fine);
-        uint i0x, i0y, i0z;
-        float wx, wy, wz;
-        float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
-        float dx[VKMD_PME_MAX_ORDER], dy[VKMD_PME_MAX_ORDER], dz[VKMD_PME_MAX_ORDER];
-        pme_grid_coord(x.x, fine.x, pc.box.x, pc.grid.x, i0x, wx);
-        pme_grid_coord(x.y, fine.y, pc.box.y, pc.grid.y, i0y, wy);
-        pme_grid_coord(x.z, fine.z, pc.box.z, pc.grid.z, i0z, wz);
-        pme_spline(wx, tx, dx);
-        pme_spline(wy, ty, dy);
-        pme_spline(wz, tz, dz);
-        vec3 f = vec3(0.0);
-        for (int ix = 0; ix < ORDER; ++ix) {
-            uint gx = pme_wrap(i0x, ix, pc.grid.x);
-            for (int iy = 0; iy < ORDER; ++iy) {
-                uint gy = pme_wrap(i0y, iy, pc.grid.y);
-                uint row = (gx * pc.grid.y + gy) * row_len;
-                float s = 0.0, sd = 0.0; // sum_z Mz phi, sum_z dMz phi
-                for (int iz = 0; iz < ORDER; ++iz) {
-                    float phi = grid[row + pme_wrap(i0z, iz, pc.grid.z)];
-                    s += tz[iz] * phi;
-                    sd += dz[iz] * phi;
-                }
-                f.x += dx[ix] * ty[iy] * s;
-                f.y += tx[ix] * dy[iy] * s;
-                f.z += tx[ix] * ty[iy] * sd;
-            }
-        }
-        f *= -q * vec3(pc.grid.xyz) / pc.box.xyz;
+        vec3 f = pme_gather_atom(q, x, fine);
         uint n = pc.atom_count;
         force_add(VKMD_FORCE_INDEX(0, a, n), to_fixed(f.x));
         force_add(VKMD_FORCE_INDEX(1, a, n), to_fixed(f.y));

@@ -31,6 +31,11 @@ VKMD_POS_LOAD(load_pos, pos, pos_x)
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(qgrid_add, qgrid)
 
+#define PME_BOX  (pc.box.xyz)
+#define PME_GRID (pc.grid)
+#define PME_ATOM_SPREAD
+#include "common/pme_atom.glsl"
+
 void main()
 {
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
@@ -40,27 +45,6 @@ void main()
             continue; // adds nothing (e.g. TIP4P's oxygen)
         vec3 x, fine;
         pos_pair(load_pos(a), x, fine);
-        uint i0x, i0y, i0z;
-        float wx, wy, wz;
-        float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
-        float d[VKMD_PME_MAX_ORDER]; // derivatives: not needed here
-        pme_grid_coord(x.x, fine.x, pc.box.x, pc.grid.x, i0x, wx);
-        pme_grid_coord(x.y, fine.y, pc.box.y, pc.grid.y, i0y, wy);
-        pme_grid_coord(x.z, fine.z, pc.box.z, pc.grid.z, i0z, wz);
-        pme_spline(wx, tx, d);
-        pme_spline(wy, ty, d);
-        pme_spline(wz, tz, d);
-        for (int ix = 0; ix < ORDER; ++ix) {
-            uint gx = pme_wrap(i0x, ix, pc.grid.x);
-            for (int iy = 0; iy < ORDER; ++iy) {
-                uint gy = pme_wrap(i0y, iy, pc.grid.y);
-                float qxy = q * tx[ix] * ty[iy];
-                uint row = (gx * pc.grid.y + gy) * pc.grid.z;
-                for (int iz = 0; iz < ORDER; ++iz) {
-                    uint gz = pme_wrap(i0z, iz, pc.grid.z);
-                    qgrid_add(row + gz, fixed_trunc(qxy * tz[iz] * float(VKMD_PME_GRID_SCALE)));
-                }
-            }
-        }
+        pme_spread_atom(q, x, fine);
     }
 }

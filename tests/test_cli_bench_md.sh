@@ -30,7 +30,11 @@ assert d["settings"]["cutoff_A"] == 9 and d["settings"]["ewald_tolerance"] == 0.
 runs = d["runs"]
 assert [r["dt_fs"] for r in runs] == [4, 2], runs
 passes = ("neighbor", "nonbonded", "bonded", "pme_spread", "pme_fft", "pme_convolve",
-          "pme_gather", "integrate", "constraints", "reductions")
+          "pme_gather", "integrate", "constraints", "reductions", "step", "forces")
+# the fused step (a periodic system with PME): the step and forces kernels
+# carry integration, constraints, spread, pairs and bonded terms; the FFTs,
+# the final gather and the reductions stay passes of their own
+fused_passes = ("step", "forces", "pme_fft", "reductions")
 for r in runs:
     assert r["system"] == "water:216" and r["atoms"] == 648 and r["steps"] == 50
     assert r["hmr_amu"] == (1.5 if r["dt_fs"] == 4 else 0)
@@ -39,9 +43,19 @@ for r in runs:
         assert isinstance(r[k], (int, float)) and math.isfinite(r[k]) and r[k] > 0, (k, r[k])
     # ns/day from the wall time per step
     assert abs(r["ns_per_day"] - r["dt_fs"] * 1e-6 * 86400 / (r["us_per_step"] * 1e-6)) < 1e-3 * r["ns_per_day"]
+    assert r["fused_step"] is True, r
+    for k in ("lane_pairs_per_step", "pairs_within_cutoff", "inner_tiles", "outer_tiles"):
+        assert r[k] > 0, (k, r)
+    # each pair once, from a pruned list: lane pairs over pairs within the cutoff
+    assert 1 < r["lane_pairs_per_step"] / r["pairs_within_cutoff"] < 4, r
+    for k in ("list_rebuilds_per_100_steps", "list_prunes_per_100_steps",
+              "repeated_steps_per_100_steps"):
+        assert r[k] >= 0, (k, r)
+    assert r["skin_A"] > 0 and r["outer_skin_A"] >= r["skin_A"], r
+    assert r["dispatches_per_step"] <= 10 and r["barriers_per_step"] <= 12, r
     p = r["passes_us_per_step"]
     assert set(p) == set(passes), p
-    assert all(p[k] > 0 for k in passes), p
+    assert all(p[k] > 0 for k in fused_passes), p
     total = sum(p.values())
     assert abs(total - r["gpu_us_per_step"]) <= 1e-3 * r["gpu_us_per_step"] + 0.01, (total, r)
     # one submit per recorded batch of steps

@@ -1,4 +1,6 @@
-/* vkmd bench --compare: one markdown table and an SVG plot from result
+/* vkmd bench --compare: one markdown table (ns/day, us/step, dispatches per
+ * step, lane pairs per pair within the cutoff, list rebuilds per 100 steps;
+ * "-" where an older file lacks a figure) and an SVG plot from result
  * files of `vkmd bench --json` (the MD suite). The files are read line by
  * line as bench_md.c writes them: "device_name" on its own line, one run per
  * line. */
@@ -18,6 +20,7 @@ typedef struct point {
     char system[128];
     int atoms;
     double dt, ns_day, us_step;
+    double dispatches, lane_ratio, rebuilds; /* < 0: not in the file (older results) */
 } point;
 
 typedef struct series_file {
@@ -91,6 +94,15 @@ static vkmd_result read_file(const char *path, series_file *f)
                 break;
             }
             p->atoms = (int)atoms;
+            double lanes = 0, within = 0;
+            if (!num_value(line, "dispatches_per_step", &p->dispatches))
+                p->dispatches = -1;
+            p->lane_ratio = num_value(line, "lane_pairs_per_step", &lanes) &&
+                                    num_value(line, "pairs_within_cutoff", &within) && within > 0
+                                ? lanes / within
+                                : -1;
+            if (!num_value(line, "list_rebuilds_per_100_steps", &p->rebuilds))
+                p->rebuilds = -1;
             ++f->n;
         }
     }
@@ -236,7 +248,9 @@ int bench_compare_main(char **paths, int count, const char *svg)
         /* Rows: every (system, dt) in order of first appearance. */
         printf("| system | atoms | dt (fs) |");
         for (int i = 0; i < count; ++i)
-            printf(" %s (%s): ns/day, us/step |", files[i].device, files[i].commit);
+            printf(" %s (%s): ns/day, us/step, dispatches/step, lane pairs per pair within the "
+                   "cutoff, list rebuilds per 100 steps |",
+                   files[i].device, files[i].commit);
         printf("\n|---|---|---|");
         for (int i = 0; i < count; ++i)
             printf("---|");
@@ -257,9 +271,13 @@ int bench_compare_main(char **paths, int count, const char *svg)
                     for (int q = 0; q < files[j].n && !hit; ++q)
                         if (!strcmp(files[j].p[q].system, p->system) && files[j].p[q].dt == p->dt)
                             hit = &files[j].p[q];
-                    if (hit)
-                        printf(" %.3f, %.1f |", hit->ns_day, hit->us_step);
-                    else
+                    if (hit) {
+                        printf(" %.3f, %.1f", hit->ns_day, hit->us_step);
+                        const double extra[3] = {hit->dispatches, hit->lane_ratio, hit->rebuilds};
+                        for (int e = 0; e < 3; ++e)
+                            printf(extra[e] < 0 ? ", -" : ", %.*f", e == 1 ? 2 : 1, extra[e]);
+                        printf(" |");
+                    } else
                         printf(" - |");
                 }
                 printf("\n");

@@ -29,32 +29,36 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: vkmd bench [options]            MD suite: ns/day, us/step, dispatches,\n"
-            "                                      submits and GPU time by pass per step\n"
-            "       vkmd bench --forces|--uff [options]\n"
-            "       vkmd bench --compare A.json B.json ... [--svg FILE]\n"
-            "  (MD suite) --systems LIST   water:N or prmtop paths (default water:1000,\n"
-            "                         water:8000,water:32000: ~3k, ~24k, ~96k atoms)\n"
-            "  --dt LIST              4 (HMR 1.5 amu), 2 (no HMR) or 4,2 (default 4,2)\n"
-            "  --steps N              timed steps per run (default 2e6/atoms, 20..1000)\n"
-            "  --compare FILES        markdown table of result files and an SVG of ns/day\n"
-            "                         against atoms (--svg FILE, default bench_compare.svg)\n"
-            "  --forces               time full force evaluations (energy + forces)\n"
-            "  --uff                  UFF replica evaluations per second (--molecule, default\n"
-            "                         xylitol; --replicas LIST, default 1,100,10000)\n"
-            "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
-            "                         beside them) or water:N (default water:8000)\n"
-            "  --repeat N             evaluations averaged per figure (default 20)\n"
-            "  --precision single|mixed|fixed|all  positions (fp32, split-float, split-int;\n"
-            "                         all: the three side by side; default single)\n"
-            "  --positions fp32|split-float|split-int  the same by representation\n"
-            "  --nonbonded fp32|fp16[-powers][:R]|all  LJ precision (docs/PRECISION.md); all:\n"
-            "                         variants side by side (MD suite: fp32, fp16:5,\n"
-            "                         fp16-powers:5; --forces: five, each with its force\n"
-            "                         error against the double reference)\n"
-            "  --device N|NAME        Vulkan device (default: the best one)\n"
-            "  --json FILE            also write the results as JSON (units in the keys)\n");
+    fprintf(
+        out,
+        "usage: vkmd bench [options]            MD suite: ns/day, us/step, dispatches,\n"
+        "                                      submits and GPU time by pass per step\n"
+        "       vkmd bench --forces|--uff [options]\n"
+        "       vkmd bench --compare A.json B.json ... [--svg FILE]\n"
+        "  (MD suite) --systems LIST   water:N or prmtop paths (default water:1000,\n"
+        "                         water:8000,water:32000: ~3k, ~24k, ~96k atoms)\n"
+        "  --dt LIST              4 (HMR 1.5 amu), 2 (no HMR) or 4,2 (default 4,2)\n"
+        "  --steps N              timed steps per run (default 2e6/atoms, 20..1000)\n"
+        "  --skin A, --outer-skin A  neighbour-list skins (default 1 A and from the time\n"
+        "                         step: 3.2 A at 2 fs, 6.4 A at 4 fs)\n"
+        "  --compare FILES        markdown table of result files (speed, dispatches, pair work,\n"
+        "                         rebuilds) and an SVG of ns/day\n"
+        "                         against atoms (--svg FILE, default bench_compare.svg)\n"
+        "  --forces               time full force evaluations (energy + forces)\n"
+        "  --uff                  UFF replica evaluations per second (--molecule, default\n"
+        "                         xylitol; --replicas LIST, default 1,100,10000)\n"
+        "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
+        "                         beside them) or water:N (default water:8000)\n"
+        "  --repeat N             evaluations averaged per figure (default 20)\n"
+        "  --precision single|mixed|fixed|all  positions (fp32, split-float, split-int;\n"
+        "                         all: the three side by side; default single)\n"
+        "  --positions fp32|split-float|split-int  the same by representation\n"
+        "  --nonbonded fp32|fp16[-powers][:R]|all  LJ precision (docs/PRECISION.md); all:\n"
+        "                         variants side by side (MD suite: fp32, fp16:5,\n"
+        "                         fp16-powers:5; --forces: five, each with its force\n"
+        "                         error against the double reference)\n"
+        "  --device N|NAME        Vulkan device (default: the best one)\n"
+        "  --json FILE            also write the results as JSON (units in the keys)\n");
 }
 
 typedef struct bench_result {
@@ -345,6 +349,7 @@ int cmd_bench(int argc, char **argv)
     double lj_one_min_r = 0;
     int pos_modes[3] = {VKMD_POSITIONS_FP32}, pos_count = 1;
     const char *dts = "4,2", *svg = "bench_compare.svg";
+    bench_md_skins skins = {0, 0};
     if (argc >= 2 && !strcmp(argv[1], "--compare")) {
         int count = 0;
         char *files[16];
@@ -393,6 +398,12 @@ int cmd_bench(int argc, char **argv)
                 pos_count = 1;
                 r = vkmd_positions_mode_parse(v, &pos_modes[0]);
             }
+        } else if (!strcmp(a, "--skin") || !strcmp(a, "--outer-skin")) {
+            double val = 0;
+            if (!(v = args_value(argc, argv, &i)))
+                r = VKMD_ERROR_INVALID_ARGUMENT;
+            else if ((r = args_double(a, v, 0.1, 15.0, &val)) == VKMD_OK)
+                *(!strcmp(a, "--skin") ? &skins.skin_a : &skins.outer_skin_a) = val;
         } else if (!strcmp(a, "--nonbonded")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
@@ -465,7 +476,7 @@ int cmd_bench(int argc, char **argv)
                 vr[nv] = lj_all ? all_r[l] : lj_one_min_r;
             }
         return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, vl, vr, vp, nv,
-                             json);
+                             &skins, json);
     }
 
     char *list = strdup(systems);

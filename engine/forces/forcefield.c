@@ -367,6 +367,13 @@ vkmd_result vkmd_forcefield_check_capacity(vkmd_vk_context *ctx, const vkmd_forc
     return ff->neighbor ? vkmd_neighbor_check(ctx, ff->neighbor, NULL) : VKMD_OK;
 }
 
+vkmd_result vkmd_forcefield_check_list(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                       vkmd_neighbor_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    return ff->neighbor ? vkmd_neighbor_check(ctx, ff->neighbor, out) : VKMD_OK;
+}
+
 vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff)
 {
     vkmd_result res = VKMD_OK;
@@ -422,4 +429,29 @@ vkmd_result vkmd_forcefield_neighbor_stats(vkmd_vk_context *ctx, const vkmd_forc
 {
     memset(out, 0, sizeof *out);
     return ff->neighbor ? vkmd_neighbor_stats_read(ctx, ff->neighbor, out) : VKMD_OK;
+}
+
+const vkmd_neighbor *vkmd_forcefield_neighbor(const vkmd_forcefield *ff)
+{
+    return ff->neighbor;
+}
+
+const vkmd_pass_nonbonded *vkmd_forcefield_nonbonded(const vkmd_forcefield *ff)
+{
+    return ff->nonbonded;
+}
+
+const vkmd_pass_bonded *vkmd_forcefield_bonded(const vkmd_forcefield *ff)
+{
+    return ff->bonded;
+}
+
+const vkmd_pass_pme *vkmd_forcefield_pme(const vkmd_forcefield *ff)
+{
+    return ff->pme;
+}
+
+vkmd_result vkmd_forcefield_clear_missed(vkmd_vk_context *ctx, vkmd_forcefield *ff)
+{
+    return ff->neighbor ? vkmd_neighbor_clear_missed(ctx, ff->neighbor) : VKMD_OK;
 }

@@ -21,6 +21,9 @@
 
 #include "forces/accum.h"
 #include "forces/neighbor.h"
+#include "forces/pass_bonded.h"
+#include "forces/pass_nonbonded.h"
+#include "forces/pass_pme.h"
 #include "system/ff_settings.h"
 #include "system/system.h"
 #include "vk/context.h"
@@ -136,6 +139,12 @@ vkmd_result vkmd_forcefield_evaluate(vkmd_vk_context *ctx, vkmd_forcefield *ff,
  * repeat), else VKMD_OK. Vacuum systems: always VKMD_OK. */
 vkmd_result vkmd_forcefield_check_capacity(vkmd_vk_context *ctx, const vkmd_forcefield *ff);
 
+/* vkmd_forcefield_check_capacity that also hands back the list's counters
+ * (vkmd_forcefield_neighbor_stats) from the same single read-back; zeroed
+ * for vacuum. */
+vkmd_result vkmd_forcefield_check_list(vkmd_vk_context *ctx, const vkmd_forcefield *ff,
+                                       vkmd_neighbor_stats *out);
+
 /* Re-creates the neighbour list (and the nonbonded pass reading it) with room
  * for what the device needed plus a margin, after
  * vkmd_forcefield_check_capacity said VKMD_ERROR_CAPACITY. The positions and
@@ -145,6 +154,16 @@ vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield
 
 /* Device memory held by the force field and its passes, bytes. */
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);
+
+/* The passes, for the fused MD step (sim/step.h); NULL where the system has
+ * none (vacuum: no list, no PME). Owned by the force field. */
+const vkmd_neighbor *vkmd_forcefield_neighbor(const vkmd_forcefield *ff);
+const vkmd_pass_nonbonded *vkmd_forcefield_nonbonded(const vkmd_forcefield *ff);
+const vkmd_pass_bonded *vkmd_forcefield_bonded(const vkmd_forcefield *ff);
+const vkmd_pass_pme *vkmd_forcefield_pme(const vkmd_forcefield *ff);
+
+/* Clears the list's `missed` flag (vkmd_neighbor_clear_missed); no-op for vacuum. */
+vkmd_result vkmd_forcefield_clear_missed(vkmd_vk_context *ctx, vkmd_forcefield *ff);
 
 /* The neighbour list's counters (vkmd_neighbor_stats_read); zeroed for vacuum. */
 vkmd_result vkmd_forcefield_neighbor_stats(vkmd_vk_context *ctx, const vkmd_forcefield *ff,

@@ -36,7 +36,7 @@ struct vkmd_neighbor {
     vkmd_vk_pipeline pipes[PIPE_COUNT];
     vkmd_vk_descset sets[PIPE_COUNT];
     vkmd_vk_buffer state, args, saved, atom_key, cells, rows, order, slot_of, rel, cluster, excl,
-        outer, inner, masks, counts;
+        outer, inner, masks, counts, excl_tiles;
     const vkmd_vk_buffer *positions;
     vkmd_nl_push push;
     uint32_t check_groups, gather_groups;
@@ -170,9 +170,10 @@ vkmd_result vkmd_neighbor_plan_make(const vkmd_system *sys, const vkmd_neighbor_
     out->list_bytes = (size_t)list_bytes;
     const size_t strides = (size_t)out->max_neighbors + out->max_inner;
     out->total_bytes = 24 * (size_t)out->cluster_capacity * strides +
-                       64 * (size_t)out->cluster_capacity + 36 * (size_t)out->slot_capacity +
-                       48 * (size_t)sys->atom_count + 4 + 8 * (size_t)sys->exclusion_count +
-                       8 * (size_t)out->cell_count + 12 * (size_t)rows + sizeof(vkmd_nl_state) +
+                       (64 + 16 * VKMD_NL_EXCL_TILES) * (size_t)out->cluster_capacity +
+                       36 * (size_t)out->slot_capacity + 48 * (size_t)sys->atom_count + 4 +
+                       8 * (size_t)sys->exclusion_count + 8 * (size_t)out->cell_count +
+                       12 * (size_t)rows + sizeof(vkmd_nl_state) +
                        16 * (VKMD_NL_DISPATCH_COUNT + 1);
     return VKMD_OK;
 }
@@ -349,9 +350,12 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     uint32_t scan_wg = VKMD_NL_SCAN_WORKGROUP;
     while (scan_wg > ctx->info.max_workgroup_invocations)
         scan_wg /= 2;
-    const char *prune_shader = NULL;
+    const char *prune_shader = NULL, *build_shader = NULL;
     uint32_t tile_wg = 0;
     res = vkmd_tile_shader(ctx, "neighbour list", "nl_prune.comp", wg, 0, &prune_shader, &tile_wg);
+    if (res == VKMD_OK)
+        res = vkmd_tile_shader(ctx, "neighbour list", "nl_build.comp", wg, 0, &build_shader,
+                               &tile_wg);
     if (res != VKMD_OK)
         return res;
 
@@ -403,6 +407,8 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                          "neighbour inner tiles"));
     VKMD_TRY(make_buffer(ctx, &nl->masks, mask_bytes, 0, fs, "neighbour tile masks"));
     VKMD_TRY(make_buffer(ctx, &nl->counts, 16 * (VkDeviceSize)k, 0, fs, "neighbour counts"));
+    VKMD_TRY(make_buffer(ctx, &nl->excl_tiles, 16 * VKMD_NL_EXCL_TILES * (VkDeviceSize)k, 0, fs,
+                         "neighbour exclusion tiles"));
 
     /* Initial contents: counts zero (the bin kernel adds to them), first
      * check forced, order empty, positions zero. */
@@ -458,16 +464,21 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     bufs[VKMD_NL_BINDING_MASKS] = &nl->masks;
     bufs[VKMD_NL_BINDING_COUNTS] = &nl->counts;
     bufs[VKMD_NL_BINDING_ARGS] = &nl->args;
+    bufs[VKMD_NL_BINDING_EXCL_TILES] = &nl->excl_tiles;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "neighbour list",
                                           &bufs[VKMD_NL_BINDING_POSITIONS_X]));
     for (int q = 0; q < PIPE_COUNT; ++q) {
-        const uint32_t size = q == PIPE_ROWSCAN ? scan_wg : q == PIPE_PRUNE ? tile_wg : wg;
+        const uint32_t size = q == PIPE_ROWSCAN                    ? scan_wg
+                              : q == PIPE_PRUNE || q == PIPE_BUILD ? tile_wg
+                                                                   : wg;
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, size},
                                       {VKMD_SPEC_NL_MODE, kinds[q].mode},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
         const vkmd_vk_pipeline_desc pd = {
-            .shader = q == PIPE_PRUNE ? prune_shader : kinds[q].shader,
+            .shader = q == PIPE_PRUNE   ? prune_shader
+                      : q == PIPE_BUILD ? build_shader
+                                        : kinds[q].shader,
             .buffer_count = VKMD_NL_BINDING_COUNT,
             .push_size = sizeof(vkmd_nl_push),
             .specs = specs,
@@ -486,7 +497,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     g[VKMD_NL_DISPATCH_SCATTER] = cap_groups(ctx, n, wg);
     g[VKMD_NL_DISPATCH_CELLS] = cap_groups(ctx, p->cell_count, wg);
     g[VKMD_NL_DISPATCH_CLUSTERS] = cap_groups(ctx, p->cluster_capacity, wg);
-    g[VKMD_NL_DISPATCH_BUILD] = cap_groups(ctx, p->cluster_capacity, 1);
+    g[VKMD_NL_DISPATCH_BUILD] = cap_groups(ctx, p->cluster_capacity, tile_wg / C);
     g[VKMD_NL_DISPATCH_PRUNE] = cap_groups(ctx, p->cluster_capacity, tile_wg / C);
     nl->push.groups_a = (vkmd_gpu_uvec4){g[0], g[1], g[2], g[3]};
     nl->push.groups_b = (vkmd_gpu_uvec4){g[4], g[5], g[6], g[7]};
@@ -514,9 +525,10 @@ void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl)
         vkmd_vk_descset_destroy(ctx, &nl->sets[k]);
         vkmd_vk_pipeline_destroy(ctx, &nl->pipes[k]);
     }
-    vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,  &nl->saved,   &nl->atom_key, &nl->cells,
-                              &nl->rows,  &nl->order, &nl->slot_of, &nl->rel,      &nl->cluster,
-                              &nl->excl,  &nl->outer, &nl->inner,   &nl->masks,    &nl->counts};
+    vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,    &nl->saved,  &nl->atom_key,
+                              &nl->cells, &nl->rows,    &nl->order,  &nl->slot_of,
+                              &nl->rel,   &nl->cluster, &nl->excl,   &nl->outer,
+                              &nl->inner, &nl->masks,   &nl->counts, &nl->excl_tiles};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(nl);
@@ -571,6 +583,22 @@ void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
     dispatch_indirect(cb, nl, PIPE_PRUNE, VKMD_NL_DISPATCH_PRUNE);
 }
 
+void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb)
+{
+    dispatch_indirect(cb, nl, PIPE_BIN, VKMD_NL_DISPATCH_BIN);
+    dispatch_indirect(cb, nl, PIPE_ROWS, VKMD_NL_DISPATCH_ROWS);
+    dispatch_indirect(cb, nl, PIPE_ROWSCAN, VKMD_NL_DISPATCH_ROWSCAN);
+    dispatch_indirect(cb, nl, PIPE_SCATTER, VKMD_NL_DISPATCH_SCATTER);
+    dispatch_indirect(cb, nl, PIPE_CELLS, VKMD_NL_DISPATCH_CELLS);
+    dispatch_indirect(cb, nl, PIPE_CLUSTERS, VKMD_NL_DISPATCH_CLUSTERS);
+    bind(cb, nl, PIPE_BUILD);
+    vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)VKMD_NL_DISPATCH_BUILD);
+    bind(cb, nl, PIPE_GATHER);
+    vkCmdDispatch(cb, nl->gather_groups, 1, 1);
+    vkmd_vk_stats_add_dispatches(2);
+    vkmd_vk_barrier_compute(cb);
+}
+
 void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb)
 {
     vkmd_vk_barrier_compute_to_transfer(cb);
@@ -603,7 +631,14 @@ vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *
     out->last_displacement = sqrt((double)d2);
     out->trigger_a = sqrt((double)nl->push.cell.w);
     out->prune_trigger_a = sqrt((double)p2);
+    out->missed = st.missed;
     return VKMD_OK;
+}
+
+vkmd_result vkmd_neighbor_clear_missed(vkmd_vk_context *ctx, vkmd_neighbor *nl)
+{
+    const uint32_t zero = 0;
+    return vkmd_vk_buffer_upload(ctx, &nl->state, offsetof(vkmd_nl_state, missed), &zero, 4);
 }
 
 vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
@@ -618,7 +653,7 @@ vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
                         "neighbour list: a cluster needed %u outer tiles (capacity %u) and %u "
                         "inner tiles (capacity %u), or more than %d clusters of excluded pairs "
                         "(create the list again with larger strides and repeat the evaluation)",
-                        s.max_count, s.capacity, s.max_inner, s.inner_capacity, VKMD_NL_EXCL_HASH);
+                        s.max_count, s.capacity, s.max_inner, s.inner_capacity, VKMD_NL_EXCL_TILES);
     return res;
 }
 
@@ -629,10 +664,10 @@ uint64_t vkmd_neighbor_lane_pairs(const vkmd_neighbor_stats *stats)
 
 size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl)
 {
-    const vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,    &nl->saved, &nl->atom_key,
-                                    &nl->cells, &nl->rows,    &nl->order, &nl->slot_of,
-                                    &nl->rel,   &nl->cluster, &nl->excl,  &nl->outer,
-                                    &nl->inner, &nl->masks,   &nl->counts};
+    const vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,    &nl->saved,  &nl->atom_key,
+                                    &nl->cells, &nl->rows,    &nl->order,  &nl->slot_of,
+                                    &nl->rel,   &nl->cluster, &nl->excl,   &nl->outer,
+                                    &nl->inner, &nl->masks,   &nl->counts, &nl->excl_tiles};
     size_t total = 0;
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         total += (size_t)bufs[k]->size;
@@ -648,6 +683,12 @@ void vkmd_neighbor_view_get(const vkmd_neighbor *nl, vkmd_neighbor_view *out)
         .masks = &nl->masks,
         .counts = &nl->counts,
         .state = &nl->state,
+        .outer = &nl->outer,
+        .saved = &nl->saved,
+        .slot_of = &nl->slot_of,
+        .cluster = &nl->cluster,
+        .args = &nl->args,
+        .push = nl->push,
         .atom_count = (uint32_t)nl->atom_count,
         .slot_capacity = nl->plan.slot_capacity,
         .cluster_capacity = nl->plan.cluster_capacity,

@@ -67,8 +67,9 @@
  * per row, rounded to 8), K = S / 8 clusters, O and I the outer and inner
  * strides, and the grid's cells and rows:
  *   24 K (O + I) (tiles and masks) + 16 K (counts) + 48 K (clusters)
- *   + 36 S (order, relative positions) + 48 N + 4 (saved positions, cell keys,
- *   slots, CSR starts) + 8 E + 8 cells + 12 rows + 160 (state, arguments)
+ *   + 512 K (tables of tiles with exclusions) + 36 S (order, relative
+ *   positions) + 48 N + 4 (saved positions, cell keys, slots, CSR starts)
+ *   + 8 E + 8 cells + 12 rows + 256 (state, arguments)
  * (vkmd_neighbor_plan_make computes it; the test checks it against the
  * buffers). The outer tiles are one storage buffer, so they must fit the
  * device's maxStorageBufferRange (4 GiB on NVIDIA and AMD drivers, 128 MiB on
@@ -160,6 +161,13 @@ vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box);
  * relative positions are readable by compute shaders. */
 void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb);
 
+/* For the fused MD step (sim/step.h), whose step.comp does the check and the
+ * gather and whose forces.comp prunes: the seven rebuild dispatches (their
+ * group counts from the last check: zero when no rebuild is due), then the
+ * gather, with their barriers. The caller orders the check before it (a
+ * barrier covering the indirect reads); ends with a compute barrier. */
+void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb);
+
 /* Records a write that makes the next check rebuild (first use is already
  * forced at create). Not for a command buffer replayed every step. */
 void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb);
@@ -179,11 +187,15 @@ typedef struct vkmd_neighbor_stats {
     double last_displacement; /* largest displacement since the build at the last check, A */
     double trigger_a;         /* displacement since the build that triggers a rebuild, A */
     double prune_trigger_a;   /* displacement since the prune that triggers a prune, A */
+    uint32_t missed;          /* 1 if a check needed a rebuild where none was recorded */
 } vkmd_neighbor_stats;
 
 /* Reads the device counters (waits for earlier queue work). */
 vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
                                      vkmd_neighbor_stats *out);
+
+/* Clears the `missed` flag (after the caller repeated the steps it spoiled). */
+vkmd_result vkmd_neighbor_clear_missed(vkmd_vk_context *ctx, vkmd_neighbor *nl);
 
 /* Reads the stats; VKMD_ERROR_CAPACITY (message: entries needed vs capacity)
  * if any build overflowed, so the caller grows (see the header comment).
@@ -197,14 +209,20 @@ size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl);
 /* The list's layout for the passes that read it. Buffers are owned by the
  * list. */
 typedef struct vkmd_neighbor_view {
-    const vkmd_vk_buffer *order;  /* uint [slot_capacity]: atom per slot, VKMD_NL_EMPTY */
-    const vkmd_vk_buffer *rel;    /* vec4 [2 * slot_capacity]: the second half holds the
-                                     current positions relative to the cluster anchors */
-    const vkmd_vk_buffer *inner;  /* uvec4 [cluster_capacity * max_inner] tiles */
-    const vkmd_vk_buffer *masks;  /* uvec2 [cluster_capacity * (max_neighbors + max_inner)]:
-                                     the inner tiles' masks follow the outer ones' */
-    const vkmd_vk_buffer *counts; /* uvec4 [cluster_capacity]: .zw inner tiles of kinds 0, 1 */
-    const vkmd_vk_buffer *state;  /* vkmd_nl_state (slot_count) */
+    const vkmd_vk_buffer *order;   /* uint [slot_capacity]: atom per slot, VKMD_NL_EMPTY */
+    const vkmd_vk_buffer *rel;     /* vec4 [2 * slot_capacity]: the second half holds the
+                                      current positions relative to the cluster anchors */
+    const vkmd_vk_buffer *inner;   /* uvec4 [cluster_capacity * max_inner] tiles */
+    const vkmd_vk_buffer *masks;   /* uvec2 [cluster_capacity * (max_neighbors + max_inner)]:
+                                      the inner tiles' masks follow the outer ones' */
+    const vkmd_vk_buffer *counts;  /* uvec4 [cluster_capacity]: .zw inner tiles of kinds 0, 1 */
+    const vkmd_vk_buffer *state;   /* vkmd_nl_state (slot_count) */
+    const vkmd_vk_buffer *outer;   /* uvec4 [cluster_capacity * max_neighbors] tiles */
+    const vkmd_vk_buffer *saved;   /* vec4 [2 * atom_count]: positions at the build, the prune */
+    const vkmd_vk_buffer *slot_of; /* uint [atom_count] */
+    const vkmd_vk_buffer *cluster; /* vec4 [3 * cluster_capacity]: anchors and boxes */
+    const vkmd_vk_buffer *args;    /* uvec4 dispatch arguments (the check writes them) */
+    vkmd_nl_push push;             /* the push constants of every nl_*.comp */
     uint32_t atom_count;
     uint32_t slot_capacity;
     uint32_t cluster_capacity;

@@ -291,3 +291,10 @@ void vkmd_pass_bonded_destroy(vkmd_vk_context *ctx, vkmd_pass_bonded *pass)
     vkmd_vk_pipeline_destroy(ctx, &pass->pipeline[1]);
     free(pass);
 }
+
+void vkmd_pass_bonded_view(const vkmd_pass_bonded *pass, const vkmd_vk_buffer **out_terms,
+                           vkmd_bonded_push *out_push)
+{
+    *out_terms = &pass->terms;
+    *out_push = pass->push;
+}

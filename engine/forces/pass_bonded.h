@@ -60,6 +60,11 @@ void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box);
  * a system with no bonded terms. */
 void vkmd_pass_bonded_record(const vkmd_pass_bonded *pass, VkCommandBuffer cb, int with_energy);
 
+/* The term table and push constants, for the fused force dispatch
+ * (shaders/forces.comp). The buffer is owned by the pass. */
+void vkmd_pass_bonded_view(const vkmd_pass_bonded *pass, const vkmd_vk_buffer **out_terms,
+                           vkmd_bonded_push *out_push);
+
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL) and the bond, angle, dihedral
  * (propers + impropers) and improper fields of `out_energy` (may be NULL;

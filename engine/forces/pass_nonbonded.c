@@ -340,3 +340,11 @@ void vkmd_pass_nonbonded_destroy(vkmd_vk_context *ctx, vkmd_pass_nonbonded *pass
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(pass);
 }
+
+void vkmd_pass_nonbonded_view(const vkmd_pass_nonbonded *pass, const vkmd_vk_buffer **out_params,
+                              const vkmd_vk_buffer **out_lj, vkmd_nb_push *out_push)
+{
+    *out_params = &pass->params;
+    *out_lj = &pass->lj;
+    *out_push = pass->push;
+}

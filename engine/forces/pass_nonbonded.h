@@ -90,6 +90,11 @@ void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box)
 void vkmd_pass_nonbonded_record(const vkmd_pass_nonbonded *pass, VkCommandBuffer cb,
                                 int with_energy);
 
+/* The per-atom parameters, the LJ tables and the push constants, for the
+ * fused force dispatch (shaders/forces.comp). Buffers owned by the pass. */
+void vkmd_pass_nonbonded_view(const vkmd_pass_nonbonded *pass, const vkmd_vk_buffer **out_params,
+                              const vkmd_vk_buffer **out_lj, vkmd_nb_push *out_push);
+
 /* 1 when LJ parameters come from the A/B table by type pair, 0 when from
  * per-atom Lorentz-Berthelot factors. */
 int vkmd_pass_nonbonded_lj_table(const vkmd_pass_nonbonded *pass);

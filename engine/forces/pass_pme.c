@@ -36,6 +36,7 @@ struct vkmd_pass_pme {
     vkmd_pme_fft *fft;
     const vkmd_accum *accum;
     vkmd_pme_push push;
+    int order;
     double alpha;     /* 1/A */
     double coulomb_k; /* kcal/mol A e^-2 */
 };
@@ -162,6 +163,7 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         (vkmd_gpu_uvec4){(uint32_t)k[0], (uint32_t)k[1], (uint32_t)k[2], (uint32_t)(k[2] / 2 + 1)};
     p->push.atom_count = (uint32_t)sys->atom_count;
     vkmd_pass_pme_set_box(p, &sys->box);
+    p->order = s->pme_order;
 
     const VkDeviceSize points = (VkDeviceSize)k[0] * (VkDeviceSize)k[1] * (VkDeviceSize)k[2];
     const VkDeviceSize padded = (VkDeviceSize)k[0] * (VkDeviceSize)k[1] * 2 * p->push.grid.w;
@@ -332,4 +334,27 @@ void vkmd_pass_pme_destroy(vkmd_vk_context *ctx, vkmd_pass_pme *pass)
     vkmd_vk_buffer_destroy(ctx, &pass->fft_grid);
     vkmd_vk_buffer_destroy(ctx, &pass->moduli);
     free(pass);
+}
+
+void vkmd_pass_pme_record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy)
+{
+    record_fft(pass, cb, 0);
+    vkmd_vk_barrier_compute(cb);
+    dispatch(pass, cb, with_energy ? STAGE_CONVOLVE : STAGE_CONVOLVE_FORCES);
+    vkmd_vk_barrier_compute(cb);
+    record_fft(pass, cb, 1);
+}
+
+void vkmd_pass_pme_record_gather(const vkmd_pass_pme *pass, VkCommandBuffer cb)
+{
+    dispatch(pass, cb, STAGE_GATHER);
+}
+
+void vkmd_pass_pme_view_get(const vkmd_pass_pme *pass, vkmd_pass_pme_view *out)
+{
+    *out = (vkmd_pass_pme_view){.charges = &pass->charges,
+                                .charge_grid = &pass->charge_grid,
+                                .fft_grid = &pass->fft_grid,
+                                .push = pass->push,
+                                .order = pass->order};
 }

@@ -94,6 +94,27 @@ void vkmd_pass_pme_record_spread(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy);
 
+/* For the fused MD step (sim/step.h), which spreads in its own dispatch and
+ * gathers when it integrates: the forward FFT, the convolution (with the
+ * energy when asked) and the inverse FFT, with the barriers between them
+ * (after a compute barrier following the conversion; phi is readable after
+ * a compute barrier); and the gather alone, adding the reciprocal-space
+ * forces into the accumulator (after a compute barrier following the inverse
+ * FFT). */
+void vkmd_pass_pme_record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy);
+void vkmd_pass_pme_record_gather(const vkmd_pass_pme *pass, VkCommandBuffer cb);
+
+/* What the fused MD step binds. Buffers owned by the pass. */
+typedef struct vkmd_pass_pme_view {
+    const vkmd_vk_buffer *charges;     /* float [atom_count], e */
+    const vkmd_vk_buffer *charge_grid; /* fixed [K0 K1 K2] */
+    const vkmd_vk_buffer *fft_grid;    /* float, VkFFT's in-place layout */
+    vkmd_pme_push push;                /* box, grid, atom count */
+    int order;                         /* B-spline order */
+} vkmd_pass_pme_view;
+
+void vkmd_pass_pme_view_get(const vkmd_pass_pme *pass, vkmd_pass_pme_view *out);
+
 /* Reads the accumulators back (waiting for earlier queue work): total forces
  * [3 * atom_count] kcal/mol/A (may be NULL; every pass's forces, as
  * vkmd_accum_readback) and out_energy->coulomb_recip in kcal/mol (may be

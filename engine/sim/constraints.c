@@ -280,3 +280,17 @@ uint32_t vkmd_sim_constraints_dispatch_count(const vkmd_sim_constraints *c)
 {
     return (c->count[KIND_SETTLE] > 0) + (c->count[KIND_HCLUSTER] > 0);
 }
+
+void vkmd_sim_constraints_view_get(const vkmd_sim_constraints *c, vkmd_sim_constraints_view *out)
+{
+    *out = (vkmd_sim_constraints_view){
+        .waters = c->count[KIND_SETTLE] ? &c->records[KIND_SETTLE] : NULL,
+        .clusters = c->count[KIND_HCLUSTER] ? &c->records[KIND_HCLUSTER] : NULL,
+        .water_count = c->count[KIND_SETTLE],
+        .cluster_count = c->count[KIND_HCLUSTER],
+        .d_hh = c->settle_push.d_hh,
+        .height = c->settle_push.height,
+        .tol = c->hc_push.tol,
+        .max_iter = c->hc_push.max_iter,
+    };
+}

@@ -49,6 +49,20 @@ void vkmd_sim_constraints_record_positions(const vkmd_sim_constraints *c, VkComm
  * constraint removed). Ends with a compute barrier. */
 void vkmd_sim_constraints_record_velocities(const vkmd_sim_constraints *c, VkCommandBuffer cb);
 
+/* What the fused MD step (sim/step.h) binds: the device records and the
+ * algorithms' parameters. Buffers owned by the constraints; a kind with
+ * nothing to do has a NULL buffer. */
+typedef struct vkmd_sim_constraints_view {
+    const vkmd_vk_buffer *waters;   /* uvec4 [water_count] (o, h1, h2, 0) */
+    const vkmd_vk_buffer *clusters; /* vkmd_hcluster_record [cluster_count] */
+    uint32_t water_count, cluster_count;
+    float d_hh, height; /* SETTLE: H-H distance, O height over the H-H line (A) */
+    float tol;          /* clusters: relative tolerance */
+    uint32_t max_iter;  /* clusters: Newton iterations at most */
+} vkmd_sim_constraints_view;
+
+void vkmd_sim_constraints_view_get(const vkmd_sim_constraints *c, vkmd_sim_constraints_view *out);
+
 /* Dispatches recorded by one record_positions / record_velocities (0, 1 or 2). */
 uint32_t vkmd_sim_constraints_dispatch_count(const vkmd_sim_constraints *c);
 

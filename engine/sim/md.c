@@ -8,6 +8,7 @@
 #include "forces/positions.h"
 #include "ref/ref_md.h"
 #include "sim/constraints.h"
+#include "sim/step.h"
 #include "system/molecules.h"
 #include "vk/stats.h"
 #include "vk/timer.h"
@@ -25,6 +26,7 @@ typedef struct md_batch {
     vkmd_vk_cmd cmd;
     int32_t steps; /* 0: empty slot */
     int with_com;
+    int dense; /* fused: a rebuild recorded at every step */
     uint64_t last_use;
 } md_batch;
 
@@ -50,9 +52,16 @@ struct vkmd_md {
     vkmd_md_push push;
     md_batch batch[BATCH_CACHE];
     uint64_t use_clock;
+    vkmd_step *step; /* the fused step; NULL: pass by pass */
+    int64_t repeats; /* steps repeated for a missed rebuild (whole batches) */
 };
 
 /* ---- setup -------------------------------------------------------------- */
+
+double vkmd_md_outer_skin(double dt_fs)
+{
+    return fmax(2.0, 1.6 * dt_fs);
+}
 
 static vkmd_result resolve_desc(const vkmd_md_desc *in, vkmd_md_desc *d)
 {
@@ -71,6 +80,11 @@ static vkmd_result resolve_desc(const vkmd_md_desc *in, vkmd_md_desc *d)
         d->com_every = 100;
     if (d->max_batch_steps == 0)
         d->max_batch_steps = 50;
+    if (d->rebuild_every == 0)
+        d->rebuild_every = 10;
+    if (d->rebuild_every < 1 || d->rebuild_every > 1000)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: rebuild_every %d is outside 1..1000",
+                         d->rebuild_every);
     if (!(d->dt_fs > 0 && d->dt_fs <= 10))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: time step %g fs is outside (0, 10] fs",
                          d->dt_fs);
@@ -83,6 +97,10 @@ static vkmd_result resolve_desc(const vkmd_md_desc *in, vkmd_md_desc *d)
     if (!(d->constraint_tol > 0 && d->constraint_tol < 0.1))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "md: constraint tolerance %g is outside (0, 0.1)", d->constraint_tol);
+    if (!(d->skin_a >= 0 && d->skin_a < 10) || !(d->outer_skin_a >= 0 && d->outer_skin_a < 20))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: neighbour-list skins %g and %g A are outside [0, 10) and [0, 20) A",
+                         d->skin_a, d->outer_skin_a);
     if (d->max_batch_steps < 1 || d->max_batch_steps > 100000)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: max_batch_steps %d is outside 1..100000",
                          d->max_batch_steps);
@@ -200,6 +218,8 @@ static vkmd_result read_vec4(vkmd_vk_context *ctx, const vkmd_md *md, const vkmd
     return vkmd_positions_readback(ctx, buf, out, md->atom_count);
 }
 
+static vkmd_result create_step(vkmd_vk_context *ctx, vkmd_md *md);
+
 /* Evaluates the forces of the current positions (the invariant between
  * steps), growing the neighbour list if needed. */
 static vkmd_result prime_forces(vkmd_vk_context *ctx, vkmd_md *md)
@@ -277,6 +297,9 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
 
     const vkmd_forcefield_desc fd = {.settings = &md->settings,
                                      .skin_a = md->desc.skin_a,
+                                     .outer_skin_a = md->desc.outer_skin_a > 0
+                                                         ? md->desc.outer_skin_a
+                                                         : vkmd_md_outer_skin(md->desc.dt_fs),
                                      .force_staging = md->desc.force_staging};
     VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fd, &md->ff));
     VKMD_TRY(vkmd_forcefield_upload_positions(ctx, md->ff, x));
@@ -314,6 +337,7 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     VKMD_TRY(vkmd_sim_constraints_create(ctx, sys, &cd, &md->cons));
     VKMD_TRY(create_pipelines(ctx, md));
     compute_push(md);
+    VKMD_TRY(create_step(ctx, md));
     VKMD_TRY(prime_forces(ctx, md));
     *out_md = md;
     md = NULL;
@@ -336,6 +360,7 @@ void vkmd_md_destroy(vkmd_vk_context *ctx, vkmd_md *md)
     if (!md)
         return;
     free_batches(ctx, md);
+    vkmd_step_destroy(ctx, md->step);
     for (int m = 0; m < VKMD_MD_MODE_COUNT; ++m) {
         vkmd_vk_descset_destroy(ctx, &md->set[m]);
         vkmd_vk_pipeline_destroy(ctx, &md->pipe[m]);
@@ -458,9 +483,23 @@ static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, 
     }
 }
 
-/* A batch: backups, `steps` steps, COM removal if asked, wrap, advance. */
+static void step_mark(void *user, VkCommandBuffer cb, int piece)
+{
+    static const int pass_of[] = {
+        [VKMD_STEP_PIECE_STEP] = VKMD_MD_PASS_STEP,
+        [VKMD_STEP_PIECE_REBUILD] = VKMD_MD_PASS_NEIGHBOR,
+        [VKMD_STEP_PIECE_FORCES] = VKMD_MD_PASS_FORCES,
+        [VKMD_STEP_PIECE_SPECTRAL] = VKMD_MD_PASS_PME_FFT,
+        [VKMD_STEP_PIECE_GATHER] = VKMD_MD_PASS_PME_GATHER,
+        [VKMD_STEP_PIECE_CLOSE] = VKMD_MD_PASS_STEP,
+    };
+    mark(user, cb, pass_of[piece]);
+}
+
+/* A batch: backups, `steps` steps, COM removal if asked, wrap, advance.
+ * dense: (fused) a rebuild recorded at every step. */
 static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk_cmd *cmd,
-                                int32_t steps, int with_com, md_marks *m)
+                                int32_t steps, int with_com, int dense, md_marks *m)
 {
     vkmd_result res = VKMD_OK;
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, cmd));
@@ -478,10 +517,23 @@ static vkmd_result record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk
         copy_buffer(cb, vkmd_forcefield_positions_x(md->ff), &md->pos_x_backup);
     copy_buffer(cb, &md->vel, &md->vel_backup);
     copy_buffer(cb, &md->counter, &md->counter_backup);
+    if (md->step) /* the fused step spreads onto a cleared charge grid */
+        vkmd_pass_pme_record_fill(vkmd_forcefield_pme(md->ff), cb);
     vkmd_vk_barrier_transfer_to_compute(cb);
     mark(m, cb, VKMD_MD_PASS_REDUCE);
-    for (int32_t s = 0; s < steps; ++s)
-        record_step(md, cb, (uint32_t)s, m, s == steps - 1);
+    if (md->step) {
+        const int32_t every = dense ? 1 : md->desc.rebuild_every;
+        for (int32_t s = 0; s < steps; ++s) {
+            const unsigned flags = (s == 0 ? VKMD_STEP_FIRST : 0u) |
+                                   (s == steps - 1 ? VKMD_STEP_ENERGY : 0u) |
+                                   (s % every == 0 ? VKMD_STEP_REBUILD : 0u);
+            vkmd_step_record(md->step, cb, (uint32_t)s, flags, m ? step_mark : NULL, m);
+        }
+        vkmd_step_record_close(md->step, cb, m ? step_mark : NULL, m);
+    } else {
+        for (int32_t s = 0; s < steps; ++s)
+            record_step(md, cb, (uint32_t)s, m, s == steps - 1);
+    }
     vkmd_md_push p = md->push;
     if (with_com) {
         dispatch(md, cb, VKMD_MD_MODE_COM_SUM, n, &p);
@@ -506,12 +558,13 @@ cleanup:
 }
 
 static vkmd_result get_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, int with_com,
-                             md_batch **out)
+                             int dense, md_batch **out)
 {
     vkmd_result res = VKMD_OK;
     md_batch *slot = NULL;
     for (int i = 0; i < BATCH_CACHE; ++i)
-        if (md->batch[i].steps == steps && md->batch[i].with_com == with_com) {
+        if (md->batch[i].steps == steps && md->batch[i].with_com == with_com &&
+            md->batch[i].dense == dense) {
             slot = &md->batch[i];
             slot->last_use = ++md->use_clock;
             *out = slot;
@@ -524,9 +577,10 @@ static vkmd_result get_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, i
     if (!slot->cmd.cb)
         VKMD_TRY(vkmd_vk_cmd_create(ctx, &slot->cmd));
     slot->steps = 0;
-    VKMD_TRY(record_batch(ctx, md, &slot->cmd, steps, with_com, NULL));
+    VKMD_TRY(record_batch(ctx, md, &slot->cmd, steps, with_com, dense, NULL));
     slot->steps = steps;
     slot->with_com = with_com;
+    slot->dense = dense;
     slot->last_use = ++md->use_clock;
     *out = slot;
 cleanup:
@@ -553,27 +607,75 @@ cleanup:
 /* Submits a batch of `steps` (the cached recording, or recorded with marks
  * into `own`) and waits; if the neighbour list overflowed inside it, puts the
  * backups back, grows the list and repeats the batch. */
+/* The fused step for a periodic system with PME unless the desc asks for
+ * pass by pass; re-created after the neighbour list grows. */
+static vkmd_result create_step(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    vkmd_step_destroy(ctx, md->step);
+    md->step = NULL;
+    const char *env = getenv("VKMD_MD_UNFUSED");
+    if (md->desc.unfused || (env && *env && strcmp(env, "0")) || !md->periodic ||
+        !vkmd_forcefield_pme(md->ff))
+        return VKMD_OK;
+    const vkmd_step_desc sd = {.ff = md->ff,
+                               .constraints = md->cons,
+                               .set = &md->cset,
+                               .positions_ref = &md->pos_ref,
+                               .positions_ref_x = &md->pos_ref_x,
+                               .velocities = &md->vel,
+                               .counter = &md->counter,
+                               .verlet = md->desc.integrator == VKMD_INTEGRATOR_VERLET,
+                               .dt_fs = md->push.dt_fs,
+                               .c1 = md->push.c1,
+                               .c2 = md->push.c2,
+                               .seed = md->desc.seed,
+                               .rebuild_every = md->desc.rebuild_every,
+                               .force_staging = md->desc.force_staging};
+    return vkmd_step_create(ctx, md->sys, &sd, &md->step);
+}
+
+/* Submits a batch of `steps` (the cached recording, or recorded with marks
+ * into `own`) and waits; if the neighbour list overflowed inside it, puts the
+ * backups back, grows the list and repeats the batch; if (fused) a rebuild
+ * was due at a step that records none, puts the backups back and repeats
+ * the batch with a rebuild recorded at every step. */
 static vkmd_result run_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, int with_com,
                              md_marks *m, vkmd_vk_cmd *own)
 {
     vkmd_result res = VKMD_OK;
+    int dense = 0;
     for (int attempt = 0;; ++attempt) {
         vkmd_vk_cmd *cmd = own;
         if (own) {
-            VKMD_TRY(record_batch(ctx, md, own, steps, with_com, m));
+            VKMD_TRY(record_batch(ctx, md, own, steps, with_com, dense, m));
         } else {
             md_batch *b = NULL;
-            VKMD_TRY(get_batch(ctx, md, steps, with_com, &b));
+            VKMD_TRY(get_batch(ctx, md, steps, with_com, dense, &b));
             cmd = &b->cmd;
         }
         VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, cmd));
-        res = vkmd_forcefield_check_capacity(ctx, md->ff);
-        if (res != VKMD_ERROR_CAPACITY || attempt >= 3)
-            break;
-        VKMD_TRY(restore_backup(ctx, md));
-        VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
-        free_batches(ctx, md);
-        VKMD_TRY(prime_forces(ctx, md));
+        vkmd_neighbor_stats ns;
+        res = vkmd_forcefield_check_list(ctx, md->ff, &ns);
+        if (res == VKMD_ERROR_CAPACITY && attempt < 3) {
+            VKMD_TRY(restore_backup(ctx, md));
+            VKMD_TRY(vkmd_forcefield_grow_neighbors(ctx, md->ff));
+            free_batches(ctx, md);
+            VKMD_TRY(create_step(ctx, md)); /* the list's buffers are new */
+            VKMD_TRY(prime_forces(ctx, md));
+            continue;
+        }
+        if (res == VKMD_OK && md->step && !dense && ns.missed) {
+            vkmd_log_debug("md: a list rebuild was due between recorded rebuilds; the batch of "
+                           "%d steps is repeated with one at every step",
+                           steps);
+            VKMD_TRY(vkmd_forcefield_clear_missed(ctx, md->ff));
+            VKMD_TRY(restore_backup(ctx, md));
+            VKMD_TRY(prime_forces(ctx, md));
+            md->repeats += steps;
+            dense = 1;
+            continue;
+        }
+        break;
     }
     if (res == VKMD_OK)
         md->steps_done += steps;
@@ -833,7 +935,7 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
     /* What a normal batch records, per step. */
     const int32_t bs = md->desc.max_batch_steps;
     const vkmd_vk_stats s0 = vkmd_vk_stats_get();
-    VKMD_TRY(record_batch(ctx, md, &cmd, bs, md->desc.com_every > 0, NULL));
+    VKMD_TRY(record_batch(ctx, md, &cmd, bs, md->desc.com_every > 0, 0, NULL));
     const vkmd_vk_stats s1 = vkmd_vk_stats_get();
     out->batch_steps = bs;
     out->dispatches_per_step = (double)(s1.dispatches - s0.dispatches) / bs;
@@ -882,4 +984,14 @@ cleanup:
 const vkmd_vk_buffer *vkmd_md_velocities_buffer(const vkmd_md *md)
 {
     return &md->vel;
+}
+
+int vkmd_md_fused(const vkmd_md *md)
+{
+    return md->step != NULL;
+}
+
+int64_t vkmd_md_repeats(const vkmd_md *md)
+{
+    return md->repeats;
 }

@@ -58,11 +58,26 @@ typedef struct vkmd_md_desc {
     double constraint_tol;            /* 1e-5 relative */
     int32_t com_every;                /* 0: every 100 steps (at batch ends); < 0: never */
     int32_t max_batch_steps;          /* 0: 50 steps recorded per command buffer */
-    double skin_a;                    /* 0: the neighbour list's default */
+    double skin_a;                    /* 0: the neighbour list's default (1 A): the inner list
+                                         holds pairs within cutoff + skin, pruned when an atom
+                                         moved skin / 2 */
+    double outer_skin_a;              /* 0: from the time step (vkmd_md_outer_skin); the
+                                         outer list, rebuilt when an atom moved outer skin / 2,
+                                         reaches skin + outer skin past the cutoff */
+    int32_t rebuild_every;            /* 0: 10; the fused step records the neighbour list's
+                                         rebuild every this many steps (sim/step.h) */
+    int unfused;                      /* 0: the fused step where the system allows it (periodic,
+                                         PME); 1: pass by pass (tests compare the two) */
     int force_staging;                /* as in vkmd_forcefield_desc */
 } vkmd_md_desc;
 
 typedef struct vkmd_md vkmd_md;
+
+/* The outer skin (A) vkmd_md takes for a time step when the desc leaves it 0:
+ * wide enough that the fastest atom of a solvated protein needs 20 steps or
+ * more to cross half of it (DHFR, HMR 1.5 amu, 4 fs: the largest
+ * displacement grows to 2.1 A in 20 steps; 2 fs: 1.6 A in 20 steps). */
+double vkmd_md_outer_skin(double dt_fs);
 
 /* What vkmd_md_read returns. */
 typedef struct vkmd_md_report {
@@ -136,6 +151,8 @@ typedef enum vkmd_md_pass {
     VKMD_MD_PASS_INTEGRATE = VKMD_FF_PASS_COUNT, /* kicks and drifts */
     VKMD_MD_PASS_CONSTRAINTS,                    /* SETTLE and H-bond clusters */
     VKMD_MD_PASS_REDUCE, /* accumulator clears, backups, COM, wrap, step counter */
+    VKMD_MD_PASS_STEP,   /* fused step (sim/step.h): integration, constraints, spread, list check */
+    VKMD_MD_PASS_FORCES, /* fused step: pair tiles (and prune), bonded terms, grid conversion */
     VKMD_MD_PASS_COUNT
 } vkmd_md_pass;
 
@@ -154,6 +171,14 @@ typedef struct vkmd_md_profile {
  * VKMD_ERROR_INVALID_ARGUMENT, device errors. */
 vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps,
                                   vkmd_md_profile *out);
+
+/* 1 when steps are recorded fused (sim/step.h), 0 pass by pass. */
+int vkmd_md_fused(const vkmd_md *md);
+
+/* Steps repeated because a rebuild was due at a step that records none (the
+ * fused step; the whole batch is redone with a rebuild recorded at every
+ * step, so the count is in steps of the batches redone). */
+int64_t vkmd_md_repeats(const vkmd_md *md);
 
 /* Accessors. */
 int64_t vkmd_md_dof(const vkmd_md *md);

@@ -27,7 +27,7 @@
 #define VKMD_NL_KIND_BIT       0x80000000u /* entry.x: per-pair minimum image */
 #define VKMD_NL_WORKGROUP_SIZE 64          /* default for every nl_*.comp */
 #define VKMD_NL_SCAN_WORKGROUP 256         /* nl_scan.comp MODE ROWSCAN: one workgroup */
-#define VKMD_NL_EXCL_HASH      64          /* nl_build.comp: exclusion clusters per i-cluster */
+#define VKMD_NL_EXCL_TILES     32          /* tiles with excluded pairs per i-cluster, at most */
 #define VKMD_NL_FAR            1.0e5       /* A: the relative position of a padding slot */
 
 /* ---- Specialization-constant ids (8..15) -------------------------------- */
@@ -69,7 +69,10 @@
     15 /* uvec4 [VKMD_NL_DISPATCH_COUNT]: indirect dispatch args, then uvec4 [1] flags: x rebuilt  \
           in this check, y pruned */
 #define VKMD_NL_BINDING_POSITIONS_X 16 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
-#define VKMD_NL_BINDING_COUNT       17
+#define VKMD_NL_BINDING_EXCL_TILES                                                                 \
+    17 /* uvec4 [VKMD_NL_EXCL_TILES * cluster_capacity]: per cluster, the clusters it pairs with   \
+          excluded pairs in its tiles (cj, bits to clear x, y, -), cj EMPTY after the last */
+#define VKMD_NL_BINDING_COUNT 18
 
 /* Dispatches whose group counts the check's decision writes (x, 1, 1), or
  * (0, 1, 1) when not due: the six rebuild steps and the prune. */
@@ -101,8 +104,13 @@
     VKMD_UINT max_inner;   /* largest inner entries per cluster any prune kept */                  \
     VKMD_UINT tiles_inner; /* inner tiles after the last prune */                                  \
     VKMD_UINT tiles_outer; /* outer tiles after the last build */                                  \
+    VKMD_UINT build_age;   /* checks since the last build (0 at the check that built) */           \
+    VKMD_UINT prune_now;   /* 1: the last check asked for a prune (the fused force pass) */        \
+    VKMD_UINT missed;      /* 1: a rebuild was due where none was recorded */                      \
+    VKMD_UINT history;     /* next slot of disp_history */                                         \
     VKMD_UINT pad0;                                                                                \
-    VKMD_UINT pad1;
+    VKMD_UINT pad1;                                                                                \
+    VKMD_VEC4 disp_history; /* largest displacement since the build (A) at the last 4 checks */
 
 /* One push-constant block for every nl_*.comp.
  * box: edges in A (float); w = outer list radius (cutoff + skin + outer
@@ -143,7 +151,10 @@ _Static_assert(offsetof(vkmd_nl_state, build_box) == 32, "state.build_box at 32"
 _Static_assert(offsetof(vkmd_nl_state, done_groups) == 48, "state.done_groups at 48");
 _Static_assert(offsetof(vkmd_nl_state, prunes) == 52, "state.prunes at 52");
 _Static_assert(offsetof(vkmd_nl_state, tiles_outer) == 68, "state.tiles_outer at 68");
-_Static_assert(sizeof(vkmd_nl_state) == 80, "state is 80 bytes");
+_Static_assert(offsetof(vkmd_nl_state, build_age) == 72, "state.build_age at 72");
+_Static_assert(offsetof(vkmd_nl_state, missed) == 80, "state.missed at 80");
+_Static_assert(offsetof(vkmd_nl_state, disp_history) == 96, "state.disp_history at 96");
+_Static_assert(sizeof(vkmd_nl_state) == 112, "state is 112 bytes");
 _Static_assert(offsetof(vkmd_nl_push, box_lo) == 16, "push.box_lo at 16");
 _Static_assert(offsetof(vkmd_nl_push, grid) == 32, "push.grid at 32");
 _Static_assert(offsetof(vkmd_nl_push, cell) == 48, "push.cell at 48");

@@ -27,6 +27,7 @@ layout(std430, binding = VKMD_NL_BINDING_MASKS) buffer Masks { uvec2 masks[]; };
 layout(std430, binding = VKMD_NL_BINDING_COUNTS) buffer Counts { uvec4 counts[]; };
 layout(std430, binding = VKMD_NL_BINDING_ARGS) buffer Args { uvec4 dispatch_args[]; };
 layout(std430, binding = VKMD_NL_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_NL_BINDING_EXCL_TILES) buffer ExclTiles { uvec4 excl_tiles[]; };
 layout(push_constant) uniform Push { VKMD_NL_PUSH_FIELDS } pc;
 
 #define NL_ATOMS     (pc.sizes.x)
@@ -39,6 +40,23 @@ layout(push_constant) uniform Push { VKMD_NL_PUSH_FIELDS } pc;
 #define NL_NZ        (pc.grid.z)
 #define NL_CELLS     (pc.grid.w)
 #define NL_ROWS      (pc.grid.y * pc.grid.z)
+
+// Half list: which of two clusters holds their tile. By index parity rather
+// than by order, so that every cluster holds about half of its neighbours
+// (cj >= ci alone would give the first clusters of the order all of theirs
+// and the last none: strides twice as long, and uneven work).
+bool owns(uint ci, uint cj)
+{
+    return ci == cj || ((ci + cj) & 1u) == (ci < cj ? 0u : 1u);
+}
+
+// Bit of the pair (lane l of an i-cluster, lane m of a j-cluster) in a
+// tile's rotated mask.
+uvec2 pair_bit(uint l, uint m)
+{
+    uint b = 8u * (l & 3u) + ((m - l) & 7u);
+    return l < 4u ? uvec2(1u << b, 0u) : uvec2(0u, 1u << b);
+}
 
 // b - a under the minimum-image convention (orthorhombic box), as ref_delta.
 vec3 nl_delta(vec3 a, vec3 b)

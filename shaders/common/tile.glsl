@@ -62,6 +62,15 @@ TILE_ROTATE(uint)
 TILE_ROTATE(uvec2)
 TILE_ROTATE(uvec4)
 
+// Makes the group's buffer writes so far visible to the group's lanes (the
+// group then reads what another lane wrote). Every lane of the subgroup
+// must call it (uniform control flow across the subgroup's groups).
+void tile_sync()
+{
+    subgroupMemoryBarrierBuffer();
+    subgroupBarrier();
+}
+
 // OR of b over the group's 8 lanes (three xor steps).
 bool tile_any(bool b)
 {
@@ -155,6 +164,12 @@ uvec2 tile_bcast(uvec2 x, uint t)
 uvec4 tile_bcast(uvec4 x, uint t)
 {
     return tile_exchange_(x, t);
+}
+
+void tile_sync()
+{
+    memoryBarrierBuffer();
+    barrier();
 }
 
 shared uint tile_or_;

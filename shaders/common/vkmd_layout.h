@@ -187,6 +187,7 @@ _Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fi
 #include "common/layout_uff.h"
 #include "common/layout_constraints.h"
 #include "common/layout_md.h"
+#include "common/layout_step.h"
 #include "common/layout_minimize.h"
 #include "common/layout_viewer.h"
 

@@ -1,0 +1,148 @@
+// The neighbour list's per-atom work and its decision (engine/forces/
+// neighbor.c), shared by nl_check.comp / nl_gather.comp and the fused MD
+// step (step.comp): the displacements since the build and the prune, the
+// decision of the last workgroup, and a slot's position relative to its
+// cluster's anchor. The includer declares the buffers st (the state), saved,
+// rel, cluster, dispatch_args and the block NLP (the list's push constants,
+// VKMD_NL_PUSH_FIELDS), WORKGROUP_SIZE, and includes positions.glsl.
+#ifndef VKMD_NL_ATOM_GLSL
+#define VKMD_NL_ATOM_GLSL
+
+// b - a under the minimum-image convention (orthorhombic box).
+vec3 nl_atom_delta(vec3 a, vec3 b)
+{
+    vec3 d = b - a;
+    return d - NLP.box.xyz * floor(d / NLP.box.xyz + 0.5);
+}
+
+// max that lets NaN through (a broken position must trigger a rebuild, not
+// vanish in max()).
+float nl_nan_max(float a, float b)
+{
+    return (b > a || isnan(b)) ? b : a;
+}
+
+// Squared displacements of atom a at position p since the build (x) and
+// since the prune (y).
+vec2 nl_disp2(uint a, vec3 p)
+{
+    vec3 db = nl_atom_delta(saved[a].xyz, p);
+    vec3 dp = nl_atom_delta(saved[NLP.sizes.x + a].xyz, p);
+    return vec2(dot(db, db), dot(dp, dp));
+}
+
+// The decision, by the last workgroup of the check. may_rebuild: a rebuild
+// is recorded after this check; ahead: checks until the next one that may
+// rebuild (1: every check). A rebuild is due (hard) when forced, when the
+// box changed, or when an atom moved more than the trigger since the build.
+// With ahead > 1 it comes early (soft) when the largest displacement,
+// extrapolated over the checks until the next chance along its secant over
+// the last four checks (times 1.25), would pass the trigger by then: the
+// largest displacement grows ballistically at first and ever more slowly
+// after, so a secant over the past bounds the slope ahead. A hard need where
+// no rebuild is recorded marks the state `missed` (the caller repeats).
+void nl_decide(uint bits_build, uint bits_prune, bool may_rebuild, uint ahead)
+{
+    float d2 = uintBitsToFloat(bits_build), d2p = uintBitsToFloat(bits_prune);
+    bool box_changed = any(notEqual(st.build_box.xyz, NLP.box.xyz));
+    bool hard = st.force != 0u || !(d2 <= NLP.cell.w) || box_changed;
+    float d = sqrt(d2);
+    uint age = st.build_age; // checks since the build, this one excluded
+    uint span = min(age, 4u);
+    float past = age >= 4u ? st.disp_history[st.history & 3u] : 0.0; // 4 checks ago
+    float slope = span > 0u ? (d - past) / float(span) : d;
+    float ahead_d = d + 1.25 * float(ahead) * max(slope, 0.0);
+    bool soft = ahead > 1u && !(ahead_d * ahead_d <= NLP.cell.w);
+    bool rebuild = may_rebuild && (hard || soft);
+    if (hard && !may_rebuild)
+        st.missed = 1u;
+    bool prune = rebuild || !(d2p <= uintBitsToFloat(NLP.limits.y));
+    st.last_disp2 = bits_build;
+    st.max_disp2 = 0u;
+    st.max_disp2_p = 0u;
+    st.checks += 1u;
+    st.build_age = rebuild ? 0u : st.build_age + 1u;
+    if (rebuild) {
+        st.disp_history = vec4(0.0);
+        st.history = 0u;
+    } else {
+        st.disp_history[st.history & 3u] = d;
+        st.history += 1u;
+    }
+    if (rebuild) {
+        st.tiles_outer = 0u;
+        st.builds += 1u;
+        st.force = 0u;
+        st.build_box = vec4(NLP.box.xyz, 0.0);
+    }
+    st.prune_now = prune ? 1u : 0u;
+    if (prune) {
+        st.tiles_inner = 0u;
+        st.prunes += 1u;
+    }
+    uint g[8] = uint[8](NLP.groups_a.x, NLP.groups_a.y, NLP.groups_a.z, NLP.groups_a.w,
+                        NLP.groups_b.x, NLP.groups_b.y, NLP.groups_b.z, NLP.groups_b.w);
+    for (uint k = 0; k < VKMD_NL_DISPATCH_COUNT; ++k) {
+        bool due = k == VKMD_NL_DISPATCH_PRUNE ? prune : rebuild;
+        dispatch_args[k] = uvec4(due ? g[k] : 0u, 1u, 1u, 0u);
+    }
+    dispatch_args[VKMD_NL_DISPATCH_COUNT] = uvec4(rebuild ? 1u : 0u, prune ? 1u : 0u, 0u, 0u);
+}
+
+shared vec2 nl_red[WORKGROUP_SIZE];
+
+// Reduces the workgroup's displacements m (every invocation calls it, in
+// uniform control flow), adds them to the state, and lets the last
+// workgroup of the dispatch decide.
+void nl_check_reduce(vec2 m, bool may_rebuild, uint ahead)
+{
+    uint lid = gl_LocalInvocationID.x;
+    nl_red[lid] = m;
+    barrier();
+    for (uint h = WORKGROUP_SIZE / 2; h > 0; h /= 2) {
+        if (lid < h) {
+            vec2 o = nl_red[lid + h];
+            nl_red[lid] = vec2(nl_nan_max(nl_red[lid].x, o.x), nl_nan_max(nl_red[lid].y, o.y));
+        }
+        barrier();
+    }
+    if (lid != 0)
+        return;
+    if (nl_red[0].x != 0.0)
+        atomicMax(st.max_disp2, floatBitsToUint(nl_red[0].x));
+    if (nl_red[0].y != 0.0)
+        atomicMax(st.max_disp2_p, floatBitsToUint(nl_red[0].y));
+    // The last workgroup sees every other group's atomicMax (atomics on one
+    // location are ordered) and decides.
+    memoryBarrierBuffer();
+    if (atomicAdd(st.done_groups, 1u) + 1u != gl_NumWorkGroups.x)
+        return;
+    memoryBarrierBuffer();
+    st.done_groups = 0u;
+    nl_decide(atomicOr(st.max_disp2, 0u), atomicOr(st.max_disp2_p, 0u), may_rebuild, ahead);
+}
+
+// The anchor (a multiple of the 1/8 A quantum) in the positions' form.
+vkmd_pos nl_anchor_pos(vec3 a)
+{
+    vkmd_pos p = pos_zero();
+    p.c = a;
+    if (POSITIONS == VKMD_POSITIONS_SPLIT_INT) {
+        vec3 whole = floor(a);
+        p.hi = ivec3(whole);
+        p.lo = uvec3((a - whole) * float(VKMD_POSITIONS_INT_SCALE)); // k/8 * 2^32: exact
+    }
+    return p;
+}
+
+// Slot s's position (of atom position x) relative to its cluster's anchor,
+// in the image of its build position (an atom wrapped since the build is
+// put back, whole box edges, the edge as a float pair).
+vec3 nl_relative(uint s, vkmd_pos x)
+{
+    vec3 r = pos_sub(x, nl_anchor_pos(cluster[3u * (s / VKMD_NL_CLUSTER_SIZE)].xyz));
+    vec3 k = floor((r - rel[s].xyz) / NLP.box.xyz + 0.5);
+    return (r - k * NLP.box.xyz) - k * NLP.box_lo.xyz;
+}
+
+#endif

@@ -1,0 +1,197 @@
+// The fused force evaluation of an MD step of a periodic system with PME
+// (engine/sim/step.c, common/layout_step.h): one dispatch with three roles,
+// by workgroup,
+// interleaved (workgroup w has role w % 3) so that a driver handing out
+// contiguous ranges of workgroups gives every thread a share of each:
+//   PAIRS   the pair tiles of the neighbour list (common/nonbonded_tiles.glsl);
+//           when the list's check asked for a prune, each group first prunes
+//           its cluster's outer tiles (common/nl_prune.glsl), then computes
+//           the inner tiles;
+//   BONDED  every bonded term and fixed pair (common/bonded_terms.glsl);
+//   GRID    the charge grid converted to the FFT grid, and cleared for the
+//           next spread (step.comp spreads).
+// The same code as nonbonded.comp, nl_prune.comp, bonded.comp and
+// pme_grid_convert.comp: the same bits for the same list.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#ifdef VKMD_TILE_SHARED_WORDS
+#define VKMD_TILE_SHARED
+#define VKMD_FIXED_WORDS
+#endif
+#include "common/vkmd_layout.h"
+#include "common/fixed_point.glsl"
+#include "common/forms.glsl"
+#include "common/vkmd_math.glsl"
+#include "common/positions.glsl"
+
+layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
+layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
+layout(constant_id = VKMD_SPEC_NB_LJ_TABLE) const bool LJ_TABLE = false;
+layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
+
+#include "common/tile.glsl"
+
+struct vkmd_nb_params {
+    VKMD_NB_PUSH_FIELDS
+};
+struct vkmd_bonded_params {
+    VKMD_BONDED_PUSH_FIELDS
+};
+struct vkmd_nl_params {
+    VKMD_NL_PUSH_FIELDS
+};
+
+layout(std430, binding = VKMD_FORCES_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_NB_PARAMS) readonly buffer Params { vec4 params[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_LJ) readonly buffer LJ { float lj[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_ORDER) readonly buffer Order { uint order[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_REL) readonly buffer Rel { vec4 rel[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_OUTER) readonly buffer Outer { uvec4 outer[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_INNER) buffer Inner { uvec4 inner[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_MASKS) buffer Masks { uvec2 masks[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_COUNTS) buffer Counts { uvec4 counts[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_NL_STATE) buffer State { VKMD_NL_STATE_FIELDS } st;
+layout(std430, binding = VKMD_FORCES_BINDING_NL_SAVED) buffer Saved { vec4 saved[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_TERMS) readonly buffer Terms { vkmd_bonded_term terms[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_QGRID) buffer ChargeGrid { vkmd_fixed qgrid[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_GRID) writeonly buffer FftGrid { float grid[]; };
+struct vkmd_forces_params {
+    VKMD_FORCES_PARAM_FIELDS
+    vkmd_nb_params nb;
+    vkmd_bonded_params bd;
+    vkmd_nl_params nl;
+};
+layout(std430, binding = VKMD_FORCES_BINDING_PARAMS) readonly buffer FParams { vkmd_forces_params p; } params_buf;
+// The parameters, copied once per invocation: read from the buffer inside
+// the loops, every use would be a load (lavapipe does not hoist them).
+vkmd_forces_params prm;
+
+VKMD_POS_LOAD(load_pos, pos, pos_x)
+
+const uint C = VKMD_NL_CLUSTER_SIZE;
+
+VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
+VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
+
+#define NB_ATOMS     (prm.nb.sizes.x)
+#define NB_SLOTS     (prm.nb.sizes.y)
+#define NB_INNER     (prm.nb.sizes.w)
+#define NB_MASK_BASE (prm.nb.extra.x)
+#define NB_TYPES     (prm.nb.extra.y)
+#define NB_CUTOFF2   (prm.nb.params.x)
+#define NB_ALPHA     (prm.nb.params.y)
+#define NB_BOX       (prm.nb.box.xyz)
+#define NB_BOX_LO    (prm.nb.box_lo.xyz)
+#define NB_BOX_INV   (prm.nb.box_inv.xyz)
+#include "common/nonbonded_tiles.glsl"
+
+#define BD_BOX       (prm.bd.box)
+#define BD_ATOMS     (prm.bd.atom_count)
+#define BD_ALPHA     (prm.bd.ewald_alpha)
+#define BD_ALPHA_LO  (prm.bd.ewald_alpha_lo)
+#define BD_BONDS     (prm.bd.bond_count)
+#define BD_ANGLES    (prm.bd.angle_count)
+#define BD_DIHEDRALS (prm.bd.dihedral_count)
+#define BD_PAIRS14   (prm.bd.pair14_count)
+#define BD_EXCL      (prm.bd.excl_count)
+#include "common/bonded_terms.glsl"
+
+#define PME_BOX  (prm.nb.box.xyz)
+#define PME_GRID (prm.pme_grid)
+#define PME_ATOM_CONVERT
+#include "common/pme_atom.glsl"
+
+#define NLP (prm.nl)
+#include "common/nl_prune.glsl"
+
+// The pair role: the i-clusters of groups group, group + groups, ... When
+// the list's check asked for a prune, each group first prunes its cluster's
+// outer tiles into the inner list, syncs (it then reads what lane 0 wrote),
+// and computes the inner tiles; every group of a subgroup runs the same
+// number of iterations so that the sync sees them all.
+void pairs(uint group, uint groups)
+{
+    if (st.prune_now == 0u) {
+        list_tiles(group, groups);
+        return;
+    }
+    uint lane = tile_lane();
+    uint used = (st.slot_count + C - 1u) / C;
+    uint inner_stride = prm.nl.limits.x;
+    uint iters = (used + groups - 1u) / groups;
+    for (uint it = 0u; it < iters; ++it) {
+        uint ci = group + it * groups;
+        bool on_list = ci < used;
+        uint si = ci * C + lane;
+        vec3 xi = on_list ? rel[NB_SLOTS + si].xyz : vec3(0.0);
+        uint ai = on_list ? order[si] : VKMD_NL_EMPTY;
+        vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
+        if (ai != VKMD_NL_EMPTY)
+            saved[prm.nl.sizes.x + ai] = pos[ai];
+        uvec4 cnt = on_list ? counts[ci] : uvec4(0u);
+        uint k0 = prune_kind(ci, cnt.x, false, xi);
+        uint k1 = prune_kind(ci, cnt.y, true, xi);
+        if (on_list && lane == 0u) {
+            uint total = k0 + k1;
+            counts[ci].zw = uvec2(min(k0, inner_stride), min(k1, inner_stride));
+            atomicMax(st.max_inner, total);
+            atomicAdd(st.tiles_inner, total);
+            if (total > inner_stride)
+                atomicMax(st.overflow, 1u);
+        }
+        tile_sync();
+        vec3 fi = vec3(0.0), fi_c = vec3(0.0);
+        vec4 e = vec4(0.0);
+        tiles_of_kind(ci, min(k0, inner_stride), false, xi, pi, fi, fi_c, e);
+        tiles_of_kind(ci, min(k1, inner_stride), true, xi, pi, fi, fi_c, e);
+        if (on_list)
+            cluster_finish(ai, fi, fi_c, e);
+    }
+}
+
+shared vkmd_fixed red[7][WORKGROUP_SIZE];
+
+void bonded(uint role_wg)
+{
+    vkmd_fixed e[7];
+    for (uint s = 0; s < 7u; ++s)
+        e[s] = VKMD_FIXED_ZERO;
+    bonded_terms(role_wg * WORKGROUP_SIZE + gl_LocalInvocationID.x, prm.roles.x * WORKGROUP_SIZE,
+                 e);
+    if (!ENERGY)
+        return;
+    uint lid = gl_LocalInvocationID.x;
+    for (uint s = 0; s < 7u; ++s)
+        red[s][lid] = e[s];
+    barrier();
+    for (uint half_size = WORKGROUP_SIZE / 2; half_size > 0; half_size /= 2) {
+        if (lid < half_size)
+            for (uint s = 0; s < 7u; ++s)
+                red[s][lid] = fixed_add(red[s][lid], red[s][lid + half_size]);
+        barrier();
+    }
+    if (lid == 0)
+        for (uint s = 0; s < 7u; ++s)
+            if (!fixed_is_zero(red[s][0]))
+                energy_add(VKMD_ENERGY_BOND + s, red[s][0]);
+}
+
+void main()
+{
+    prm = params_buf.p;
+    uint role = gl_WorkGroupID.x % VKMD_FORCES_ROLES, role_wg = gl_WorkGroupID.x / VKMD_FORCES_ROLES;
+    if (role == VKMD_FORCES_ROLE_PAIRS) {
+        uint per_wg = WORKGROUP_SIZE / C;
+        pairs(role_wg * per_wg + gl_LocalInvocationID.x / C, prm.roles.x * per_wg);
+    } else if (role == VKMD_FORCES_ROLE_BONDED) {
+        bonded(role_wg);
+    } else {
+        uint total = prm.pme_grid.x * prm.pme_grid.y * 2u * prm.pme_grid.w;
+        uint stride = prm.roles.x * WORKGROUP_SIZE;
+        for (uint p = role_wg * WORKGROUP_SIZE + gl_LocalInvocationID.x; p < total; p += stride)
+            grid[p] = pme_convert_point(p, true);
+    }
+}
