@@ -23,6 +23,7 @@
 #include "common/forms.glsl"
 #include "common/vkmd_math.glsl"
 #include "common/positions.glsl"
+#include "common/group_order.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
@@ -187,7 +188,7 @@ void main()
         uint per_wg = WORKGROUP_SIZE / C;
         pairs(role_wg * per_wg + gl_LocalInvocationID.x / C, prm.roles.x * per_wg);
     } else if (role == VKMD_FORCES_ROLE_BONDED) {
-        bonded(role_wg);
+        bonded(vkmd_group_block(role_wg, prm.roles.x, prm.roles.y));
     } else {
         uint total = prm.pme_grid.x * prm.pme_grid.y * 2u * prm.pme_grid.w;
         uint stride = prm.roles.x * WORKGROUP_SIZE;

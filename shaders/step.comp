@@ -22,6 +22,7 @@
 #include "common/fixed_point.glsl"
 #include "common/philox.glsl"
 #include "common/positions.glsl"
+#include "common/group_order.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_STEP_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_STEP_MODE) const uint MODE = VKMD_STEP_MODE_LM;
@@ -208,7 +209,9 @@ void unit(uint u[5], uint n, const uint KIND, uvec4 w, vkmd_hcluster_record cl, 
 void main()
 {
     prm = params_buf.p;
-    uint g = gl_GlobalInvocationID.x, stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    uint g = vkmd_group_block(gl_WorkGroupID.x, gl_NumWorkGroups.x, prm.seed.w) * WORKGROUP_SIZE +
+             gl_LocalInvocationID.x,
+         stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     if (pc.energy != 0u && g < VKMD_ENERGY_SLOT_COUNT)
         energy[g] = VKMD_FIXED_ZERO;
     vec2 m = vec2(0.0);

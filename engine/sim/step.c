@@ -22,7 +22,7 @@ struct vkmd_step {
     vkmd_forcefield *ff;
     const vkmd_sim_constraints *constraints;
     vkmd_step_desc desc;
-    uint32_t step_groups, forces_groups;
+    uint32_t step_groups, forces_groups; /* powers of two (common/group_order.glsl) */
     uint32_t free_count;
 };
 
@@ -32,6 +32,25 @@ static vkmd_result make_buffer(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, VkDevi
     const vkmd_vk_buffer_desc d = {
         .size = size ? size : 16, .force_staging = force_staging, .name = name};
     return vkmd_vk_buffer_create(ctx, &d, buf);
+}
+
+/* The stride of common/group_order.glsl for n workgroups: coprime to n,
+ * near 0.618 n (so consecutive workgroups take blocks spread over the
+ * range). */
+static uint32_t group_stride(uint32_t n)
+{
+    if (n <= 2)
+        return n == 2 ? 1u : 0u;
+    for (uint32_t p = (uint32_t)(0.6180339887 * n + 0.5);; ++p) {
+        uint32_t a = n, b = p % n;
+        while (b) {
+            const uint32_t t = a % b;
+            a = b;
+            b = t;
+        }
+        if (a == 1)
+            return p % n;
+    }
 }
 
 /* Atoms in no rigid water and no H cluster, ascending. */
@@ -83,12 +102,14 @@ vkmd_result vkmd_step_update(vkmd_vk_context *ctx, vkmd_step *st)
         .counts = {nv.atom_count, cv.water_count, cv.cluster_count, st->free_count},
         .md = {d->dt_fs, d->c1, d->c2, 1.0f / d->dt_fs},
         .seed = {(uint32_t)d->seed, (uint32_t)(d->seed >> 32),
-                 (uint32_t)(d->rebuild_every > 0 ? d->rebuild_every : 1), 0},
+                 (uint32_t)(d->rebuild_every > 0 ? d->rebuild_every : 1),
+                 group_stride(st->step_groups)},
         .hold = {cv.d_hh, cv.height, cv.tol, max_iter_bits},
         .pme_grid = pv.push.grid,
         .nl = nv.push,
     };
-    vkmd_forces_params fp = {.pme_grid = pv.push.grid, .roles = {st->forces_groups, 0, 0, 0}};
+    vkmd_forces_params fp = {.pme_grid = pv.push.grid,
+                             .roles = {st->forces_groups, group_stride(st->forces_groups), 0, 0}};
     const vkmd_vk_buffer *unused_params, *unused_lj, *unused_terms;
     vkmd_pass_nonbonded_view(vkmd_forcefield_nonbonded(st->ff), &unused_params, &unused_lj, &fp.nb);
     vkmd_pass_bonded_view(vkmd_forcefield_bonded(st->ff), &unused_terms, &fp.bd);
@@ -157,10 +178,10 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
      * tile groups per role in forces.comp, enough for every cluster. */
     uint32_t most = cv.water_count > cv.cluster_count ? cv.water_count : cv.cluster_count;
     most = free_count > most ? free_count : most;
-    st->step_groups = vkmd_vk_div_up(most ? most : 1, VKMD_STEP_WORKGROUP_SIZE);
-    st->forces_groups = vkmd_vk_div_up(nv.cluster_capacity, tile_wg / VKMD_NL_CLUSTER_SIZE);
     const uint32_t max_groups =
         ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    st->step_groups = vkmd_vk_div_up(most ? most : 1, VKMD_STEP_WORKGROUP_SIZE);
+    st->forces_groups = vkmd_vk_div_up(nv.cluster_capacity, tile_wg / VKMD_NL_CLUSTER_SIZE);
     if (st->step_groups > max_groups)
         st->step_groups = max_groups;
     if (st->forces_groups * VKMD_FORCES_ROLES > max_groups)

@@ -70,7 +70,8 @@
  * md: dt (fs), c1 = exp(-gamma dt), c2 = sqrt(kT (1 - c1^2) accel unit),
  *   1 / dt.
  * seed: Philox key (lo, hi); checks until the next recorded rebuild (the
- *   list's `ahead`); 0.
+ *   list's `ahead`); the workgroup order's stride
+ *   (common/group_order.glsl).
  * hold: SETTLE's H-H distance and O height (A), the H clusters' tolerance
  *   and iteration limit (uint bits).
  * pme_grid: K0, K1, K2, K2/2 + 1.
@@ -125,7 +126,8 @@
 #define VKMD_FORCES_BINDING_COUNT       18
 
 /* Parameters of forces.comp (uploaded at create and on a new box):
- * pme_grid: K0, K1, K2, K2/2 + 1; roles: x workgroups per role; then the
+ * pme_grid: K0, K1, K2, K2/2 + 1; roles: x workgroups per role, y the
+ * bonded role's workgroup order stride (common/group_order.glsl); then the
  * nonbonded pass's push constants (vkmd_nb_push), the bonded pass's
  * (vkmd_bonded_push) and the neighbour list's (vkmd_nl_push). */
 #define VKMD_FORCES_PARAM_FIELDS                                                                   \
