@@ -209,9 +209,12 @@ void unit(uint u[5], uint n, const uint KIND, uvec4 w, vkmd_hcluster_record cl, 
 void main()
 {
     prm = params_buf.p;
-    uint g = vkmd_group_block(gl_WorkGroupID.x, gl_NumWorkGroups.x, prm.seed.w) * WORKGROUP_SIZE +
-             gl_LocalInvocationID.x,
-         stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    // Waters by invocation (neighbouring waters are neighbours in space, so
+    // a thread's spread stays in its part of the grid); H clusters and free
+    // atoms, fewer, spread over the workgroups (common/group_order.glsl).
+    uint g = gl_GlobalInvocationID.x, stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    uint gp = vkmd_group_block(gl_WorkGroupID.x, gl_NumWorkGroups.x, prm.seed.w) * WORKGROUP_SIZE +
+              gl_LocalInvocationID.x;
     if (pc.energy != 0u && g < VKMD_ENERGY_SLOT_COUNT)
         energy[g] = VKMD_FIXED_ZERO;
     vec2 m = vec2(0.0);
@@ -224,12 +227,12 @@ void main()
         uint u[5] = uint[5](w.x, w.y, w.z, 0u, 0u);
         unit(u, 3u, 0u, w, no_cluster, m);
     }
-    for (uint i = g; i < prm.counts.z; i += stride) {
+    for (uint i = gp; i < prm.counts.z; i += stride) {
         vkmd_hcluster_record cl = hclusters[i];
         uint u[5] = uint[5](cl.info.x, cl.h.x, cl.h.y, cl.h.z, cl.h.w);
         unit(u, 1u + cl.info.y, 1u, uvec4(0u), cl, m);
     }
-    for (uint i = g; i < prm.counts.w; i += stride) {
+    for (uint i = gp; i < prm.counts.w; i += stride) {
         uint u[5] = uint[5](free_atoms[i], 0u, 0u, 0u, 0u);
         unit(u, 1u, 2u, uvec4(0u), no_cluster, m);
     }
