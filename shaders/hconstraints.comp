@@ -1,6 +1,6 @@
 // Bond constraints to hydrogen, one thread per cluster (a heavy atom and its
 // 1..4 hydrogens; system/constraints.h says why clusters), grid-stride loop.
-// Layout in common/layout_constraints.h, host side engine/sim/constraints.c,
+// Layout in common/layout_constraints.h, host side engine/sim/sim_constraints.c,
 // CPU oracle ref_constraints_* (engine/ref/ref_md.h). MODE (specialization
 // constant) picks the part:
 //   VKMD_CONSTRAINTS_MODE_POSITIONS: SHAKE. The constraint displacements lie

@@ -1,6 +1,6 @@
 // SETTLE (Miyamoto & Kollman, J. Comput. Chem. 13, 952 (1992)) for rigid
 // 3-site waters, one thread per water (grid-stride loop), layout in
-// common/layout_constraints.h, host side engine/sim/constraints.c, CPU
+// common/layout_constraints.h, host side engine/sim/sim_constraints.c, CPU
 // oracle ref_constraints_* (engine/ref/ref_md.h). MODE (specialization
 // constant) picks the part:
 //   VKMD_CONSTRAINTS_MODE_POSITIONS: the analytic position solution. The

@@ -1,4 +1,4 @@
-// One FIRE step (engine/uff/uff_fire.h gives the algorithm and parameters)
+// One FIRE step (engine/sim/uff_fire.h gives the algorithm and parameters)
 // for every replica of a UFF batch, after the force pass (uff.comp) has
 // filled the force planes at the current positions. One workgroup per
 // replica, looping over replicas when there are more than workgroups; the

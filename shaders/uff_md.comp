@@ -1,4 +1,4 @@
-// One half of a BAOAB Langevin step (engine/uff/uff_md.h) for every replica
+// One half of a BAOAB Langevin step (engine/sim/uff_md.h) for every replica
 // of a UFF batch, around the force pass (uff.comp). PHASE (specialization
 // constant) picks the half:
 //   VKMD_UFF_MD_PHASE_BAOA: B (kick with the forces at x), A (drift), O

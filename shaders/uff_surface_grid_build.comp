@@ -3,7 +3,7 @@
 // [channel][nz][ny][nx]. Point (i, j, k) is at (i/nx) a + (j/ny) b in x-y
 // and z0 + k dz. One thread per value, grid-stride loop. The host
 // prefilters the values into B-spline coefficients afterwards
-// (uff/uff_surface.h). The oracle is ref_uff_surface_grid_values.
+// (system/uff_surface.h). The oracle is ref_uff_surface_grid_values.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/uff_surface.glsl"

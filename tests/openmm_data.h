@@ -10,7 +10,7 @@
  * Surprise worth knowing: OpenMM 7.7 leaves out the neutralizing-background
  * energy -k pi Q^2 / (2 V alpha^2) of a non-neutral periodic system (a lone ion
  * in a box gives the Madelung energy minus exactly this term). The comparison
- * checks ref_nonbonded_net_charge against the value the data file records and
+ * checks vkmd_ewald_net_charge_energy against the value the data file records and
  * compares everything else without vkmd's coulomb_net_charge (which
  * vkmd_ref_compute leaves at 0, as OpenMM). */
 #ifndef VKMD_TESTS_OPENMM_DATA_H

@@ -1,6 +1,6 @@
-/* GPU constraints (engine/sim/constraints.c, shaders/settle.comp,
+/* GPU constraints (engine/sim/sim_constraints.c, shaders/settle.comp,
  * shaders/hconstraints.comp) against the double-precision reference
- * (ref_constraints_positions / _velocities / _violation):
+ * (vkmd_host_constraints_positions / _velocities / _violation):
  *   - water:216 (SETTLE), water:216 with flexible water (O-H clusters only),
  *     villin in vacuum (H-bond clusters of 1..3 hydrogens, staged buffers),
  *     and water:216 moved 64 A away from the origin;
@@ -19,7 +19,7 @@
 #include "forces/positions.h"
 #include "io/load.h"
 #include "ref/ref_md.h"
-#include "sim/constraints.h"
+#include "sim/sim_constraints.h"
 #include "system/constraints.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
@@ -165,14 +165,14 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
     }
     /* constrained reference state, then rounded to float as the device holds it */
     memcpy(x0, sys->positions, n3 * sizeof *x0);
-    CHECK_OK(ref_constraints_positions(set, mass, sys->positions, x0, NULL, 0, 1e-12));
+    CHECK_OK(vkmd_host_constraints_positions(set, mass, sys->positions, x0, NULL, 0, 1e-12));
     for (size_t i = 0; i < n3; ++i) {
         x0[i] = to_f32(x0[i]);
         x1[i] = to_f32(x0[i] + rnd_range(-PERTURB_A, PERTURB_A));
         v0[i] = to_f32(rnd_range(-VEL_A_FS, VEL_A_FS));
     }
     double w0, h0;
-    ref_constraints_violation(set, x1, &w0, &h0);
+    vkmd_host_constraints_violation(set, x1, &w0, &h0);
     printf("  perturbed: water max |r - d| %.3e A, cluster max |r - d| / d %.3e\n", w0, h0);
 
     gpu_state g = {0};
@@ -204,15 +204,15 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
     readback_vec4(ctx, &g.vel, vg, n);
     memcpy(xr, x1, n3 * sizeof *xr);
     memcpy(vr, v0, n3 * sizeof *vr);
-    CHECK_OK(ref_constraints_positions(set, mass, x0, xr, vr, DT_FS, 1e-12));
+    CHECK_OK(vkmd_host_constraints_positions(set, mass, x0, xr, vr, DT_FS, 1e-12));
     double pos_err = max_abs_error(xg, xr, (int)n3);
     double vel_err = max_abs_error(vg, vr, (int)n3);
     for (size_t i = 0; i < n3; ++i)
         diff[i] = vr[i] - v0[i];
     double dv_max = max_abs(diff, (int)n3);
     double wg_, hg_, wr_, hr_;
-    ref_constraints_violation(set, xg, &wg_, &hg_);
-    ref_constraints_violation(set, xr, &wr_, &hr_);
+    vkmd_host_constraints_violation(set, xg, &wg_, &hg_);
+    vkmd_host_constraints_violation(set, xr, &wr_, &hr_);
     printf("  positions: max |x_gpu - x_ref| %.3e A\n", pos_err);
     printf("  velocity correction (dt %g fs): max |v_gpu - v_ref| %.3e A/fs (max correction "
            "%.3e A/fs, relative %.3e)\n",
@@ -233,7 +233,7 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
     run_gpu(ctx, c, 1, 0);
     readback_vec4(ctx, &g.vel, vg, n);
     memcpy(vr, v0, n3 * sizeof *vr);
-    CHECK_OK(ref_constraints_velocities(set, mass, xg, vr, 1e-12));
+    CHECK_OK(vkmd_host_constraints_velocities(set, mass, xg, vr, 1e-12));
     vel_err = max_abs_error(vg, vr, (int)n3);
     double vmax = max_abs(v0, (int)n3);
     double along0 = max_bond_velocity(set, xg, v0);

@@ -28,7 +28,7 @@
 #include "ref/ref.h"
 #include "ref/ref_md.h"
 #include "ref/ref_minimize.h"
-#include "sim/constraints.h"
+#include "sim/sim_constraints.h"
 #include "sim/minimize.h"
 #include "vk/buffer.h"
 #include "vk/context.h"
@@ -296,13 +296,13 @@ static void run_system(vkmd_vk_context *ctx, const char *label, const char *spec
             for (int k = 0; k < 3; ++k)
                 f[3 * i + k] /= mass[i];
         }
-        CHECK_OK(ref_constraints_velocities(&fx.set, mass, pg, f, 1e-12));
+        CHECK_OK(vkmd_host_constraints_velocities(&fx.set, mass, pg, f, 1e-12));
         for (int32_t i = 0; i < n; ++i)
             for (int k = 0; k < 3; ++k)
                 f[3 * i + k] *= mass[i];
         double wv, hv, wr, hr;
-        ref_constraints_violation(&fx.set, pg, &wv, &hv);
-        ref_constraints_violation(&fx.set, pr, &wr, &hr);
+        vkmd_host_constraints_violation(&fx.set, pg, &wv, &hv);
+        vkmd_host_constraints_violation(&fx.set, pr, &wr, &hr);
         printf("   constraints at the minimum: water max |r - d| %.3g A, cluster max |r - d| / d "
                "%.3g (reference run: %.3g A, %.3g)\n",
                wv, hv, wr, hr);

@@ -1,5 +1,5 @@
 /* Multi-replica GPU UFF pass (shaders/uff.comp, engine/forces/pass_uff.c,
- * engine/uff/uff_batch.c) against the CPU double reference
+ * engine/system/uff_batch.c) against the CPU double reference
  * (vkmd_ref_uff_compute), EVERY replica checked:
  *   - xylitol and benzylpenicillin (every term kind: sp2 ring rule angles,
  *     torsions, inversions), R = 1, 2, 10 and 1,000 replicas, each its own
@@ -31,7 +31,7 @@
 #include "forces/pass_uff.h"
 #include "io/sdf.h"
 #include "ref/ref_uff.h"
-#include "uff/uff_batch.h"
+#include "system/uff_batch.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/context.h"

@@ -6,10 +6,11 @@
  * tests/broken/uff/MANIFEST: the result code, the message text and the
  * file:line it names. */
 #include "io/sdf.h"
+#include "io/uff_load.h"
 #include "io/xyz.h"
 #include "ref/ref_uff.h"
 #include "testlib.h"
-#include "uff/uff_terms.h"
+#include "system/uff_terms.h"
 
 #include <math.h>
 #include <stdio.h>

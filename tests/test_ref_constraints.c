@@ -10,7 +10,7 @@
  *   - the displacement is a SHAKE one: m_i (x_i - x_i') is a combination of
  *     the three reference bond vectors (least-squares residual <= 1e-10 of
  *     the largest term);
- *   - velocities: after ref_constraints_velocities no relative velocity along
+ *   - velocities: after vkmd_host_constraints_velocities no relative velocity along
  *     any O-H or H-H (<= 1e-12 A/fs), momentum and angular momentum of each
  *     water unchanged.
  * H-bond clusters (villin_vac, hbonds): 293 constraints over clusters of 1..3
@@ -144,7 +144,7 @@ static void water_case(double amplitude)
     CHECK(fabs(set.water_d_oh - 0.9572) < 1e-12);
     CHECK(fabs(set.water_d_hh - 2 * 0.9572 * sin(0.5 * 104.52 * M_PI / 180)) < 1e-12);
     double w0, h0;
-    ref_constraints_violation(&set, ref, &w0, &h0);
+    vkmd_host_constraints_violation(&set, ref, &w0, &h0);
     printf("built geometry: largest water violation %.3g A\n", w0);
     CHECK(w0 < 1e-12);
 
@@ -158,11 +158,11 @@ static void water_case(double amplitude)
     if (test_failures)
         goto done;
     double wu, hu;
-    ref_constraints_violation(&set, unc, &wu, &hu);
+    vkmd_host_constraints_violation(&set, unc, &wu, &hu);
     const double dt = 2.0;
-    CHECK_OK(ref_constraints_positions(&set, m, ref, pos, vel, dt, 1e-10));
+    CHECK_OK(vkmd_host_constraints_positions(&set, m, ref, pos, vel, dt, 1e-10));
     double wc, hc;
-    ref_constraints_violation(&set, pos, &wc, &hc);
+    vkmd_host_constraints_violation(&set, pos, &wc, &hc);
     double com_err = 0, mom_err = 0, shake_res = 0;
     for (int32_t w = 0; w < set.water_count; ++w) {
         const vkmd_water *wt = &set.waters[w];
@@ -196,7 +196,7 @@ static void water_case(double amplitude)
     /* velocities: random ones at the constrained positions */
     for (int32_t i = 0; i < 3 * n; ++i)
         vel[i] = vel0[i] = 0.02 * uniform_pm1();
-    CHECK_OK(ref_constraints_velocities(&set, m, pos, vel, 1e-10));
+    CHECK_OK(vkmd_host_constraints_velocities(&set, m, pos, vel, 1e-10));
     double rel_v = 0, rel_v0 = 0, dp = 0, dl = 0;
     for (int32_t w = 0; w < set.water_count; ++w) {
         const vkmd_water *wt = &set.waters[w];
@@ -257,11 +257,12 @@ static void water_too_far(void)
     double *m = masses_of(&sys), *pos = copy3(sys.positions, sys.atom_count);
     if (m && pos && !test_failures) {
         pos[3 * set.waters[2].o + 0] += 3.0; /* the oxygen leaves its molecule */
-        vkmd_result r = ref_constraints_positions(&set, m, sys.positions, pos, NULL, 0, 1e-10);
+        vkmd_result r =
+            vkmd_host_constraints_positions(&set, m, sys.positions, pos, NULL, 0, 1e-10);
         printf("water oxygen moved 3 A in one step: %s: %s\n", vkmd_result_str(r),
                vkmd_last_error());
         CHECK(r == VKMD_ERROR_NUMERIC);
-        r = ref_constraints_positions(&set, m, sys.positions, pos, NULL, 0, 0.0);
+        r = vkmd_host_constraints_positions(&set, m, sys.positions, pos, NULL, 0, 0.0);
         CHECK(r == VKMD_ERROR_INVALID_ARGUMENT);
     }
     free(m);
@@ -309,12 +310,12 @@ static void cluster_case(void)
         goto done;
     /* the loaded structure's bonds are not at r0: constrain it first */
     double w0, h0;
-    ref_constraints_violation(&set, ref, &w0, &h0);
+    vkmd_host_constraints_violation(&set, ref, &w0, &h0);
     memcpy(pos, ref, (size_t)3 * n * sizeof *pos);
-    CHECK_OK(ref_constraints_positions(&set, m, ref, pos, NULL, 0, 1e-12));
+    CHECK_OK(vkmd_host_constraints_positions(&set, m, ref, pos, NULL, 0, 1e-12));
     memcpy(ref, pos, (size_t)3 * n * sizeof *pos);
     double h1;
-    ref_constraints_violation(&set, ref, &w0, &h1);
+    vkmd_host_constraints_violation(&set, ref, &w0, &h1);
     printf("loaded structure: largest relative H-bond violation %.3g, constrained %.3g\n", h0, h1);
     CHECK(h1 <= 1e-12);
 
@@ -325,9 +326,9 @@ static void cluster_case(void)
             vel[i] = vel0[i] = 0.0;
         }
         double hu, hc;
-        ref_constraints_violation(&set, unc, &w0, &hu);
-        CHECK_OK(ref_constraints_positions(&set, m, ref, pos, vel, 1.0, tols[t]));
-        ref_constraints_violation(&set, pos, &w0, &hc);
+        vkmd_host_constraints_violation(&set, unc, &w0, &hu);
+        CHECK_OK(vkmd_host_constraints_positions(&set, m, ref, pos, vel, 1.0, tols[t]));
+        vkmd_host_constraints_violation(&set, pos, &w0, &hc);
         double par = 0, mom = 0, still = 0;
         for (int32_t k = 0; k < set.cluster_count; ++k) {
             const vkmd_hcluster *cl = &set.clusters[k];
@@ -375,7 +376,7 @@ static void cluster_case(void)
     /* RATTLE at the tol = 1e-5 positions */
     for (int32_t i = 0; i < 3 * n; ++i)
         vel[i] = vel0[i] = 0.02 * uniform_pm1();
-    CHECK_OK(ref_constraints_velocities(&set, m, pos, vel, 1e-5));
+    CHECK_OK(vkmd_host_constraints_velocities(&set, m, pos, vel, 1e-5));
     double rel_v = 0, rel_v0 = 0, mom = 0;
     for (int32_t k = 0; k < set.cluster_count; ++k) {
         const vkmd_hcluster *cl = &set.clusters[k];

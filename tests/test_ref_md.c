@@ -24,7 +24,7 @@
  *     A^2/fs^2; replacing v by the mean half-step velocity, v = (x' - x) / dt,
  *     would read (1 + c1) / 2 = 0.91 of the target here).
  *   - vkmd_constraints_dof for rigid water, with and without COM removal;
- *     ref_remove_com_velocity zeroes the momentum; ref_kinetic_energy units. */
+ *     vkmd_remove_com_velocity zeroes the momentum; vkmd_kinetic_energy units. */
 #include "testlib.h"
 #include "core/philox.h"
 #include "core/units.h"
@@ -45,7 +45,7 @@
 
 static double temperature(const vkmd_system *sys, const double *vel, int64_t dof)
 {
-    return 2 * ref_kinetic_energy(sys, vel) / ((double)dof * VKMD_BOLTZMANN_KCAL);
+    return 2 * vkmd_kinetic_energy(sys, vel) / ((double)dof * VKMD_BOLTZMANN_KCAL);
 }
 
 /* Maxwell-Boltzmann velocities at t_k from Philox stream 1, COM removed,
@@ -60,8 +60,8 @@ static void thermal_velocities(const vkmd_system *sys, const vkmd_constraint_set
         for (int c = 0; c < 3; ++c)
             vel[3 * i + c] = s * g[c];
     }
-    ref_remove_com_velocity(sys, vel);
-    CHECK_OK(ref_constraints_velocities(set, mass, sys->positions, vel, 1e-10));
+    vkmd_remove_com_velocity(sys, vel);
+    CHECK_OK(vkmd_host_constraints_velocities(set, mass, sys->positions, vel, 1e-10));
 }
 
 typedef struct water_md {
@@ -141,7 +141,7 @@ static void test_dof(void)
         vkmd_system one = w.sys;
         one.atom_count = 1;
         const double v1[3] = {1, 0, 0};
-        check_close("KE of one O at 1 A/fs (kcal/mol)", ref_kinetic_energy(&one, v1),
+        check_close("KE of one O at 1 A/fs (kcal/mol)", vkmd_kinetic_energy(&one, v1),
                     0.5 * 15.99943 / 4.184e-4, 1e-14, 0);
     }
     water_md_close(&w);
@@ -211,9 +211,9 @@ static void test_nve(water_md *w)
      * along each constraint (only the position correction is fed back):
      * Verlet starts from constrained velocities, or its first RATTLE would
      * remove ~9 kcal/mol of kinetic energy here. */
-    CHECK_OK(ref_constraints_velocities(&w->set, w->mass, w->pos, w->vel, 1e-10));
+    CHECK_OK(vkmd_host_constraints_velocities(&w->set, w->mass, w->pos, w->vel, 1e-10));
     const ref_md_params p = {.integrator = REF_INTEGRATOR_VERLET, .dt_fs = 1.0, .tol = 1e-10};
-    ekin[0] = ref_kinetic_energy(&w->sys, w->vel);
+    ekin[0] = vkmd_kinetic_energy(&w->sys, w->vel);
     etot[0] = e.total + ekin[0];
     double worst_violation = 0, t_sum = 0;
     for (int s = 0; s < NVE_STEPS; ++s) {
@@ -223,9 +223,9 @@ static void test_nve(water_md *w)
         if (r != VKMD_OK)
             return;
         double wv, hv;
-        ref_constraints_violation(&w->set, w->pos, &wv, &hv);
+        vkmd_host_constraints_violation(&w->set, w->pos, &wv, &hv);
         worst_violation = fmax(worst_violation, wv);
-        ekin[s + 1] = ref_kinetic_energy(&w->sys, w->vel);
+        ekin[s + 1] = vkmd_kinetic_energy(&w->sys, w->vel);
         etot[s + 1] = e.total + ekin[s + 1];
         t_sum += temperature(&w->sys, w->vel, w->dof);
     }
@@ -283,7 +283,7 @@ static double villin_nve(const vkmd_system *sys, const vkmd_constraint_set *set,
             if (r != VKMD_OK)
                 goto done;
         }
-        const double k = ref_kinetic_energy(sys, vel), t = e.total + k;
+        const double k = vkmd_kinetic_energy(sys, vel), t = e.total + k;
         se += t;
         se2 += t * t;
         sk += k;
@@ -324,7 +324,7 @@ static void test_villin_nve(void)
     if (!ref)
         goto done;
     memcpy(ref, sys.positions, (size_t)3 * n * sizeof *ref);
-    CHECK_OK(ref_constraints_positions(&set, mass, ref, sys.positions, NULL, 0, 1e-12));
+    CHECK_OK(vkmd_host_constraints_positions(&set, mass, ref, sys.positions, NULL, 0, 1e-12));
     free(ref);
     thermal_velocities(&sys, &set, mass, 300.0, 3, vel);
     double k1, k2;

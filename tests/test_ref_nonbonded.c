@@ -85,16 +85,16 @@ int main(void)
     sys.exclusion_count = 0;
 
     printf("self: -k alpha/sqrt(pi) (1 + 1) = -2k 0.3/sqrt(pi)\n");
-    check_close("self", ref_nonbonded_self(&sys, 0.3, k), -2 * k * 0.3 / sqrt(M_PI), 1e-14, 0);
+    check_close("self", vkmd_ewald_self_energy(&sys, 0.3, k), -2 * k * 0.3 / sqrt(M_PI), 1e-14, 0);
     printf(
         "net charge of a +1/+1 pair: -k pi 4 / (2 8000 0.09) (computed; not part of the total)\n");
     sys.atoms[1].charge = 1;
-    check_close("net charge", ref_nonbonded_net_charge(&sys, 0.3, k),
+    check_close("net charge", vkmd_ewald_net_charge_energy(&sys, 0.3, k),
                 -k * M_PI * 4 / (2 * 8000 * 0.09), 1e-14, 0);
 
     printf("dispersion, 2 atoms of one type: 3 pairs (n(n+1)/2) over 3 interactions, so\n"
            "  E = 8 pi 2^2 (A/4/(9 9^9) - B/4/(3 9^3)) / 8000\n");
-    check_close("dispersion 1 type", ref_nonbonded_dispersion(&sys, 9.0),
+    check_close("dispersion 1 type", vkmd_ewald_dispersion_energy(&sys, 9.0),
                 8 * M_PI * 4 * (a / 4 / (9 * pow(9, 9)) - b / 4 / (3 * pow(9, 3))) / 8000, 1e-14,
                 0);
     vkmd_system_destroy(&sys);
@@ -115,7 +115,7 @@ int main(void)
         sb /= n * (n + 1.0) / 2;
         double want =
             8 * M_PI * n * n * (sa / (36 * pow(7.0, 9)) - sb / (12 * pow(7.0, 3))) / pow(15, 3);
-        check_close("dispersion 3 types", ref_nonbonded_dispersion(&sys, 7.0), want, 1e-12, 0);
+        check_close("dispersion 3 types", vkmd_ewald_dispersion_energy(&sys, 7.0), want, 1e-12, 0);
     }
     vkmd_system_destroy(&sys);
 

@@ -1,5 +1,5 @@
 /* Langevin (BAOAB) dynamics of many UFF replicas on the device
- * (uff/uff_md.h, shaders/uff_md.comp):
+ * (sim/uff_md.h, shaders/uff_md.comp):
  *   - the atomic weights of xylitol add up to C5H12O5;
  *   - Maxwell-Boltzmann start: every velocity is sqrt(kT/m) times the shared
  *     Philox Gaussians (core/philox.h; its known-answer vectors are in
@@ -17,10 +17,11 @@
  *     lavapipe. */
 #include "testlib.h"
 #include "core/philox.h"
-#include "uff/uff_batch.h"
-#include "uff/uff_md.h"
-#include "uff/uff_molecule.h"
-#include "uff/uff_typing.h"
+#include "io/uff_load.h"
+#include "system/uff_batch.h"
+#include "sim/uff_md.h"
+#include "system/uff_molecule.h"
+#include "system/uff_typing.h"
 #include "vk/context.h"
 
 #include <math.h>

@@ -17,7 +17,7 @@
 #include "ref/ref_uff.h"
 #include "testlib.h"
 #include "tolerance.h"
-#include "uff/uff_terms.h"
+#include "system/uff_terms.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -14,12 +14,13 @@
  *   Kekule ring, an ammonium ion) and errors that name the atom;
  *   the built-in molecules. */
 #include "io/sdf.h"
+#include "io/uff_load.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_forms.h"
 #include "testlib.h"
-#include "uff/uff_assets.h"
-#include "uff/uff_molecule.h"
-#include "uff/uff_terms.h"
+#include "system/uff_assets.h"
+#include "system/uff_molecule.h"
+#include "system/uff_terms.h"
 
 #include <math.h>
 #include <stdio.h>

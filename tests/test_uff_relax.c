@@ -1,4 +1,4 @@
-/* FIRE minimisation of many UFF replicas (uff/uff_fire.h,
+/* FIRE minimisation of many UFF replicas (sim/uff_fire.h,
  * shaders/uff_fire.comp) against RDKit's minimiser and the CPU double
  * reference FIRE (ref/ref_uff_fire.h):
  *   - 64 replicas of xylitol, every coordinate displaced by up to 0.1 A
@@ -27,11 +27,12 @@
 #include "testlib.h"
 #include "tolerance.h"
 #include "ref/ref_uff.h"
+#include "io/uff_load.h"
 #include "ref/ref_uff_fire.h"
-#include "uff/uff_batch.h"
-#include "uff/uff_fire.h"
-#include "uff/uff_molecule.h"
-#include "uff/uff_typing.h"
+#include "system/uff_batch.h"
+#include "sim/uff_fire.h"
+#include "system/uff_molecule.h"
+#include "system/uff_typing.h"
 #include "io/sdf.h"
 #include "vk/context.h"
 

@@ -1,4 +1,4 @@
-/* Molecules on surfaces (uff/uff_surface.h, ref/ref_uff_surface.h,
+/* Molecules on surfaces (system/uff_surface.h, ref/ref_uff_surface.h,
  * forces/pass_uff_surface.h): xylitol above a 2-layer NaCl(001) slab and
  * above graphene, UFF LJ 12-6 (and Morse for the direct checks), cutoff
  * 12 A.
@@ -26,12 +26,14 @@
 #include "testlib.h"
 #include "tolerance.h"
 #include "forces/pass_uff.h"
+#include "io/uff_surface_io.h"
+#include "io/uff_load.h"
 #include "forces/pass_uff_surface.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_surface.h"
-#include "uff/uff_batch.h"
-#include "uff/uff_surface.h"
-#include "uff/uff_terms.h"
+#include "system/uff_batch.h"
+#include "system/uff_surface.h"
+#include "system/uff_terms.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/context.h"

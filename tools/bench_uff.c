@@ -7,11 +7,12 @@
  * coordinates displaced by up to 0.2 A (fixed seed), so they differ. */
 #include "bench_uff.h"
 #include "forces/pass_uff.h"
+#include "io/uff_load.h"
 #include "ref/ref_uff.h"
-#include "uff/uff_batch.h"
-#include "uff/uff_fire.h"
-#include "uff/uff_molecule.h"
-#include "uff/uff_terms.h"
+#include "system/uff_batch.h"
+#include "sim/uff_fire.h"
+#include "system/uff_molecule.h"
+#include "system/uff_terms.h"
 #include "vk/command.h"
 #include "vk/timer.h"
 

@@ -13,8 +13,9 @@
 #include "args.h"
 #include "cmd_uff_relax.h"
 #include "commands.h"
-#include "uff/uff_molecule.h"
-#include "uff/uff_terms.h"
+#include "system/uff_molecule.h"
+#include "io/uff_load.h"
+#include "system/uff_terms.h"
 #include "uff_eval.h"
 #include "uff_surface_cli.h"
 

@@ -1,7 +1,7 @@
 /* vkmd uff relax | md.
  *
  * relax: FIRE minimisation of many replicas of one molecule, all at
- * once on a Vulkan device (uff/uff_fire.h) or one after another on the CPU
+ * once on a Vulkan device (sim/uff_fire.h) or one after another on the CPU
  * double reference (ref/ref_uff_fire.h). Starts are the conformations of
  * --confs, or --replicas copies of MOL's first conformer displaced by a
  * seeded random amount (--perturb, --seed: vkmd_uff_perturb, the same
@@ -11,20 +11,21 @@
  * data items, and reports per replica initial and final energy, steps,
  * final max |F| and whether it converged.
  *
- * md: Langevin dynamics of --replicas copies of MOL (uff/uff_md.h), each
+ * md: Langevin dynamics of --replicas copies of MOL (sim/uff_md.h), each
  * replica's mean temperature; the same seed gives the same digits. */
 #include "cmd_uff_relax.h"
 #include "args.h"
 #include "commands.h"
-#include "io/element.h"
+#include "system/element.h"
+#include "io/uff_load.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
-#include "uff/uff_batch.h"
-#include "uff/uff_fire.h"
-#include "uff/uff_md.h"
-#include "uff/uff_molecule.h"
-#include "uff/uff_terms.h"
-#include "uff/uff_typing.h"
+#include "system/uff_batch.h"
+#include "sim/uff_fire.h"
+#include "sim/uff_md.h"
+#include "system/uff_molecule.h"
+#include "system/uff_terms.h"
+#include "system/uff_typing.h"
 #include "uff_eval.h"
 #include "vk/check.h"
 #include "window_options.h"

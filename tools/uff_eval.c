@@ -2,7 +2,7 @@
 #include "uff_eval.h"
 #include "forces/pass_uff.h"
 #include "ref/ref_uff.h"
-#include "uff/uff_batch.h"
+#include "system/uff_batch.h"
 
 #include <math.h>
 #include <stdlib.h>

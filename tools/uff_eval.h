@@ -8,8 +8,8 @@
 #define VKMD_TOOLS_UFF_EVAL_H
 
 #include "common/vkmd_layout.h"
-#include "uff/uff_terms.h"
-#include "uff/uff_typing.h"
+#include "system/uff_terms.h"
+#include "system/uff_typing.h"
 #include "vk/context.h"
 
 #include <stdio.h>

@@ -8,7 +8,7 @@ Run with Debian's Python (RDKit is visible only there):
 
 Starts: the built-in xylitol (assets/molecules/xylitol.sdf, as RDKit reads it)
 with every coordinate displaced by a uniform amount in [-A, A], drawn exactly as
-vkmd_uff_perturb (engine/uff/uff_fire.c) draws it: splitmix64 seeded with
+vkmd_uff_perturb (engine/sim/uff_fire.c) draws it: splitmix64 seeded with
 seed + 0x9E3779B97F4A7C15 * (replica + 1), one 53-bit double per coordinate in
 atom-major order. Both sides compute xyz + A * (2u - 1) in double, so vkmd and
 RDKit start from the same bits.

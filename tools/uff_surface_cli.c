@@ -2,10 +2,11 @@
 #include "uff_surface_cli.h"
 #include "args.h"
 #include "forces/pass_uff.h"
+#include "io/uff_surface_io.h"
 #include "forces/pass_uff_surface.h"
 #include "ref/ref_uff_surface.h"
-#include "uff/uff_batch.h"
-#include "uff/uff_surface.h"
+#include "system/uff_batch.h"
+#include "system/uff_surface.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 

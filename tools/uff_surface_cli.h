@@ -1,12 +1,12 @@
 /* The --surface options of `vkmd uff energy` (tools/cmd_uff.c): parse them,
  * place every replica above the substrate, evaluate the surface interaction
- * (uff/uff_surface.h) directly or through a potential grid, on the CPU
+ * (system/uff_surface.h) directly or through a potential grid, on the CPU
  * reference or on the Vulkan device the UFF evaluation uses, and print it. */
 #ifndef VKMD_TOOLS_UFF_SURFACE_CLI_H
 #define VKMD_TOOLS_UFF_SURFACE_CLI_H
 
-#include "uff/uff_terms.h"
-#include "uff/uff_typing.h"
+#include "system/uff_terms.h"
+#include "system/uff_typing.h"
 #include "uff_eval.h"
 
 #include <stdio.h>

@@ -16,7 +16,7 @@
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"
 #include "forces/positions.h"
-#include "ref/ref.h"
+#include "maths/ewald.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 
@@ -66,11 +66,11 @@ static void compute_constants(vkmd_forcefield *ff, const vkmd_system *sys)
     ff->e_self = ff->e_dispersion = ff->e_net_charge = 0;
     if (!sys->box.periodic)
         return;
-    ff->e_self = ref_nonbonded_self(sys, s->ewald_alpha, k);
+    ff->e_self = vkmd_ewald_self_energy(sys, s->ewald_alpha, k);
     if (!s->no_dispersion_correction)
-        ff->e_dispersion = ref_nonbonded_dispersion(sys, s->cutoff_a);
+        ff->e_dispersion = vkmd_ewald_dispersion_energy(sys, s->cutoff_a);
     if (s->net_charge_correction)
-        ff->e_net_charge = ref_nonbonded_net_charge(sys, s->ewald_alpha, k);
+        ff->e_net_charge = vkmd_ewald_net_charge_energy(sys, s->ewald_alpha, k);
 }
 
 /* (Re)creates the neighbour list and the nonbonded pass that reads it;

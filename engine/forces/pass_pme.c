@@ -10,7 +10,7 @@
 #include "forces/fixed_point.h"
 #include "forces/pme_fft.h"
 #include "forces/positions.h"
-#include "ref/ref.h"
+#include "maths/ewald.h"
 #include "vk/barrier.h"
 #include "vk/pipeline.h"
 
@@ -129,7 +129,7 @@ static vkmd_result upload_parameters(vkmd_vk_context *ctx, vkmd_pass_pme *p, con
     for (int32_t i = 0; i < n; ++i)
         q[i] = (float)sys->atoms[i].charge;
     for (int d = 0, off = 0; d < 3; off += (int)k[d], ++d) {
-        ref_pme_moduli((int)k[d], order, mod);
+        vkmd_pme_moduli((int)k[d], order, mod);
         for (uint32_t m = 0; m < k[d]; ++m)
             inv[off + (int)m] = (float)(1.0 / mod[m]);
     }

@@ -2,7 +2,7 @@
  * 1995): energy into VKMD_ENERGY_COUL_RECIP and forces into the shared
  * accumulators. The CPU oracle is ref_pme (engine/ref/ref_pme.c, FFTW in
  * double), whose conventions the pass mirrors: grid indexing, B-spline order
- * and moduli (the same host function, ref_pme_moduli), fractional coordinates,
+ * and moduli (the same host function, vkmd_pme_moduli), fractional coordinates,
  * E = 1/2 sum_m eterm(m) |S(m)|^2 without m = 0, F = -dE/dr, the Coulomb
  * constant of the settings.
  *

@@ -1,6 +1,6 @@
 /* GPU pass for UFF over many replicas in one dispatch (shaders/uff.comp):
  * bonds, angles, torsions, inversions, van der Waals and (with charges)
- * Coulomb pairs of every replica of a batch (uff/uff_batch.h), replicas
+ * Coulomb pairs of every replica of a batch (system/uff_batch.h), replicas
  * being copies of one molecule or of different molecules, each with its own
  * coordinates; no periodic box. The CPU oracle is vkmd_ref_uff_compute
  * (ref/ref_uff.h), once per replica.
@@ -48,7 +48,7 @@
 #ifndef VKMD_FORCES_PASS_UFF_H
 #define VKMD_FORCES_PASS_UFF_H
 
-#include "uff/uff_batch.h"
+#include "system/uff_batch.h"
 #include "vk/buffer.h"
 #include "vk/context.h"
 

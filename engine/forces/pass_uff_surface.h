@@ -1,5 +1,5 @@
-/* GPU passes for UFF molecules on a periodic substrate (uff/uff_surface.h),
- * for every atom of a UFF batch (uff/uff_batch.h):
+/* GPU passes for UFF molecules on a periodic substrate (system/uff_surface.h),
+ * for every atom of a UFF batch (system/uff_batch.h):
  *   direct  shaders/uff_surface_direct.comp: pair sum over substrate images;
  *   grid    shaders/uff_surface_grid_eval.comp: tricubic B-spline of a grid
  *           whose values the device computes first
@@ -17,8 +17,8 @@
 #ifndef VKMD_FORCES_PASS_UFF_SURFACE_H
 #define VKMD_FORCES_PASS_UFF_SURFACE_H
 
-#include "uff/uff_batch.h"
-#include "uff/uff_surface.h"
+#include "system/uff_batch.h"
+#include "system/uff_surface.h"
 #include "vk/buffer.h"
 #include "vk/context.h"
 

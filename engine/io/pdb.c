@@ -2,7 +2,7 @@
 #include "io/pdb.h"
 
 #include "core/log.h"
-#include "io/element.h"
+#include "system/element.h"
 #include "io/text.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include "io/prmtop.h"
 
 #include "core/log.h"
-#include "io/element.h"
+#include "system/element.h"
 #include "io/text.h"
 #include "system/ff_settings.h"
 

@@ -2,7 +2,7 @@
  * V2000 format defines them; a line shorter than a field reads as blank. */
 #include "io/sdf.h"
 
-#include "io/element.h"
+#include "system/element.h"
 #include "io/text.h"
 
 #include <stdio.h>

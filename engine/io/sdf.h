@@ -1,4 +1,4 @@
-/* SDF / MOL (MDL V2000) reader producing UFF molecules (uff/uff_molecule.h).
+/* SDF / MOL (MDL V2000) reader producing UFF molecules (system/uff_molecule.h).
  *
  * Reads the counts line, the atom block (coordinates, element, charge field),
  * the bond block (orders 1, 2, 3) and the M CHG / M RAD properties; every
@@ -12,7 +12,7 @@
 #define VKMD_IO_SDF_H
 
 #include "core/result.h"
-#include "uff/uff_molecule.h"
+#include "system/uff_molecule.h"
 
 #include <stdint.h>
 

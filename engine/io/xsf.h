@@ -1,6 +1,6 @@
 /* XSF (XCrySDen structure file) 3-D data grids, ASCII: the cell (PRIMVEC)
  * and one BEGIN_BLOCK_DATAGRID_3D block of named DATAGRID_3D grids. Enough
- * of the format for potential grids (uff/uff_surface.h); atoms are neither
+ * of the format for potential grids (system/uff_surface.h); atoms are neither
  * written nor read (PRIMCOORD/ATOMS sections are skipped).
  *
  * A DATAGRID_3D is "general": n0 n1 n2 points, an origin and three spanning

@@ -1,9 +1,9 @@
 /* XYZ reader with bond perception (see xyz.h). */
 #include "io/xyz.h"
 
-#include "io/element.h"
+#include "system/element.h"
 #include "io/text.h"
-#include "uff/uff_bond_orders.h"
+#include "system/uff_bond_orders.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* XYZ reader producing a UFF molecule (uff/uff_molecule.h): atoms and
+/* XYZ reader producing a UFF molecule (system/uff_molecule.h): atoms and
  * coordinates from the file, bonds perceived from covalent radii and bond
- * orders assigned from standard valences (uff/uff_bond_orders.h).
+ * orders assigned from standard valences (system/uff_bond_orders.h).
  *
  * Format: a count line, a comment line (kept as the name), then one line per
  * atom "Symbol x y z" (A; the symbol may also be an atomic number); further
@@ -12,7 +12,7 @@
 #define VKMD_IO_XYZ_H
 
 #include "core/result.h"
-#include "uff/uff_molecule.h"
+#include "system/uff_molecule.h"
 
 /* Two atoms are bonded when their distance is at most the sum of their
  * covalent radii plus this tolerance (A). */

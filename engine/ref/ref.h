@@ -9,6 +9,7 @@
 #ifndef VKMD_REF_REF_H
 #define VKMD_REF_REF_H
 
+#include "maths/ewald.h"
 #include "system/ff_settings.h"
 #include "system/system.h"
 
@@ -46,25 +47,10 @@ vkmd_result ref_nonbonded_pairs_n2(const vkmd_system *sys, const vkmd_ff_setting
 /* Ewald excluded-pair correction: -k q_i q_j erf(alpha r)/r summed over every
  * exclusion (1-4 pairs included) at any distance, minimum image. */
 double ref_nonbonded_excluded(const vkmd_system *sys, double alpha, double coulomb_k, double *f);
-/* Ewald self energy -k alpha/sqrt(pi) sum q^2 (no force). */
-double ref_nonbonded_self(const vkmd_system *sys, double alpha, double coulomb_k);
-/* Long-range LJ correction of a periodic system (no force), as OpenMM's
- * NonbondedForceImpl::calcDispersionCorrection: pair counts per LJ type pair
- * averaged over N(N+1)/2 interactions, times 8 pi N^2 (A/(36 rc^9) - B/(12 rc^3)) / V. */
-double ref_nonbonded_dispersion(const vkmd_system *sys, double cutoff_a);
-/* Neutralising-plasma energy -k pi Q^2 / (2 V alpha^2) (no force). */
-double ref_nonbonded_net_charge(const vkmd_system *sys, double alpha, double coulomb_k);
-
 /* Smooth PME reciprocal energy (*out_energy) and forces, double precision,
  * grid s->pme_grid (any size), B-spline order s->pme_order, alpha
  * s->ewald_alpha. Periodic systems only. Errors: VKMD_ERROR_OUT_OF_MEMORY,
  * VKMD_ERROR_INVALID_ARGUMENT (no box, grid < order). */
 vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k, double *f,
                     double *out_energy);
-/* B-spline moduli |b(m)|^2 of order `order` (2..16) for m = 0 .. k-1 into
- * out [k], values below 1e-7 replaced as OpenMM does (see ref_pme.c). Also
- * what the GPU PME pass (forces/pass_pme.c) uploads, so both use one
- * definition. */
-void ref_pme_moduli(int k, int order, double *out);
-
 #endif

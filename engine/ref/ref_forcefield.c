@@ -63,11 +63,11 @@ vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
         return res;
     if (periodic) {
         e->coulomb_excl = ref_nonbonded_excluded(sys, s->ewald_alpha, k, f);
-        e->coulomb_self = ref_nonbonded_self(sys, s->ewald_alpha, k);
+        e->coulomb_self = vkmd_ewald_self_energy(sys, s->ewald_alpha, k);
         if (!s->no_dispersion_correction)
-            e->lj_dispersion = ref_nonbonded_dispersion(sys, s->cutoff_a);
+            e->lj_dispersion = vkmd_ewald_dispersion_energy(sys, s->cutoff_a);
         if (s->net_charge_correction)
-            e->coulomb_net_charge = ref_nonbonded_net_charge(sys, s->ewald_alpha, k);
+            e->coulomb_net_charge = vkmd_ewald_net_charge_energy(sys, s->ewald_alpha, k);
         res = ref_pme(sys, s, k, f, &e->coulomb_recip);
         if (res != VKMD_OK)
             return res;

@@ -19,34 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double ref_kinetic_energy(const vkmd_system *sys, const double *vel)
-{
-    double twice = 0;
-    for (int32_t i = 0; i < sys->atom_count; ++i) {
-        const double *v = vel + 3 * i;
-        twice += sys->atoms[i].mass * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    }
-    return 0.5 * twice * VKMD_KCAL_PER_AMU_A2_FS2;
-}
-
-void ref_remove_com_velocity(const vkmd_system *sys, double *vel)
-{
-    double p[3] = {0, 0, 0}, mt = 0;
-    for (int32_t i = 0; i < sys->atom_count; ++i) {
-        const double m = sys->atoms[i].mass;
-        mt += m;
-        for (int c = 0; c < 3; ++c)
-            p[c] += m * vel[3 * i + c];
-    }
-    if (!(mt > 0))
-        return;
-    for (int c = 0; c < 3; ++c)
-        p[c] /= mt;
-    for (int32_t i = 0; i < sys->atom_count; ++i)
-        for (int c = 0; c < 3; ++c)
-            vel[3 * i + c] -= p[c];
-}
-
 /* Forces and energy at `pos` through the reference force field. */
 static vkmd_result forces_at(const vkmd_system *sys, const vkmd_ff_settings *settings, double *pos,
                              double *forces, vkmd_energy *out_energy)
@@ -112,18 +84,18 @@ vkmd_result ref_md_step(const vkmd_system *sys, const vkmd_ff_settings *settings
         kick(n, inv_mass, forces, 0.5 * dt, vel);
         drift(n, vel, dt, pos);
         if (constrained)
-            VKMD_TRY(ref_constraints_positions(set, mass, start, pos, vel, dt, p->tol));
+            VKMD_TRY(vkmd_host_constraints_positions(set, mass, start, pos, vel, dt, p->tol));
         VKMD_TRY(forces_at(sys, settings, pos, forces, out_energy));
         kick(n, inv_mass, forces, 0.5 * dt, vel);
         if (constrained)
-            VKMD_TRY(ref_constraints_velocities(set, mass, pos, vel, p->tol));
+            VKMD_TRY(vkmd_host_constraints_velocities(set, mass, pos, vel, p->tol));
     } else {
         const double c1 = exp(-p->friction_per_ps / VKMD_FS_PER_PS * dt);
         const double c2 = sqrt(VKMD_BOLTZMANN_KCAL * p->temperature_k * (1 - c1 * c1) *
                                VKMD_ACCEL_PER_FORCE_MASS);
         kick(n, inv_mass, forces, dt, vel);
         if (constrained)
-            VKMD_TRY(ref_constraints_velocities(set, mass, pos, vel, p->tol));
+            VKMD_TRY(vkmd_host_constraints_velocities(set, mass, pos, vel, p->tol));
         drift(n, vel, 0.5 * dt, pos);
         for (int32_t i = 0; i < n; ++i) {
             double g[3];
@@ -134,7 +106,7 @@ vkmd_result ref_md_step(const vkmd_system *sys, const vkmd_ff_settings *settings
         }
         drift(n, vel, 0.5 * dt, pos);
         if (constrained) /* v += (x'c - x') / dt, as OpenMM's integrateLangevinMiddlePart3 */
-            VKMD_TRY(ref_constraints_positions(set, mass, start, pos, vel, dt, p->tol));
+            VKMD_TRY(vkmd_host_constraints_positions(set, mass, start, pos, vel, dt, p->tol));
         VKMD_TRY(forces_at(sys, settings, pos, forces, out_energy));
     }
 

@@ -27,40 +27,17 @@
  * the thermal one even without constraints.)
  * After a Langevin step v keeps about half of the O step's noise along each
  * constraint (only the position correction feeds back into v); apply
- * ref_constraints_velocities before reading a temperature from it or before
+ * vkmd_host_constraints_velocities before reading a temperature from it or before
  * continuing with velocity Verlet.
  */
 #ifndef VKMD_REF_REF_MD_H
 #define VKMD_REF_REF_MD_H
 
+#include "maths/host_constraints.h"
+#include "maths/kinetic.h"
 #include "system/constraints.h"
 #include "system/ff_settings.h"
 #include "system/system.h"
-
-/* Moves `pos` (after an unconstrained update from `ref`) so that every
- * constraint holds: SETTLE for waters, SHAKE per H cluster (iterated to
- * `tol` along the reference bond vectors, at most 1000 iterations). If `vel`
- * is not NULL and dt_fs > 0, adds (pos_after - pos_before) / dt_fs to it.
- * Errors: VKMD_ERROR_NUMERIC (a cluster did not converge; names the atom). */
-vkmd_result ref_constraints_positions(const vkmd_constraint_set *set, const double *mass,
-                                      const double *ref, double *pos, double *vel, double dt_fs,
-                                      double tol);
-
-/* Removes from `vel` every relative velocity along a constraint (SETTLE's
- * velocity part for waters, RATTLE per cluster, solved exactly per cluster). */
-vkmd_result ref_constraints_velocities(const vkmd_constraint_set *set, const double *mass,
-                                       const double *pos, double *vel, double tol);
-
-/* Largest |r - d| in A over water O-H and H-H distances, and largest
- * |r - d| / d over cluster constraints (0 when there are none). */
-void ref_constraints_violation(const vkmd_constraint_set *set, const double *pos,
-                               double *out_water_max_a, double *out_hbond_max_rel);
-
-/* Kinetic energy in kcal/mol. */
-double ref_kinetic_energy(const vkmd_system *sys, const double *vel);
-
-/* Removes the centre-of-mass velocity. */
-void ref_remove_com_velocity(const vkmd_system *sys, double *vel);
 
 typedef enum ref_integrator {
     REF_INTEGRATOR_VERLET = 0,

@@ -39,7 +39,8 @@ static vkmd_result evaluate(ref_state *r, double *pos)
         for (int c = 0; c < 3; ++c)
             r->a[3 * i + c] = r->f[3 * i + c] * r->inv_mass[i] * VKMD_ACCEL_PER_FORCE_MASS;
     if (r->set) {
-        VKMD_TRY(ref_constraints_velocities(r->set, r->mass, pos, r->a, r->d->constraint_tol));
+        VKMD_TRY(
+            vkmd_host_constraints_velocities(r->set, r->mass, pos, r->a, r->d->constraint_tol));
         for (int32_t i = 0; i < n; ++i)
             for (int c = 0; c < 3; ++c)
                 r->f[3 * i + c] = r->a[3 * i + c] * r->mass[i] / VKMD_ACCEL_PER_FORCE_MASS;
@@ -86,7 +87,7 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
                    .a = a};
     if (set) { /* the start, constrained with itself as the reference */
         memcpy(ref, pos, 3 * (size_t)n * sizeof *pos);
-        VKMD_TRY(ref_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
+        VKMD_TRY(vkmd_host_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
     }
 
     double dt = d.dt_start_fs, alpha = d.alpha_start;
@@ -154,7 +155,8 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
                 pos[3 * i + c] += scale * dx[c];
         }
         if (set)
-            VKMD_TRY(ref_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
+            VKMD_TRY(
+                vkmd_host_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
     }
 cleanup:
     free(buf);

@@ -6,7 +6,7 @@
 #ifndef VKMD_REF_REF_MINIMIZE_H
 #define VKMD_REF_REF_MINIMIZE_H
 
-#include "sim/minimize.h"
+#include "system/fire_settings.h"
 #include "system/constraints.h"
 #include "system/ff_settings.h"
 #include "system/system.h"

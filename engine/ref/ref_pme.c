@@ -12,7 +12,7 @@
  *   OpenMM replaces every modulus below 1e-7 by the mean of its two neighbours,
  *   in index order (a replaced value feeds the next one), and so do we.
  * - The m = 0 term is left out (no neutralising background here; see
- *   ref_nonbonded_net_charge for the plasma term).
+ *   vkmd_ewald_net_charge_energy for the plasma term).
  * - FFTW's r2c keeps kz = 0 .. K2/2 only; every other kz stands for itself and
  *   its conjugate, so its energy counts twice. The backward c2r is unnormalised
  *   like OpenMM's backward FFT, which the force formula expects.
@@ -24,52 +24,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* B-spline weights w[j] = M_n(frac + n - 1 - j) and their derivatives with
- * respect to frac, j = 0 .. n-1 (Essmann's recursion). */
-static void ref_pme_spline(double frac, int order, double *w, double *dw)
-{
-    w[0] = 1.0 - frac;
-    w[1] = frac;
-    for (int j = 2; j < order; ++j)
-        w[j] = 0;
-    for (int m = 3; m <= order; ++m) {
-        if (m == order) /* derivative from order n-1: dM_n(x) = M_{n-1}(x) - M_{n-1}(x-1) */
-            for (int j = 0; j < order; ++j)
-                dw[j] = (j > 0 ? w[j - 1] : 0.0) - (j < order - 1 ? w[j] : 0.0);
-        double div = 1.0 / (m - 1);
-        for (int j = m - 1; j >= 0; --j) {
-            double left = j > 0 ? w[j - 1] : 0.0;
-            double right = j < m - 1 ? w[j] : 0.0;
-            w[j] = div * ((frac + m - 1 - j) * left + (j + 1 - frac) * right);
-        }
-    }
-    if (order == 2) {
-        dw[0] = -1.0;
-        dw[1] = 1.0;
-    }
-}
-
-/* |b(m)|^2 for m = 0 .. k-1 with OpenMM's treatment of (near-)zero values
- * (declared in ref.h: the GPU pass uploads the same moduli). */
-void ref_pme_moduli(int k, int order, double *out)
-{
-    double w[16], dw[16];
-    ref_pme_spline(0.0, order, w, dw); /* w[j] = M_n(n - 1 - j): M_n at the integers */
-    for (int m = 0; m < k; ++m) {
-        double sc = 0, ss = 0;
-        for (int j = 1; j < order; ++j) {
-            double v = w[order - 1 - j]; /* M_n(j) */
-            double arg = 2.0 * M_PI * (double)m * (double)j / (double)k;
-            sc += v * cos(arg);
-            ss += v * sin(arg);
-        }
-        out[m] = sc * sc + ss * ss;
-    }
-    for (int m = 0; m < k; ++m)
-        if (out[m] < 1e-7)
-            out[m] = 0.5 * (out[(m - 1 + k) % k] + out[(m + 1) % k]);
-}
 
 vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k, double *f,
                     double *out_energy)
@@ -113,7 +67,7 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
     }
     double *mod[3] = {moduli, moduli + k0, moduli + k0 + k1};
     for (int d = 0; d < 3; ++d)
-        ref_pme_moduli(kdim[d], order, mod[d]);
+        vkmd_pme_moduli(kdim[d], order, mod[d]);
 
     /* Spread charges. */
     memset(grid, 0, sizeof(double) * real_size);
@@ -124,7 +78,7 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
             int ti = (int)t;
             double *th = &theta[((size_t)a * 3 + d) * order];
             double *dth = &dtheta[((size_t)a * 3 + d) * order];
-            ref_pme_spline(t - ti, order, th, dth);
+            vkmd_pme_bspline(t - ti, order, th, dth);
             index0[3 * a + d] = ti % kdim[d];
         }
         const double q = sys->atoms[a].charge;

@@ -1,4 +1,4 @@
-/* CPU double-precision reference of the UFF terms (uff/uff_terms.h): the
+/* CPU double-precision reference of the UFF terms (system/uff_terms.h): the
  * oracle the GPU UFF pass is checked against, itself checked against RDKit
  * (tests/test_uff_rdkit.c). No Vulkan here; forms in ref_uff_forms.h.
  *
@@ -9,7 +9,7 @@
 #ifndef VKMD_REF_REF_UFF_H
 #define VKMD_REF_REF_UFF_H
 
-#include "uff/uff_terms.h"
+#include "system/uff_terms.h"
 
 double ref_uff_bonds(const vkmd_uff_terms *t, const double *pos, double *f);
 double ref_uff_angles(const vkmd_uff_terms *t, const double *pos, double *f);

@@ -1,4 +1,4 @@
-/* CPU double FIRE on one UFF molecule (see ref_uff_fire.h, uff/uff_fire.h).
+/* CPU double FIRE on one UFF molecule (see ref_uff_fire.h, sim/uff_fire.h).
  * Sums run over atoms in index order, as the device's fixed-order
  * reductions do, though the two paths still part after some hundred steps
  * (float against double forces): tests compare minima, not paths. */

@@ -1,12 +1,12 @@
-/* CPU double-precision reference of the FIRE minimiser (uff/uff_fire.h) on
+/* CPU double-precision reference of the FIRE minimiser (sim/uff_fire.h) on
  * one UFF molecule: the oracle for the device's FIRE (shaders/uff_fire.comp),
  * the same algorithm and parameters step for step, in double, with the
  * double reference forces (ref/ref_uff.h). No Vulkan here. */
 #ifndef VKMD_REF_REF_UFF_FIRE_H
 #define VKMD_REF_REF_UFF_FIRE_H
 
-#include "uff/uff_fire.h"
-#include "uff/uff_terms.h"
+#include "system/fire_settings.h"
+#include "system/uff_terms.h"
 
 /* Minimises `xyz` ([3 * t->atom_count] A, overwritten with the final
  * coordinates) with `params` (NULL: defaults); fills *out. Not converging

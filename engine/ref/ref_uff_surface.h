@@ -1,4 +1,4 @@
-/* Double-precision reference for molecules on surfaces (uff/uff_surface.h):
+/* Double-precision reference for molecules on surfaces (system/uff_surface.h):
  * the oracle of the device passes in forces/pass_uff_surface.h.
  *
  * Direct: every atom against every substrate atom image within the cutoff
@@ -9,7 +9,7 @@
 #ifndef VKMD_REF_REF_UFF_SURFACE_H
 #define VKMD_REF_REF_UFF_SURFACE_H
 
-#include "uff/uff_surface.h"
+#include "system/uff_surface.h"
 
 /* Surface energy (kcal/mol) of `atom_count` atoms at pos [atom_count][3] A,
  * atom a of channel channel[a]; forces (kcal/mol/A) ADDED to f

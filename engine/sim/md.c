@@ -6,8 +6,9 @@
 #include "core/units.h"
 #include "forces/fixed_point.h"
 #include "forces/positions.h"
-#include "ref/ref_md.h"
-#include "sim/constraints.h"
+#include "maths/host_constraints.h"
+#include "maths/kinetic.h"
+#include "sim/sim_constraints.h"
 #include "sim/step.h"
 #include "system/molecules.h"
 #include "vk/stats.h"
@@ -288,8 +289,8 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
         goto cleanup;
     }
     memcpy(ref, x, sizeof *ref * n3);
-    res =
-        ref_constraints_positions(&md->cset, mass, ref, x, NULL, 0, md->desc.constraint_tol * 0.1);
+    res = vkmd_host_constraints_positions(&md->cset, mass, ref, x, NULL, 0,
+                                          md->desc.constraint_tol * 0.1);
     free(ref);
     free(mass);
     if (res != VKMD_OK)
@@ -783,14 +784,14 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
             memcpy(vc, v, sizeof *vc * n3);
             for (int32_t i = 0; i < md->atom_count; ++i)
                 mass[i] = md->sys->atoms[i].mass;
-            res = ref_constraints_velocities(&md->cset, mass, x, vc, md->desc.constraint_tol);
+            res = vkmd_host_constraints_velocities(&md->cset, mass, x, vc, md->desc.constraint_tol);
             if (res != VKMD_OK) {
                 free(vc);
                 goto cleanup;
             }
             vk = vc;
         }
-        r->kinetic = ref_kinetic_energy(md->sys, vk);
+        r->kinetic = vkmd_kinetic_energy(md->sys, vk);
         free(vc);
         r->total = r->potential.total + r->kinetic;
         r->temperature_k = 2 * r->kinetic / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
@@ -863,10 +864,10 @@ vkmd_result vkmd_md_init_velocities(vkmd_vk_context *ctx, vkmd_md *md, double te
     }
     for (int pass = 0; pass < 2; ++pass) {
         if (md->desc.com_every > 0)
-            ref_remove_com_velocity(sys, v);
-        VKMD_TRY(ref_constraints_velocities(&md->cset, mass, x, v, md->desc.constraint_tol));
+            vkmd_remove_com_velocity(sys, v);
+        VKMD_TRY(vkmd_host_constraints_velocities(&md->cset, mass, x, v, md->desc.constraint_tol));
     }
-    const double ke = ref_kinetic_energy(sys, v);
+    const double ke = vkmd_kinetic_energy(sys, v);
     const double t_now = 2 * ke / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
     const double scale = t_now > 0 ? sqrt(temperature_k / t_now) : 0;
     for (size_t k = 0; k < 3 * (size_t)n; ++k)
@@ -887,7 +888,7 @@ vkmd_result vkmd_md_constraint_violation(vkmd_vk_context *ctx, vkmd_md *md, doub
     if (!x)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
     VKMD_TRY(vkmd_forcefield_read_positions(ctx, md->ff, x));
-    ref_constraints_violation(&md->cset, x, out_water_a, out_hbond_rel);
+    vkmd_host_constraints_violation(&md->cset, x, out_water_a, out_hbond_rel);
 cleanup:
     free(x);
     return res;

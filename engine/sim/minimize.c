@@ -8,7 +8,7 @@
 #include "core/units.h"
 #include "forces/fixed_point.h"
 #include "forces/forcefield.h"
-#include "sim/constraints.h"
+#include "sim/sim_constraints.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/pipeline.h"
@@ -18,53 +18,6 @@
 #include <string.h>
 
 #define MAX_REGROWTHS 4 /* overflows of one batch recovered from before giving up */
-
-vkmd_minimize_desc vkmd_minimize_desc_resolve(const vkmd_minimize_desc *d)
-{
-    vkmd_minimize_desc r = d ? *d : (vkmd_minimize_desc){0};
-    if (r.force_tol == 0)
-        r.force_tol = VKMD_MINIMIZE_FORCE_TOL;
-    if (r.max_iterations == 0)
-        r.max_iterations = VKMD_MINIMIZE_MAX_ITERATIONS;
-    if (r.check_interval == 0)
-        r.check_interval = VKMD_MINIMIZE_CHECK_INTERVAL;
-    if (r.dt_start_fs == 0)
-        r.dt_start_fs = VKMD_MINIMIZE_DT_START_FS;
-    if (r.dt_max_fs == 0)
-        r.dt_max_fs = 10 * r.dt_start_fs;
-    if (r.max_step_a == 0)
-        r.max_step_a = VKMD_MINIMIZE_MAX_STEP_A;
-    if (r.n_min == 0)
-        r.n_min = 5;
-    if (r.f_inc == 0)
-        r.f_inc = 1.1;
-    if (r.f_dec == 0)
-        r.f_dec = 0.5;
-    if (r.alpha_start == 0)
-        r.alpha_start = 0.1;
-    if (r.f_alpha == 0)
-        r.f_alpha = 0.99;
-    if (r.constraint_tol == 0)
-        r.constraint_tol = 1e-5;
-    return r;
-}
-
-vkmd_result vkmd_minimize_desc_check(const vkmd_minimize_desc *p)
-{
-    if (!(p->force_tol > 0) || p->max_iterations < 0 || p->check_interval < 1 ||
-        !(p->dt_start_fs > 0) || !(p->dt_max_fs >= p->dt_start_fs) || !(p->max_step_a > 0) ||
-        p->n_min < 0 || !(p->f_inc >= 1) || !(p->f_dec > 0 && p->f_dec < 1) ||
-        !(p->alpha_start > 0 && p->alpha_start < 1) || !(p->f_alpha > 0 && p->f_alpha <= 1) ||
-        !(p->constraint_tol > 0 && p->constraint_tol < 0.1))
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "minimisation: parameters out of range (force tol %g kcal/mol/A, max "
-                         "iterations %d, check interval %d, dt %g..%g fs, max step %g A, N_min "
-                         "%d, f_inc %g, f_dec %g, alpha %g, f_alpha %g, constraint tol %g)",
-                         p->force_tol, p->max_iterations, p->check_interval, p->dt_start_fs,
-                         p->dt_max_fs, p->max_step_a, p->n_min, p->f_inc, p->f_dec, p->alpha_start,
-                         p->f_alpha, p->constraint_tol);
-    return VKMD_OK;
-}
 
 /* Everything one run holds on the device. */
 typedef struct minimizer {

@@ -32,7 +32,7 @@
  * raises dt while the power stays positive). max_step_a 0.1 A bounds the
  * first moves out of a clash.
  *
- * Constraints (optional; engine/sim/constraints.h): the constraints object
+ * Constraints (optional; engine/sim/sim_constraints.h): the constraints object
  * must have been created on the same three buffers as given here (the force
  * field's positions, positions_ref, velocities). Then
  *   - the starting positions are constrained first (reference: themselves);
@@ -62,61 +62,9 @@
 #define VKMD_SIM_MINIMIZE_H
 
 #include "core/result.h"
+#include "system/fire_settings.h"
 
 #include <stdint.h>
-
-/* Defaults (see the file comment for the reasons). */
-#define VKMD_MINIMIZE_FORCE_TOL      0.2390057361376673 /* kcal/mol/A = 10 kJ/mol/nm */
-#define VKMD_MINIMIZE_MAX_ITERATIONS 10000
-#define VKMD_MINIMIZE_CHECK_INTERVAL 50
-#define VKMD_MINIMIZE_DT_START_FS    0.2
-#define VKMD_MINIMIZE_MAX_STEP_A     0.1
-
-/* Called with the energy (kcal/mol) and max |f| (kcal/mol/A) at the
- * positions after `iteration` moves: by the device path at the start and
- * after every batch, by the reference at every iteration. */
-typedef void (*vkmd_minimize_progress_fn)(void *user, int32_t iteration, double energy,
-                                          double max_force);
-
-/* Zero fields take their defaults. */
-typedef struct vkmd_minimize_desc {
-    double force_tol;       /* VKMD_MINIMIZE_FORCE_TOL kcal/mol/A: 10 kJ/mol/nm, GROMACS's
-                               emtol and OpenMM's minimiser tolerance; converged when
-                               max_atoms |f_i| < force_tol */
-    int32_t max_iterations; /* VKMD_MINIMIZE_MAX_ITERATIONS moves */
-    int32_t check_interval; /* VKMD_MINIMIZE_CHECK_INTERVAL iterations per command buffer */
-    double dt_start_fs;     /* VKMD_MINIMIZE_DT_START_FS */
-    double dt_max_fs;       /* 10 * dt_start_fs */
-    double max_step_a;      /* VKMD_MINIMIZE_MAX_STEP_A: cap on one atom's move */
-    int32_t n_min;          /* 5 */
-    double f_inc;           /* 1.1 */
-    double f_dec;           /* 0.5 */
-    double alpha_start;     /* 0.1 */
-    double f_alpha;         /* 0.99 */
-    double constraint_tol;  /* reference only: 1e-5 (relative, as vkmd_sim_constraints_desc);
-                               the device uses its constraints object's */
-    vkmd_minimize_progress_fn progress; /* NULL */
-    void *progress_user;                /* NULL */
-} vkmd_minimize_desc;
-
-typedef struct vkmd_minimize_result {
-    int32_t iterations;     /* moves made */
-    double energy_initial;  /* kcal/mol at the start (constrained start with constraints) */
-    double energy_final;    /* kcal/mol at the final positions */
-    double max_force;       /* max_atoms |f_i| at the final positions, kcal/mol/A (f
-                               constrained when constraints are given) */
-    double rms_force;       /* sqrt(sum_i |f_i|^2 / N) there */
-    int converged;          /* 1 when max_force < force_tol */
-    int32_t batches;        /* command buffers replayed (device); 0 for the reference */
-    int32_t list_regrowths; /* neighbour-list overflows recovered from (device) */
-} vkmd_minimize_result;
-
-/* `d` (may be NULL) with every zero field replaced by its default. */
-vkmd_minimize_desc vkmd_minimize_desc_resolve(const vkmd_minimize_desc *d);
-
-/* VKMD_ERROR_INVALID_ARGUMENT naming the first parameter out of range of a
- * resolved desc, else VKMD_OK. */
-vkmd_result vkmd_minimize_desc_check(const vkmd_minimize_desc *d);
 
 /* ---- On a Vulkan device ------------------------------------------------- */
 struct vkmd_vk_context;
@@ -126,7 +74,7 @@ struct vkmd_sim_constraints;
 
 /* Minimises from the force field's current positions (left at the minimum
  * on return). positions_ref and velocities: vec4 [atom_count] buffers
- * (layouts in engine/sim/constraints.h); velocities.w must hold 1/m.
+ * (layouts in engine/sim/sim_constraints.h); velocities.w must hold 1/m.
  * positions_ref_x: the split parts of positions_ref when the force field's
  * positions are split (uvec4 [2 * atom_count]), else NULL; the moves then
  * go through common/positions.glsl like the MD drifts. `c` may

@@ -26,7 +26,7 @@
 #define VKMD_SIM_STEP_H
 
 #include "forces/forcefield.h"
-#include "sim/constraints.h"
+#include "sim/sim_constraints.h"
 #include "vk/context.h"
 
 typedef struct vkmd_step_desc {

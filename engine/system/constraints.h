@@ -2,7 +2,7 @@
  * waters (solved analytically by SETTLE) and bonds to hydrogen (grouped into
  * clusters around their heavy atom, solved per cluster). Shared by the CPU
  * reference (engine/ref/ref_constraints.c) and the GPU passes
- * (engine/sim/constraints.c), so both constrain exactly the same set.
+ * (engine/sim/sim_constraints.c), so both constrain exactly the same set.
  *
  * Why clusters and not a global solver (CCMA, LINCS): with H-bond
  * constraints only, two constraints are coupled only when they share a heavy

@@ -1,5 +1,5 @@
 /* Layouts of the constraint passes (settle.comp, hconstraints.comp;
- * engine/sim/constraints.h). Included by vkmd_layout.h. Spec ids 40..47.
+ * engine/sim/sim_constraints.h). Included by vkmd_layout.h. Spec ids 40..47.
  *
  * Both shaders run one thread per unit (a water, an H cluster) over the same
  * four bindings, and both have a position mode and a velocity mode chosen by

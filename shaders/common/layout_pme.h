@@ -43,7 +43,7 @@
  * complex half spectrum, (K2/2+1) complex values (re, im) per row. */
 #define VKMD_PME_BINDING_FFT_GRID 5
 /* float [K0 + K1 + K2]: 1 / |b(m)|^2 per axis (B-spline moduli, computed in
- * double on the host exactly as ref_pme_moduli), axis x then y then z. */
+ * double on the host exactly as vkmd_pme_moduli), axis x then y then z. */
 #define VKMD_PME_BINDING_MODULI      6
 #define VKMD_PME_BINDING_POSITIONS_X 7 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
 #define VKMD_PME_BINDING_COUNT       8

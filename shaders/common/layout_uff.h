@@ -1,5 +1,5 @@
 /* Layouts of the multi-replica UFF pass (shaders/uff.comp,
- * engine/forces/pass_uff.c, packed by engine/uff/uff_batch.c), shared by C
+ * engine/forces/pass_uff.c, packed by engine/system/uff_batch.c), shared by C
  * and GLSL: included by common/vkmd_layout.h (which defines VKMD_VEC4 etc.);
  * same rules as there (vec4/uvec4 records, push-constant field-list macros,
  * _Static_assert every size and offset on the C side under __STDC__).
@@ -161,7 +161,7 @@ _Static_assert(VKMD_UFF_ENERGY_BOND == VKMD_UFF_KIND_BOND &&
 #endif
 
 /* ---- Surfaces (shaders/uff_surface_*.comp, engine/forces/pass_uff_surface.c,
- * host side engine/uff/uff_surface.c): every batch atom against a periodic
+ * host side engine/system/uff_surface.c): every batch atom against a periodic
  * substrate (x, y periodic, finite in z), directly or through a potential
  * grid. The surface energy goes to slot VKMD_UFF_ENERGY_SURFACE of each
  * replica's row; it is NOT among the VKMD_UFF_ENERGY_COUNT slots that
@@ -221,7 +221,7 @@ _Static_assert(VKMD_UFF_ENERGY_SURFACE >= VKMD_UFF_ENERGY_COUNT &&
                "surface slots are beyond the molecule's and inside the row");
 #endif
 
-/* ---- FIRE minimiser (shaders/uff_fire.comp, engine/uff/uff_fire.c) -------
+/* ---- FIRE minimiser (shaders/uff_fire.comp, engine/sim/uff_fire.c) -------
  * One workgroup per replica (grid-stride over replicas): its threads loop
  * over the replica's atoms, and per-replica sums (|F|^2, max |F|^2, F.v,
  * |v|^2) reduce in shared memory in a fixed tree order, so a run is
@@ -282,7 +282,7 @@ _Static_assert(offsetof(vkmd_uff_fire_state, u) == 16, "fire state.u at 16");
 _Static_assert(sizeof(vkmd_uff_fire_push) == 48, "FIRE push constants are 48 bytes");
 #endif
 
-/* ---- Langevin dynamics (shaders/uff_md.comp, engine/uff/uff_md.c) -------
+/* ---- Langevin dynamics (shaders/uff_md.comp, engine/sim/uff_md.c) -------
  * BAOAB around the force pass, one workgroup per replica as in FIRE. Phase
  * (specialization constant): VKMD_UFF_MD_PHASE_BAOA reads the forces (B),
  * drifts, applies the Ornstein-Uhlenbeck step and drifts (A O A), and zeroes

@@ -1,6 +1,6 @@
 // Shared by the UFF surface shaders (uff_surface_direct, _grid_build,
 // _grid_eval): bindings, push constants, the pair form and the sum over the
-// substrate's images. Mirrors engine/uff/uff_surface.c (vkmd_uff_surface_pair,
+// substrate's images. Mirrors engine/system/uff_surface.c (vkmd_uff_surface_pair,
 // vkmd_uff_surface_wrap) and engine/ref/ref_uff_surface.c in float.
 #ifndef VKMD_UFF_SURFACE_GLSL
 #define VKMD_UFF_SURFACE_GLSL
