@@ -1,8 +1,11 @@
-/* tools/run_output: the energy-drift fit (slope, its standard error, the
- * conversion to k_B T per ns per degree of freedom), the energy CSV (header,
- * columns, digits kept, non-finite rows refused, append without a second
- * header) and the progress reporter (lines, bar redraw throttling, ETA). */
-#include "run_output.h"
+/* run/energy_drift, run/energy_csv and tools/progress: the energy-drift fit (slope, its standard
+ * error, the conversion to k_B T per ns per degree of freedom), the energy CSV (header, columns,
+ * digits kept, non-finite rows refused, append without a second header) and the progress reporter
+ * (lines, bar redraw throttling, ETA). */
+#include "core/clock.h"
+#include "progress.h"
+#include "run/energy_csv.h"
+#include "run/energy_drift.h"
 #include "testlib.h"
 
 #include <math.h>
@@ -23,8 +26,8 @@ static void test_drift(void)
         t[i] = 0.05 * i + 100.0; /* ps; a restart's times do not start at 0 */
         e[i] = offset + slope_per_ps * t[i];
     }
-    run_drift d;
-    CHECK_OK(run_drift_fit(t, e, N, 300.0, 26601, &d));
+    vkmd_energy_drift d;
+    CHECK_OK(vkmd_energy_drift_fit(t, e, N, 300.0, 26601, &d));
     check_close("exact line: slope kcal/mol/ns", d.slope_kcal_mol_per_ns, 12.3, 1e-9, 0);
     check_close("exact line: intercept kcal/mol", d.intercept_kcal_mol, offset, 1e-12, 0);
     CHECK(d.rms_residual_kcal_mol < 1e-9 && d.samples == N);
@@ -36,7 +39,7 @@ static void test_drift(void)
      * few standard errors, and the standard error matches the scatter. */
     for (int i = 0; i < N; ++i)
         e[i] = offset + slope_per_ps * t[i] + sin(2.3 * i) + 0.5 * cos(0.7 * i * i);
-    CHECK_OK(run_drift_fit(t, e, N, 300.0, 26601, &d));
+    CHECK_OK(vkmd_energy_drift_fit(t, e, N, 300.0, 26601, &d));
     printf("  noisy line: slope %.4f +- %.4f kcal/mol/ns (true 12.3), rms residual %.4f\n",
            d.slope_kcal_mol_per_ns, d.slope_stderr_kcal_mol_per_ns, d.rms_residual_kcal_mol);
     CHECK(fabs(d.slope_kcal_mol_per_ns - 12.3) < 4 * d.slope_stderr_kcal_mol_per_ns);
@@ -48,16 +51,16 @@ static void test_drift(void)
 
     /* Two samples: exact, no standard error. */
     double t2[2] = {0, 2}, e2[2] = {-10, -9};
-    CHECK_OK(run_drift_fit(t2, e2, 2, 300, 10, &d));
+    CHECK_OK(vkmd_energy_drift_fit(t2, e2, 2, 300, 10, &d));
     CHECK(fabs(d.slope_kcal_mol_per_ns - 500.0) < 1e-9 && d.slope_stderr_kcal_mol_per_ns == 0);
 
-    CHECK(run_drift_fit(t, e, 1, 300, 10, &d) == VKMD_ERROR_INVALID_ARGUMENT);
+    CHECK(vkmd_energy_drift_fit(t, e, 1, 300, 10, &d) == VKMD_ERROR_INVALID_ARGUMENT);
     double same[3] = {1, 1, 1};
-    CHECK(run_drift_fit(same, e, 3, 300, 10, &d) == VKMD_ERROR_INVALID_ARGUMENT);
-    CHECK(run_drift_fit(t, e, N, 0, 10, &d) == VKMD_ERROR_INVALID_ARGUMENT);
-    CHECK(run_drift_fit(t, e, N, 300, 0, &d) == VKMD_ERROR_INVALID_ARGUMENT);
+    CHECK(vkmd_energy_drift_fit(same, e, 3, 300, 10, &d) == VKMD_ERROR_INVALID_ARGUMENT);
+    CHECK(vkmd_energy_drift_fit(t, e, N, 0, 10, &d) == VKMD_ERROR_INVALID_ARGUMENT);
+    CHECK(vkmd_energy_drift_fit(t, e, N, 300, 0, &d) == VKMD_ERROR_INVALID_ARGUMENT);
     e[17] = NAN;
-    vkmd_result res = run_drift_fit(t, e, N, 300, 10, &d);
+    vkmd_result res = vkmd_energy_drift_fit(t, e, N, 300, 10, &d);
     printf("  NaN sample -> %s: %s\n", vkmd_result_str(res), vkmd_last_error());
     CHECK(res == VKMD_ERROR_NUMERIC && strstr(vkmd_last_error(), "sample 17"));
 }
@@ -79,47 +82,48 @@ static void test_csv(void)
 {
     printf("energy CSV:\n");
     const char *path = DIR "/energy.csv";
-    run_csv_desc d = {.system = "water:216",
-                      .atom_count = 648,
-                      .dof = 1293,
-                      .integrator = "langevin-middle",
-                      .dt_fs = 2.0,
-                      .temperature_k = 300,
-                      .friction_per_ps = 1.0,
-                      .settings = "constraints hbonds+rigid water, cutoff 9 A, PME tolerance 5e-4"};
-    run_csv *c = NULL;
-    CHECK_OK(run_csv_create(path, &d, &c));
+    vkmd_energy_csv_desc d = {.system = "water:216",
+                              .atom_count = 648,
+                              .dof = 1293,
+                              .integrator = "langevin-middle",
+                              .dt_fs = 2.0,
+                              .temperature_k = 300,
+                              .friction_per_ps = 1.0,
+                              .settings =
+                                  "constraints hbonds+rigid water, cutoff 9 A, PME tolerance 5e-4"};
+    vkmd_energy_csv *c = NULL;
+    CHECK_OK(vkmd_energy_csv_create(path, &d, &c));
     if (!c)
         return;
-    run_energy_row rows[3];
+    vkmd_energy_row rows[3];
     for (int i = 0; i < 3; ++i) {
-        rows[i] = (run_energy_row){.step = 1000 * i,
-                                   .time_ps = 2.0 * i,
-                                   .potential_kcal_mol = -312345.6789012 + 1.23456789 * i,
-                                   .kinetic_kcal_mol = 385.123456789 - 0.1 * i,
-                                   .temperature_k = 299.987654,
-                                   .ns_per_day = i ? 123.4567 : 0};
+        rows[i] = (vkmd_energy_row){.step = 1000 * i,
+                                    .time_ps = 2.0 * i,
+                                    .potential_kcal_mol = -312345.6789012 + 1.23456789 * i,
+                                    .kinetic_kcal_mol = 385.123456789 - 0.1 * i,
+                                    .temperature_k = 299.987654,
+                                    .ns_per_day = i ? 123.4567 : 0};
         rows[i].total_kcal_mol = rows[i].potential_kcal_mol + rows[i].kinetic_kcal_mol;
-        CHECK_OK(run_csv_write(c, &rows[i]));
+        CHECK_OK(vkmd_energy_csv_write(c, &rows[i]));
     }
-    run_energy_row bad = rows[2];
+    vkmd_energy_row bad = rows[2];
     bad.total_kcal_mol = NAN;
-    vkmd_result res = run_csv_write(c, &bad);
+    vkmd_result res = vkmd_energy_csv_write(c, &bad);
     printf("  NaN total -> %s: %s\n", vkmd_result_str(res), vkmd_last_error());
     CHECK(res == VKMD_ERROR_NUMERIC && strstr(vkmd_last_error(), "total_kcal_mol"));
     bad = rows[2];
     bad.temperature_k = INFINITY;
-    CHECK(run_csv_write(c, &bad) == VKMD_ERROR_NUMERIC);
-    CHECK_OK(run_csv_close(c));
+    CHECK(vkmd_energy_csv_write(c, &bad) == VKMD_ERROR_NUMERIC);
+    CHECK_OK(vkmd_energy_csv_close(c));
 
     /* Restart: append two more rows, no second header. */
     d.append = 1;
-    CHECK_OK(run_csv_create(path, &d, &c));
+    CHECK_OK(vkmd_energy_csv_create(path, &d, &c));
     if (c) {
-        run_energy_row r = rows[2];
+        vkmd_energy_row r = rows[2];
         r.step = 3000;
-        CHECK_OK(run_csv_write(c, &r));
-        CHECK_OK(run_csv_close(c));
+        CHECK_OK(vkmd_energy_csv_write(c, &r));
+        CHECK_OK(vkmd_energy_csv_close(c));
     }
 
     size_t len = 0;
@@ -130,7 +134,7 @@ static void test_csv(void)
     printf("%s", text);
     CHECK(text[0] == '#');
     CHECK(count_lines(text, "#") == 4);
-    CHECK(count_lines(text, RUN_CSV_COLUMNS "\n") == 1);
+    CHECK(count_lines(text, VKMD_ENERGY_CSV_COLUMNS "\n") == 1);
     CHECK(strstr(text, "water:216") && strstr(text, "dt 2 fs") && strstr(text, "kcal/mol"));
     /* Rows parse back within the printed precision. */
     int rows_read = 0;
@@ -148,7 +152,7 @@ static void test_csv(void)
             p = *end == ',' ? end + 1 : end;
         }
         CHECK_MSG(k == 7, "row '%s' has %d numbers", line, k);
-        const run_energy_row *w = &rows[rows_read < 3 ? rows_read : 2];
+        const vkmd_energy_row *w = &rows[rows_read < 3 ? rows_read : 2];
         worst_e = fmax(worst_e, fabs(v[2] - w->potential_kcal_mol));
         worst_e = fmax(worst_e, fabs(v[3] - w->kinetic_kcal_mol));
         worst_e = fmax(worst_e, fabs(v[4] - w->total_kcal_mol));
@@ -160,9 +164,9 @@ static void test_csv(void)
     CHECK(worst_e <= 5e-7);
     free(text);
 
-    CHECK(run_csv_create(DIR "/no/such/dir/e.csv", &d, &c) == VKMD_ERROR_IO && c == NULL);
+    CHECK(vkmd_energy_csv_create(DIR "/no/such/dir/e.csv", &d, &c) == VKMD_ERROR_IO && c == NULL);
     d.system = NULL;
-    CHECK(run_csv_create(DIR "/x.csv", &d, &c) == VKMD_ERROR_INVALID_ARGUMENT);
+    CHECK(vkmd_energy_csv_create(DIR "/x.csv", &d, &c) == VKMD_ERROR_INVALID_ARGUMENT);
 }
 
 static char *read_stream(FILE *f)
@@ -239,8 +243,8 @@ static void test_progress(void)
     free(s);
     fclose(f);
 
-    check_close("ns/day: 500 steps of 2 fs in 1 s", run_ns_per_day(500, 2.0, 1.0), 86.4, 1e-12, 0);
-    CHECK(run_ns_per_day(500, 2.0, 0) == 0);
+    check_close("ns/day: 500 steps of 2 fs in 1 s", vkmd_ns_per_day(500, 2.0, 1.0), 86.4, 1e-12, 0);
+    CHECK(vkmd_ns_per_day(500, 2.0, 0) == 0);
 }
 
 int main(void)

@@ -19,7 +19,7 @@ constraint tolerance 1e-5 and live in one Context (a
 CompoundIntegrator), so the NVE part starts from the equilibrated state exactly.
 
 The drift is the least-squares slope of the total energy against time (the
-fit vkmd's run summary uses, tools/run_output.c), in kcal/mol/ns and in k_B T
+fit vkmd's run summary uses, engine/run/energy_drift.c), in kcal/mol/ns and in k_B T
 per ns per degree of freedom at the mean NVE temperature, with
 dof = 3 N - constraints - 3. Prints one JSON object (units in the key names):
   atoms, dt_fs, steps, drift_kcal_mol_per_ns, drift_kT_per_ns_per_dof, dof,

@@ -35,23 +35,11 @@ vkmd_result precision_options_resolve(const precision_options *o, vkmd_vk_contex
                                       const vkmd_system *sys, vkmd_ff_settings *s,
                                       vkmd_precision_choice *out)
 {
-    vkmd_result res = vkmd_precision_choose(ctx, sys, o->precision, s, out);
-    if (res != VKMD_OK)
-        return res;
-    char note[64] = "";
-    if (o->positions >= 0 && o->positions != out->positions) {
-        out->positions = o->positions;
-        strcat(note, " --positions");
-    }
-    if (o->lj_set) {
-        out->nonbonded_fp16 = o->lj;
-        out->fp16_min_r_a = o->lj_min_r_a;
-        strcat(note, " --nonbonded");
-    }
-    if (note[0]) {
-        size_t len = strlen(out->reason);
-        snprintf(out->reason + len, sizeof out->reason - len, "; overridden by%s", note);
-    }
-    vkmd_precision_apply(out, s);
-    return VKMD_OK;
+    return vkmd_precision_resolve(&(vkmd_precision_request){.precision = o->precision,
+                                                            .positions_set = o->positions >= 0,
+                                                            .positions = o->positions,
+                                                            .lj_set = o->lj_set,
+                                                            .lj = o->lj,
+                                                            .lj_min_r_a = o->lj_min_r_a},
+                                  ctx, sys, s, out);
 }

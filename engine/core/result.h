@@ -33,6 +33,15 @@ const char *vkmd_result_str(vkmd_result r);
 vkmd_result vkmd_fail(vkmd_result code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
+/* Returns the result of `call` from the enclosing function unless it is
+ * VKMD_OK (for functions with nothing to clean up). */
+#define VKMD_TRY_RETURN(call)                                                                      \
+    do {                                                                                           \
+        const vkmd_result try_res_ = (call);                                                       \
+        if (try_res_ != VKMD_OK)                                                                   \
+            return try_res_;                                                                       \
+    } while (0)
+
 #endif
     ;
 
@@ -49,6 +58,15 @@ void vkmd_error_clear(void);
         res = (call);                                                                              \
         if (res != VKMD_OK)                                                                        \
             goto cleanup;                                                                          \
+    } while (0)
+
+/* Returns the result of `call` from the enclosing function unless it is
+ * VKMD_OK (for functions with nothing to clean up). */
+#define VKMD_TRY_RETURN(call)                                                                      \
+    do {                                                                                           \
+        const vkmd_result try_res_ = (call);                                                       \
+        if (try_res_ != VKMD_OK)                                                                   \
+            return try_res_;                                                                       \
     } while (0)
 
 #endif

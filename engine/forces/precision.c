@@ -172,3 +172,46 @@ void vkmd_precision_print_json(FILE *out, const vkmd_precision_choice *c)
         if (c->ms[k] >= 0)
             fprintf(out, ", \"%s\": %.4f", key[k], c->ms[k]);
 }
+
+vkmd_result vkmd_precision_resolve(const vkmd_precision_request *req, vkmd_vk_context *ctx,
+                                   const vkmd_system *sys, vkmd_ff_settings *s,
+                                   vkmd_precision_choice *out)
+{
+    vkmd_result res = vkmd_precision_choose(ctx, sys, req->precision, s, out);
+    if (res != VKMD_OK)
+        return res;
+    char note[64] = "";
+    if (req->positions_set && req->positions != out->positions) {
+        out->positions = req->positions;
+        strcat(note, " --positions");
+    }
+    if (req->lj_set) {
+        out->nonbonded_fp16 = req->lj;
+        out->fp16_min_r_a = req->lj_min_r_a;
+        strcat(note, " --nonbonded");
+    }
+    if (note[0]) {
+        size_t len = strlen(out->reason);
+        snprintf(out->reason + len, sizeof out->reason - len, "; overridden by%s", note);
+    }
+    vkmd_precision_apply(out, s);
+    return VKMD_OK;
+}
+
+const char *vkmd_lj_form_name(int lj)
+{
+    return lj == VKMD_LJ_FP32          ? "fp32"
+           : lj == VKMD_LJ_FP16        ? "fp16"
+           : lj == VKMD_LJ_FP16_POWERS ? "fp16-powers"
+                                       : NULL;
+}
+
+vkmd_result vkmd_lj_form_parse(const char *name, int *out_lj)
+{
+    for (int lj = VKMD_LJ_FP32; lj <= VKMD_LJ_FP16_POWERS; ++lj)
+        if (!strcmp(name, vkmd_lj_form_name(lj))) {
+            *out_lj = lj;
+            return VKMD_OK;
+        }
+    return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "'%s' is not fp32, fp16 or fp16-powers", name);
+}

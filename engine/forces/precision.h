@@ -76,6 +76,30 @@ vkmd_result vkmd_precision_choose(vkmd_vk_context *ctx, const vkmd_system *sys,
                                   vkmd_precision asked, const vkmd_ff_settings *base,
                                   vkmd_precision_choice *out);
 
+/* What a user asks for: a mode and optional overrides of its pieces. Zero
+ * means auto with no override. */
+typedef struct vkmd_precision_request {
+    vkmd_precision precision; /* AUTO */
+    int positions_set;        /* 1: `positions` overrides the mode's positions */
+    int positions;            /* VKMD_POSITIONS_* */
+    int lj_set;               /* 1: `lj` and `lj_min_r_a` override the mode's LJ arithmetic */
+    int lj;                   /* VKMD_LJ_* */
+    double lj_min_r_a;        /* A: fp16 LJ forms for pairs at r >= this */
+} vkmd_precision_request;
+
+/* Resolves a request: vkmd_precision_choose (calibrating on ctx, required),
+ * then the overrides (named in the choice's reason), then writes the result
+ * into `s` (resolved settings) and `out`. Errors: as vkmd_precision_choose. */
+vkmd_result vkmd_precision_resolve(const vkmd_precision_request *req, vkmd_vk_context *ctx,
+                                   const vkmd_system *sys, vkmd_ff_settings *s,
+                                   vkmd_precision_choice *out);
+
+/* "fp32", "fp16" or "fp16-powers" (VKMD_LJ_*); NULL for another value. */
+const char *vkmd_lj_form_name(int lj);
+
+/* The inverse of vkmd_lj_form_name. Errors: VKMD_ERROR_INVALID_ARGUMENT. */
+vkmd_result vkmd_lj_form_parse(const char *name, int *out_lj);
+
 /* Writes the choice's positions and LJ fields into `s`. */
 void vkmd_precision_apply(const vkmd_precision_choice *c, vkmd_ff_settings *s);
 

@@ -64,11 +64,9 @@ double vkmd_md_outer_skin(double dt_fs)
     return fmax(2.0, 1.6 * dt_fs);
 }
 
-static vkmd_result resolve_desc(const vkmd_md_desc *in, vkmd_md_desc *d)
+vkmd_result vkmd_md_desc_resolve(const vkmd_md_desc *in, vkmd_md_desc *d)
 {
     *d = *in;
-    if (!d->settings)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: force-field settings are required");
     if (d->dt_fs == 0)
         d->dt_fs = 2.0;
     if (d->temperature_k == 0)
@@ -237,7 +235,11 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     vkmd_md *md = calloc(1, sizeof *md);
     if (!md)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
-    VKMD_TRY(resolve_desc(desc, &md->desc));
+    if (!desc->settings) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: force-field settings are required");
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_md_desc_resolve(desc, &md->desc));
     if (!sys->positions) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: %s has no coordinates", sys->title);
         goto cleanup;

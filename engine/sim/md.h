@@ -73,6 +73,11 @@ typedef struct vkmd_md_desc {
 
 typedef struct vkmd_md vkmd_md;
 
+/* `in` with every zero field replaced by its default (the one place the
+ * defaults above are applied; settings are left as given), checked.
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT naming the field out of range. */
+vkmd_result vkmd_md_desc_resolve(const vkmd_md_desc *in, vkmd_md_desc *out);
+
 /* The outer skin (A) vkmd_md takes for a time step when the desc leaves it 0:
  * wide enough that the fastest atom of a solvated protein needs 20 steps or
  * more to cross half of it (DHFR, HMR 1.5 amu, 4 fs: the largest

@@ -1,33 +1,12 @@
-/* Blow-up diagnosis for vkmd run (see run_fault.h). */
-#include "run_fault.h"
+/* Blow-up diagnosis of a run (see blowup.h). */
+#include "run/blowup.h"
+#include "sim/md_health.h"
 #include "core/log.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int run_fault_report_bad(const vkmd_md_report *r, double t_target_k, char *why, size_t size)
-{
-    const double t_max = fmax(10 * t_target_k, 5000.0);
-    if (!isfinite(r->potential.total)) {
-        snprintf(why, size, "potential energy %g kcal/mol", r->potential.total);
-        return 1;
-    }
-    if (!isfinite(r->kinetic)) {
-        snprintf(why, size, "kinetic energy %g kcal/mol", r->kinetic);
-        return 1;
-    }
-    if (r->temperature_k > t_max) {
-        snprintf(why, size, "temperature %.4g K (runaway: above %.4g K)", r->temperature_k, t_max);
-        return 1;
-    }
-    if (fabs(r->total) > 1e9) {
-        snprintf(why, size, "total energy %.4g kcal/mol (runaway)", r->total);
-        return 1;
-    }
-    return 0;
-}
 
 /* The term to blame: the first non-finite one, else the one that changed
  * most since the last good step. */
@@ -87,9 +66,9 @@ static void atom_name(const vkmd_system *sys, int32_t i, char *out, size_t size)
     snprintf(out, size, "atom %d (%s of %s %d)", i + 1, a->name, a->res_name, a->res_index + 1);
 }
 
-vkmd_result run_fault_diagnose(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_system *sys,
-                               const double *x, const double *v, int64_t md_step, int64_t base,
-                               int64_t max_steps, double t_target_k, char *msg, size_t size)
+vkmd_result vkmd_blowup_diagnose(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_system *sys,
+                                 const double *x, const double *v, int64_t md_step, int64_t base,
+                                 int64_t max_steps, double t_target_k, char *msg, size_t size)
 {
     vkmd_result res = VKMD_OK;
     const int32_t n = sys->atom_count;
@@ -116,7 +95,7 @@ vkmd_result run_fault_diagnose(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_sys
             res = VKMD_OK;
         } else if (res != VKMD_OK) {
             goto cleanup;
-        } else if (!run_fault_report_bad(&r, t_target_k, why, sizeof why)) {
+        } else if (!vkmd_md_health_check(&r, t_target_k, why, sizeof why)) {
             good = r;
             continue;
         }

@@ -1,0 +1,573 @@
+/* The run controller (see run.h). */
+#include "run/run.h"
+
+#include "core/clock.h"
+#include "io/checkpoint.h"
+#include "io/load.h"
+#include "run/blowup.h"
+#include "run/file_reporters.h"
+#include "forces/positions.h"
+#include "run/run_settings.h"
+#include "sim/md_health.h"
+#include "system/hmr.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define FILE_REPORTERS 3
+#define SETTINGS_MAX   2048
+
+struct vkmd_run {
+    vkmd_run_desc d; /* resolved */
+    vkmd_system sys;
+    vkmd_checkpoint ck; /* a restart's checkpoint */
+    int restart;
+    char ck_path[4096];
+    int64_t last_ck; /* step of the last good checkpoint written or read; -1 none */
+    vkmd_ff_settings ff;
+    vkmd_precision_choice choice;
+    char settings[SETTINGS_MAX]; /* the checkpoint's record */
+    char summary_line[1024];
+    vkmd_run_info info;
+    vkmd_vk_context *ctx;
+    vkmd_md *md;
+    int executed;
+    /* every reporter: the files first, then the caller's */
+    vkmd_reporter *rep;
+    int32_t rep_count;
+};
+
+vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *d)
+{
+    *d = *in;
+    if (!d->system || !d->system[0])
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "run: no system given");
+    vkmd_md_desc md = d->md;
+    md.settings = NULL;
+    VKMD_TRY_RETURN(vkmd_md_desc_resolve(&md, &d->md));
+    if (d->steps == 0)
+        d->steps = VKMD_RUN_STEPS;
+    else if (d->steps < 0)
+        d->steps = 0;
+    if (d->report_every == 0)
+        d->report_every = VKMD_RUN_REPORT_EVERY;
+    else if (d->report_every < 0)
+        d->report_every = d->steps > 0 ? d->steps : 1;
+    if (d->traj_every == 0)
+        d->traj_every = d->report_every;
+    else if (d->traj_every < 0)
+        d->traj_every = -1;
+    if (d->checkpoint_every == 0)
+        d->checkpoint_every =
+            ((VKMD_RUN_CHECKPOINT_AT_MOST + d->report_every - 1) / d->report_every) *
+            d->report_every;
+    else if (d->checkpoint_every < 0)
+        d->checkpoint_every = -1;
+    if (d->checkpoint_every > 0 && d->checkpoint_every % d->report_every != 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--checkpoint-every %lld is not a multiple of --report-every %lld "
+                         "(checkpoints are written at reports)",
+                         (long long)d->checkpoint_every, (long long)d->report_every);
+    if (d->equilibrate < 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "run: %lld equilibration steps",
+                         (long long)d->equilibrate);
+    if (d->hmr_mass_amu != 0 && !(d->hmr_mass_amu >= 1.0 && d->hmr_mass_amu <= 10.0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "run: hydrogen mass %g amu is outside [1, 10] amu", d->hmr_mass_amu);
+    if (!d->out_dir || !d->out_dir[0])
+        d->out_dir = VKMD_RUN_OUT_DIR;
+    return VKMD_OK;
+}
+
+static vkmd_result make_dir(const char *path)
+{
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create the output directory: %s", path,
+                         strerror(errno));
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return vkmd_fail(VKMD_ERROR_IO, "%s: exists and is not a directory", path);
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
+{
+    vkmd_result res = VKMD_OK;
+    *out_run = NULL;
+    vkmd_run *run = calloc(1, sizeof *run);
+    if (!run)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
+    run->last_ck = -1;
+    VKMD_TRY(vkmd_run_desc_resolve(desc, &run->d));
+    const vkmd_run_desc *d = &run->d;
+    VKMD_TRY(vkmd_system_load(d->system, d->coords, &run->sys));
+    run->ff = d->ff;
+    VKMD_TRY(vkmd_system_check_coordinates(&run->sys, run->ff.cutoff_a > 0 ? run->ff.cutoff_a : 9.0,
+                                           d->coords ? d->coords : d->system));
+    VKMD_TRY(vkmd_ff_settings_resolve(&run->ff, &run->sys));
+    if (d->hmr_mass_amu > 0)
+        VKMD_TRY(vkmd_system_repartition_hydrogen_mass(&run->sys, d->hmr_mass_amu, NULL));
+    if (d->restart) {
+        vkmd_checkpoint *ck = &run->ck;
+        VKMD_TRY(vkmd_checkpoint_read(d->restart, ck));
+        VKMD_TRY(vkmd_checkpoint_check_system(ck, &run->sys, d->restart));
+        if (ck->step > d->steps) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "%s: the checkpoint is at step %lld, beyond --steps %lld", d->restart,
+                            (long long)ck->step, (long long)d->steps);
+            goto cleanup;
+        }
+        if (ck->step % d->report_every != 0) {
+            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                            "%s: the checkpoint's step %lld is not a report step", d->restart,
+                            (long long)ck->step);
+            goto cleanup;
+        }
+        /* The checkpoint's positions are the state; the coordinates file only
+         * supplied the topology's check above. */
+        memcpy(run->sys.positions, ck->positions, sizeof(double) * 3 * (size_t)run->sys.atom_count);
+        run->restart = 1;
+        run->last_ck = ck->step;
+    }
+    VKMD_TRY(make_dir(d->out_dir));
+    snprintf(run->ck_path, sizeof run->ck_path, "%s/checkpoint.chk", d->out_dir);
+    *out_run = run;
+    return VKMD_OK;
+cleanup:
+    vkmd_run_destroy(run);
+    return res;
+}
+
+void vkmd_run_destroy(vkmd_run *run)
+{
+    if (!run)
+        return;
+    if (run->ctx)
+        vkmd_md_destroy(run->ctx, run->md);
+    free(run->rep);
+    vkmd_checkpoint_free(&run->ck);
+    vkmd_system_destroy(&run->sys);
+    free(run);
+}
+
+const vkmd_system *vkmd_run_system(const vkmd_run *run)
+{
+    return &run->sys;
+}
+
+const vkmd_run_desc *vkmd_run_desc_get(const vkmd_run *run)
+{
+    return &run->d;
+}
+
+int64_t vkmd_run_last_checkpoint(const vkmd_run *run, const char **out_path)
+{
+    if (out_path)
+        *out_path = run->ck_path;
+    return run->last_ck;
+}
+
+const vkmd_precision_choice *vkmd_run_precision(const vkmd_run *run)
+{
+    return &run->choice;
+}
+
+vkmd_md *vkmd_run_md(vkmd_run *run)
+{
+    return run->md;
+}
+
+/* ---- helpers of the loop ------------------------------------------------ */
+
+static void note(const vkmd_run *run, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].note)
+            run->rep[k].note(run->rep[k].user, text);
+}
+
+static int stop_requested(const vkmd_run *run)
+{
+    int stop = 0;
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].stop_requested && run->rep[k].stop_requested(run->rep[k].user))
+            stop = 1;
+    return stop;
+}
+
+static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step, double *x,
+                                    double *v)
+{
+    const vkmd_system *sys = &run->sys;
+    vkmd_checkpoint c = {.atom_count = sys->atom_count,
+                         .periodic = sys->box.periodic,
+                         .fingerprint = vkmd_checkpoint_fingerprint(sys),
+                         .step = step,
+                         .md_step = md_step,
+                         .time_ps = (double)step * run->d.md.dt_fs * 1e-3,
+                         .box = {sys->box.len[0], sys->box.len[1], sys->box.len[2]},
+                         .seed = run->d.md.seed,
+                         .settings = run->settings,
+                         .positions = x,
+                         .velocities = v};
+    VKMD_TRY_RETURN(vkmd_checkpoint_write(run->ck_path, &c));
+    run->last_ck = step;
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].checkpoint)
+            VKMD_TRY_RETURN(run->rep[k].checkpoint(run->rep[k].user, step, run->ck_path));
+    return VKMD_OK;
+}
+
+static int finite_array(const double *a, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        if (!isfinite(a[k]))
+            return 0;
+    return 1;
+}
+
+/* The precision request, taking a restart's choice when it asks for auto. */
+static vkmd_result resolve_precision(vkmd_run *run)
+{
+    vkmd_precision_request req = run->d.precision;
+    const int from_ck = run->restart ? vkmd_run_settings_precision(&run->ck, &req, &req) : 0;
+    if (from_ck < 0)
+        return VKMD_ERROR_INVALID_ARGUMENT;
+    VKMD_TRY_RETURN(vkmd_precision_resolve(&req, run->ctx, &run->sys, &run->ff, &run->choice));
+    if (from_ck) {
+        run->choice.asked = VKMD_PRECISION_AUTO;
+        snprintf(run->choice.reason, sizeof run->choice.reason, "restart: as the checkpoint");
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
+    vkmd_precision_print(mem, &run->choice);
+    fclose(mem);
+    if (len > 0 && text[len - 1] == '\n')
+        text[len - 1] = 0;
+    note(run, "%s", text);
+    free(text);
+    return VKMD_OK;
+}
+
+/* Minimisation, velocities and equilibration of a fresh run; a restart's
+ * state. Returns the md step the run's step 0 (or the checkpoint's step)
+ * corresponds to, minus that step: the base. */
+static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *out_base)
+{
+    const vkmd_run_desc *d = &run->d;
+    vkmd_vk_context *ctx = run->ctx;
+    if (run->restart) {
+        if (d->minimize || d->equilibrate > 0)
+            note(run, "restart: --minimize and --equilibrate were done by the run that wrote the "
+                      "checkpoint; skipped");
+        VKMD_TRY_RETURN(vkmd_md_set_state(ctx, run->md, run->ck.positions, run->ck.velocities));
+        VKMD_TRY_RETURN(vkmd_md_set_step(ctx, run->md, run->ck.md_step));
+        *out_base = run->ck.md_step - run->ck.step;
+        note(run, "continuing from %s at step %lld (%.4f ps)", d->restart, (long long)run->ck.step,
+             run->ck.time_ps);
+        return VKMD_OK;
+    }
+    if (d->minimize) {
+        vkmd_minimize_result *m = &s->minimize;
+        VKMD_TRY_RETURN(vkmd_md_minimize(ctx, run->md, &d->min, m));
+        s->minimized = 1;
+        note(run, "minimised in %d iterations: %.4f -> %.4f kcal/mol, max force %.3g kcal/mol/A%s",
+             m->iterations, m->energy_initial, m->energy_final, m->max_force,
+             m->converged ? "" : " (not converged)");
+    }
+    if (!run->sys.velocities)
+        VKMD_TRY_RETURN(vkmd_md_init_velocities(ctx, run->md, d->md.temperature_k, d->md.seed));
+    if (d->equilibrate > 0) {
+        /* Langevin at the bath temperature, then back to the run's integrator. */
+        VKMD_TRY_RETURN(vkmd_md_set_integrator(run->md, VKMD_INTEGRATOR_LANGEVIN));
+        VKMD_TRY_RETURN(vkmd_md_step(ctx, run->md, d->equilibrate));
+        VKMD_TRY_RETURN(vkmd_md_set_integrator(run->md, d->md.integrator));
+        note(run, "equilibrated %lld Langevin steps at %.1f K", (long long)d->equilibrate,
+             d->md.temperature_k);
+    }
+    *out_base = vkmd_md_steps_done(run->md);
+    return VKMD_OK;
+}
+
+static void summary_line(vkmd_run *run)
+{
+    const vkmd_run_desc *d = &run->d;
+    const vkmd_ff_settings *ff = &run->ff;
+    snprintf(run->summary_line, sizeof run->summary_line,
+             "constraints %s (tolerance %g), rigid water %s, cutoff %g A, PME grid %dx%dx%d, "
+             "Ewald tolerance %g, precision %s, %s positions, LJ %s beyond %g A, seed %llu, "
+             "device %s",
+             d->md.constraints == VKMD_CONSTRAINTS_NONE ? "none" : "hbonds", d->md.constraint_tol,
+             d->md.flexible_water ? "no" : "yes", ff->cutoff_a, ff->pme_grid[0], ff->pme_grid[1],
+             ff->pme_grid[2], ff->ewald_tolerance, vkmd_precision_name(run->choice.chosen),
+             vkmd_positions_mode_name(ff->positions), vkmd_lj_form_name(ff->nonbonded_fp16),
+             ff->fp16_min_r_a, (unsigned long long)d->md.seed, run->ctx->info.name);
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
+{
+    vkmd_result res = VKMD_OK;
+    const vkmd_run_desc *d = &run->d;
+    vkmd_vk_context *ctx = run->ctx;
+    const vkmd_system *sys = &run->sys;
+    const double dt = d->md.dt_fs, temp = d->md.temperature_k;
+    const int64_t steps = d->steps, report_every = d->report_every, traj_every = d->traj_every;
+    double *x = NULL, *v = NULL, *good_x = NULL, *good_v = NULL, *tt = NULL, *et = NULL;
+    char fault[1024] = "", why[160] = "";
+
+    VKMD_TRY(resolve_precision(run));
+    vkmd_run_settings_text(d, &run->ff, &run->choice, run->settings, sizeof run->settings);
+    if (run->restart)
+        VKMD_TRY(vkmd_run_settings_check(&run->ck, run->settings, d->restart));
+    vkmd_md_desc mdd = d->md;
+    mdd.settings = &run->ff;
+    VKMD_TRY(vkmd_md_create(ctx, sys, &mdd, &run->md));
+    int64_t base = 0;
+    VKMD_TRY(prepare_state(run, s, &base));
+
+    const size_t n3 = 3 * (size_t)sys->atom_count;
+    const int64_t nrep = steps / report_every + 2;
+    x = malloc(sizeof *x * n3);
+    v = malloc(sizeof *v * n3);
+    good_x = malloc(sizeof *good_x * n3);
+    good_v = malloc(sizeof *good_v * n3);
+    tt = malloc(sizeof *tt * (size_t)nrep);
+    et = malloc(sizeof *et * (size_t)nrep);
+    if (!x || !v || !good_x || !good_v || !tt || !et) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
+        goto cleanup;
+    }
+    summary_line(run);
+    run->info = (vkmd_run_info){.desc = d,
+                                .system = sys,
+                                .ctx = ctx,
+                                .md = run->md,
+                                .precision = &run->choice,
+                                .first_step = run->restart ? run->ck.step : 0,
+                                .restart = run->restart,
+                                .dof = vkmd_md_dof(run->md),
+                                .summary = run->summary_line};
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].begin)
+            VKMD_TRY(run->rep[k].begin(run->rep[k].user, &run->info));
+
+    /* The start: the first good state, a fresh run's step-0 row and first
+     * checkpoint (a run that stops early always leaves one to continue). */
+    vkmd_md_report rep;
+    VKMD_TRY(vkmd_md_read(ctx, run->md, &rep, good_x, good_v));
+    if (vkmd_md_health_check(&rep, temp, why, sizeof why) || !finite_array(good_x, n3)) {
+        res =
+            vkmd_fail(VKMD_ERROR_NUMERIC,
+                      "the starting state is not usable: %s (check the input, or --minimize)", why);
+        goto cleanup;
+    }
+    int64_t good_md_step = vkmd_md_steps_done(run->md);
+    int64_t done = run->info.first_step, last_report = done;
+    s->first_step = done;
+    vkmd_run_sample sample = {.step = done,
+                              .time_ps = (double)done * dt * 1e-3,
+                              .report = &rep,
+                              .positions = good_x,
+                              .velocities = good_v,
+                              .box = &sys->box,
+                              .start = 1};
+    if (!run->restart) {
+        rep.step -= base;
+        for (int32_t k = 0; k < run->rep_count; ++k)
+            if (run->rep[k].report)
+                VKMD_TRY(run->rep[k].report(run->rep[k].user, &sample));
+        VKMD_TRY(write_checkpoint(run, 0, good_md_step, good_x, good_v));
+        VKMD_TRY(vkmd_md_set_state(ctx, run->md, good_x, good_v));
+    } else {
+        for (int32_t k = 0; k < run->rep_count; ++k)
+            if (run->rep[k].report)
+                VKMD_TRY(run->rep[k].report(run->rep[k].user, &sample));
+    }
+
+    const double t0 = vkmd_clock_now_s();
+    double t_last = t0, t_sum = 0;
+    int64_t samples = 0;
+    int ended = 0, interrupted = 0;
+    while (done < steps && !((interrupted || ended) && done % report_every == 0)) {
+        int64_t next = (done / report_every + 1) * report_every;
+        if (traj_every > 0) {
+            const int64_t nt = (done / traj_every + 1) * traj_every;
+            if (nt < next)
+                next = nt;
+        }
+        if (next > steps)
+            next = steps;
+        if (!ended) {
+            int64_t max_steps = next - done;
+            int end_now = 0;
+            for (int32_t k = 0; k < run->rep_count; ++k)
+                if (run->rep[k].idle)
+                    VKMD_TRY(run->rep[k].idle(run->rep[k].user, done, &max_steps, &end_now));
+            if (end_now) {
+                ended = 1;
+                if (done % report_every == 0 && run->last_ck != done)
+                    /* At a report step: good_x/good_v are this step's state. */
+                    VKMD_TRY(write_checkpoint(run, done, good_md_step, good_x, good_v));
+                continue;
+            }
+            if (max_steps <= 0)
+                continue;
+            if (next > done + max_steps)
+                next = done + max_steps;
+        }
+        VKMD_TRY(vkmd_md_step(ctx, run->md, next - done));
+        done = next;
+        interrupted |= stop_requested(run);
+        const int is_report = done % report_every == 0 || done == steps;
+        const int is_frame = traj_every > 0 && done % traj_every == 0;
+        if (!is_report && !is_frame)
+            continue; /* a piece between frames of a viewer */
+        res = vkmd_md_read(ctx, run->md, &rep, x, v);
+        if (res == VKMD_ERROR_NUMERIC) /* e.g. a water torn apart: constraints singular */
+            snprintf(why, sizeof why, "%s", vkmd_last_error());
+        else if (res != VKMD_OK)
+            goto cleanup;
+        rep.step -= base;
+        if (res != VKMD_OK || vkmd_md_health_check(&rep, temp, why, sizeof why) ||
+            !finite_array(x, n3) || !finite_array(v, n3)) {
+            /* Nothing of this state is written; find the step and the atoms. */
+            note(run, "bad state at step %lld (%s); replaying from step %lld", (long long)done, why,
+                 (long long)(good_md_step - base));
+            VKMD_TRY(vkmd_blowup_diagnose(ctx, run->md, sys, good_x, good_v, good_md_step, base,
+                                          done - (good_md_step - base), temp, fault, sizeof fault));
+            res = vkmd_fail(VKMD_ERROR_NUMERIC, "%s", fault);
+            s->blown_up = 1;
+            goto cleanup;
+        }
+        sample = (vkmd_run_sample){.step = done,
+                                   .time_ps = (double)done * dt * 1e-3,
+                                   .report = &rep,
+                                   .positions = x,
+                                   .velocities = v,
+                                   .box = &sys->box};
+        if (is_frame)
+            for (int32_t k = 0; k < run->rep_count; ++k)
+                if (run->rep[k].frame)
+                    VKMD_TRY(run->rep[k].frame(run->rep[k].user, &sample));
+        memcpy(good_x, x, sizeof *x * n3);
+        memcpy(good_v, v, sizeof *v * n3);
+        good_md_step = vkmd_md_steps_done(run->md);
+        if (!is_report)
+            continue;
+        const double t = vkmd_clock_now_s();
+        sample.ns_per_day = vkmd_ns_per_day(done - last_report, dt, t - t_last);
+        t_last = t;
+        last_report = done;
+        for (int32_t k = 0; k < run->rep_count; ++k)
+            if (run->rep[k].report)
+                VKMD_TRY(run->rep[k].report(run->rep[k].user, &sample));
+        tt[samples] = sample.time_ps;
+        et[samples] = rep.total;
+        t_sum += rep.temperature_k;
+        ++samples;
+        if (done % report_every == 0) {
+            /* A report step is where a checkpoint may be written; the
+             * neighbour list is rebuilt here in every run, so a restart from
+             * any report step continues bitwise. */
+            interrupted |= stop_requested(run);
+            const int due = (d->checkpoint_every > 0 && done % d->checkpoint_every == 0) ||
+                            interrupted || ended || done == steps;
+            if (due)
+                VKMD_TRY(write_checkpoint(run, done, good_md_step, x, v));
+            VKMD_TRY(vkmd_md_set_state(ctx, run->md, x, v));
+        }
+    }
+    s->wall_s = vkmd_clock_now_s() - t0;
+    s->last_step = done;
+    s->ended = done >= steps ? VKMD_RUN_COMPLETE
+               : interrupted ? VKMD_RUN_INTERRUPTED
+                             : VKMD_RUN_ENDED;
+    s->last_checkpoint_step = run->last_ck;
+    if (s->ended == VKMD_RUN_INTERRUPTED)
+        goto cleanup;
+    VKMD_TRY(vkmd_md_read(ctx, run->md, &s->final, x, NULL));
+    VKMD_TRY(vkmd_md_constraint_violation(ctx, run->md, &s->max_water_violation_a,
+                                          &s->max_hbond_violation_rel));
+    s->ns_per_day = vkmd_ns_per_day(done - s->first_step, dt, s->wall_s);
+    s->mean_temperature_k = samples ? t_sum / (double)samples : s->final.temperature_k;
+    if (samples >= 2)
+        VKMD_TRY(vkmd_energy_drift_fit(tt, et, (int32_t)samples, s->mean_temperature_k,
+                                       vkmd_md_dof(run->md), &s->drift));
+    const vkmd_run_sample final = {.step = done,
+                                   .time_ps = (double)done * dt * 1e-3,
+                                   .report = &s->final,
+                                   .positions = x,
+                                   .box = &sys->box};
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].end)
+            VKMD_TRY(run->rep[k].end(run->rep[k].user, &final, s));
+cleanup:
+    free(x);
+    free(v);
+    free(good_x);
+    free(good_v);
+    free(tt);
+    free(et);
+    return res;
+}
+
+vkmd_result vkmd_run_execute(vkmd_run *run, vkmd_vk_context *ctx, const vkmd_reporter *reporters,
+                             int32_t reporter_count, vkmd_run_summary *out_summary)
+{
+    vkmd_run_summary s;
+    memset(&s, 0, sizeof s);
+    s.last_checkpoint_step = run->last_ck;
+    s.checkpoint_path = run->ck_path;
+    if (out_summary)
+        *out_summary = s;
+    if (run->executed)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "run: executed already");
+    run->executed = 1;
+    run->ctx = ctx;
+    run->rep = calloc((size_t)reporter_count + FILE_REPORTERS, sizeof *run->rep);
+    if (!run->rep)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
+    vkmd_result res = VKMD_OK;
+    if (!run->d.no_file_outputs) {
+        static const char *const names[FILE_REPORTERS] = {"energy.csv", "traj.dcd", "final.pdb"};
+        vkmd_result (*const make[FILE_REPORTERS])(const char *, vkmd_reporter *) = {
+            vkmd_reporter_energy_csv, vkmd_reporter_dcd, vkmd_reporter_final_pdb};
+        for (int k = 0; k < FILE_REPORTERS && res == VKMD_OK; ++k) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", run->d.out_dir, names[k]);
+            res = make[k](path, &run->rep[run->rep_count]);
+            if (res == VKMD_OK)
+                ++run->rep_count;
+        }
+    }
+    for (int32_t k = 0; k < reporter_count; ++k)
+        run->rep[run->rep_count++] = reporters[k];
+    if (res == VKMD_OK)
+        res = execute(run, &s);
+    s.last_checkpoint_step = run->last_ck;
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].finish) {
+            const vkmd_result fres = run->rep[k].finish(run->rep[k].user);
+            if (res == VKMD_OK)
+                res = fres;
+        }
+    run->rep_count = 0;
+    if (out_summary)
+        *out_summary = s;
+    return res;
+}

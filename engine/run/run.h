@@ -1,0 +1,120 @@
+/* The run controller: a molecular-dynamics run of a system from its
+ * description to its outputs, the loop that `vkmd run`, the library's
+ * clients and the tests share.
+ *
+ * A run loads the system (AMBER prmtop + coordinates, or water:N), applies
+ * hydrogen mass repartitioning, resolves the force-field settings and the
+ * precision request (calibrating on the device when asked for auto), builds
+ * the simulation (sim/md.h), minimises, draws velocities and equilibrates as
+ * asked, then steps in pieces between report steps and trajectory frames:
+ *   - at every report step the state is read back and checked
+ *     (sim/md_health.h); a bad state writes nothing, is replayed step by step
+ *     from the last good state to name the step, the energy term and the
+ *     atoms (run/blowup.h), and the run fails with VKMD_ERROR_NUMERIC;
+ *   - a good report goes to every reporter (run/reporter.h) and becomes the
+ *     last good state; checkpoints are written at report steps only (every
+ *     checkpoint_every steps, at the end and when a reporter stops the run),
+ *     and the state is re-uploaded there so that the neighbour list is
+ *     rebuilt at the same steps in every run: a continuation from any report
+ *     step is bitwise the same as the run that did not stop.
+ * The checkpoint (io/checkpoint.h) carries the settings record of the run
+ * (run/run_settings.h): everything that changes the trajectory, so that any
+ * client's checkpoint continues in any other only with the same settings.
+ *
+ * Outputs in desc->out_dir (created): energy.csv, traj.dcd, final.pdb and
+ * checkpoint.chk (run/file_reporters.h). On a restart energy.csv and
+ * traj.dcd are cut back to the checkpoint's step and continued. */
+#ifndef VKMD_RUN_RUN_H
+#define VKMD_RUN_RUN_H
+
+#include "forces/precision.h"
+#include "run/reporter.h"
+#include "sim/md.h"
+#include "sim/minimize.h"
+#include "system/ff_settings.h"
+
+#include <stdint.h>
+
+/* Defaults of a run (zero fields of vkmd_run_desc). */
+#define VKMD_RUN_STEPS        10000
+#define VKMD_RUN_REPORT_EVERY 1000
+#define VKMD_RUN_CHECKPOINT_AT_MOST                                                                \
+    10000 /* steps: the default checkpoint interval is the                                         \
+             multiple of report_every nearest above */
+#define VKMD_RUN_OUT_DIR "vkmd_run"
+
+/* Zero means default for every field. */
+typedef struct vkmd_run_desc {
+    const char *system;  /* required: an AMBER prmtop path, or "water:N" (N TIP3P waters) */
+    const char *coords;  /* NULL: the prmtop's basename .inpcrd or .rst7 (io/load.h) */
+    vkmd_md_desc md;     /* integrator, dt, temperature, friction, seed (0 is a seed),
+                            constraints ...: sim/md.h's defaults; `settings` is ignored */
+    vkmd_ff_settings ff; /* cutoff, Ewald tolerance ...: system/ff_settings.h's defaults */
+    vkmd_precision_request precision; /* auto (calibrated on the device) */
+    double hmr_mass_amu;              /* 0: no hydrogen mass repartitioning */
+    int64_t steps;                    /* VKMD_RUN_STEPS: the run's last step; < 0: none (the start's
+                                         setup and outputs only) */
+    int64_t report_every;             /* VKMD_RUN_REPORT_EVERY; < 0: only at the last step */
+    int64_t traj_every;               /* 0: report_every; < 0: no trajectory */
+    int64_t checkpoint_every;         /* 0: VKMD_RUN_CHECKPOINT_AT_MOST rounded up to a multiple of
+                                         report_every; < 0: only at the end and when stopped; else a
+                                         multiple of report_every */
+    int64_t equilibrate;              /* 0: Langevin steps at the bath temperature before the run
+                                         (not reported), then the run's integrator */
+    int minimize;                     /* 0; 1: minimise on the device before dynamics */
+    vkmd_minimize_desc min;           /* its settings (sim/minimize.h's defaults) */
+    const char *out_dir;              /* VKMD_RUN_OUT_DIR, created if missing */
+    const char *restart; /* NULL; a checkpoint to continue (same settings; steps may grow;
+                            minimize and equilibrate are skipped: they were done) */
+    int no_file_outputs; /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
+                            still written) */
+} vkmd_run_desc;
+
+/* `in` with every default filled in and checked against itself (not yet
+ * against a system). Errors: VKMD_ERROR_INVALID_ARGUMENT naming the field. */
+vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *out);
+
+typedef struct vkmd_run vkmd_run;
+
+/* Resolves `desc` (copied; its strings are borrowed for the run's
+ * lifetime), loads and checks the system, reads and checks a restart's
+ * checkpoint against it, creates the output directory. No device work yet.
+ * Errors: those of the loaders (naming file and line), invalid settings,
+ * VKMD_ERROR_IO. On failure *out_run is NULL. */
+vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run);
+
+/* NULL: no-op. Frees the simulation (on the context it ran on, which must
+ * still exist). */
+void vkmd_run_destroy(vkmd_run *run);
+
+/* The run's system (loaded, masses after HMR; positions of the checkpoint on
+ * a restart). */
+const vkmd_system *vkmd_run_system(const vkmd_run *run);
+
+/* The resolved description. */
+const vkmd_run_desc *vkmd_run_desc_get(const vkmd_run *run);
+
+/* Runs on `ctx` (which must outlive the run) with the run's file outputs and
+ * the `reporter_count` reporters (may be 0), to desc->steps or until a
+ * reporter ends or stops it. Call once per run. out_summary (may be NULL)
+ * is filled whenever the loop was reached, also after an error.
+ * Errors: device errors (VKMD_ERROR_DEVICE_LOST: the last checkpoint holds
+ * the last good state), VKMD_ERROR_NUMERIC (a blown-up state: the message
+ * names the step, the term and the atoms; nothing of the bad state is
+ * written), VKMD_ERROR_INVALID_ARGUMENT (a restart whose settings differ:
+ * the message names the first), those of the reporters and outputs. */
+vkmd_result vkmd_run_execute(vkmd_run *run, vkmd_vk_context *ctx, const vkmd_reporter *reporters,
+                             int32_t reporter_count, vkmd_run_summary *out_summary);
+
+/* The step of the last good checkpoint written or read (-1: none), and its
+ * path: what a client names after a failure. */
+int64_t vkmd_run_last_checkpoint(const vkmd_run *run, const char **out_path);
+
+/* What the precision request resolved to (valid once vkmd_run_execute has
+ * started; zeroed before). */
+const vkmd_precision_choice *vkmd_run_precision(const vkmd_run *run);
+
+/* The simulation (NULL before vkmd_run_execute set it up). */
+vkmd_md *vkmd_run_md(vkmd_run *run);
+
+#endif
