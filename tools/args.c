@@ -95,3 +95,13 @@ vkmd_result args_nonbonded(const char *opt, const char *s, int *out_fp16, double
     return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                      "%s: '%s' is not fp32, fp16[:R] or fp16-powers[:R]", opt, s);
 }
+
+vkmd_result args_whole(const char *opt, const char *s, int64_t zero_as, int64_t *out)
+{
+    double dv = 0;
+    VKMD_TRY_RETURN(args_double(opt, s, 0, 1e15, &dv));
+    if (dv != floor(dv))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not a whole number", opt, s);
+    *out = dv > 0 ? (int64_t)dv : zero_as;
+    return VKMD_OK;
+}

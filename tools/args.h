@@ -5,6 +5,8 @@
 
 #include "core/result.h"
 
+#include <stdint.h>
+
 /* Returns the option's value argv[*i + 1] and advances *i, or NULL (after
  * recording an error) when it is missing. */
 const char *args_value(int argc, char **argv, int *i);
@@ -17,6 +19,9 @@ const char *args_value(int argc, char **argv, int *i);
     } while (0)
 
 vkmd_result args_double(const char *opt, const char *s, double lo, double hi, double *out);
+/* A whole number >= 0 (up to 1e15) into *out; 0 becomes `zero_as` (e.g. -1
+ * where an engine desc's 0 means its default and the option's 0 means none). */
+vkmd_result args_whole(const char *opt, const char *s, int64_t zero_as, int64_t *out);
 vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out);
 /* --nonbonded: "fp32", "fp16" or "fp16-powers" (the VKMD_LJ_* forms, for
  * every pair), or either fp16 form with ":R" (for pairs at r >= R A, fp32

@@ -6,15 +6,13 @@
  * on SIGINT/SIGTERM and prints the summary (text, or JSON with --json). */
 #include "args.h"
 #include "commands.h"
-#include "json.h"
 #include "precision_options.h"
 #include "progress.h"
 #include "run/run.h"
-#include "vk/check.h"
+#include "run/run_summary.h"
 #include "vk/context.h"
 #include "window_options.h"
 
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,31 +75,18 @@ typedef struct run_cli {
     window_options win;
     const char *device;
     int json;
-    /* while running */
-    const vkmd_run_info *info;
+    const vkmd_run_info *info; /* while running */
     run_progress prog;
     int progress_on;
     vkmd_viewer *view;
     vkmd_viewer_hud hud;
 } run_cli;
 
-/* A whole number >= 0 into *out; 0 given becomes `zero_as` (the desc's
- * "none" for options where the engine's 0 means default). */
-static vkmd_result whole(const char *a, const char *v, int64_t zero_as, int64_t *out)
-{
-    double dv = 0;
-    VKMD_TRY_RETURN(args_double(a, v, 0, 1e15, &dv));
-    if (dv != floor(dv))
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not a whole number", a, v);
-    *out = dv > 0 ? (int64_t)dv : zero_as;
-    return VKMD_OK;
-}
-
 static vkmd_result parse(int argc, char **argv, run_cli *q)
 {
     vkmd_run_desc *d = &q->d;
     vkmd_result r = VKMD_OK;
-    int seed = 1, com = 100;
+    int seed = 1, com = 100, integrator = 0, constraints = 0, flexible = 0;
     const struct {
         const char *name;
         double lo, hi, *out;
@@ -115,69 +100,55 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
                  {"--ewald-tolerance", 1e-12, 0.49, &d->ff.ewald_tolerance}};
     const struct {
         const char *name;
-        int64_t zero_as, *out;
+        int64_t zero_as, *out; /* 0 given: zero_as (-1: the desc's "none") */
     } counts[] = {{"--steps", -1, &d->steps},
                   {"--report-every", -1, &d->report_every},
                   {"--equilibrate", 0, &d->equilibrate},
                   {"--traj-every", -1, &d->traj_every},
                   {"--checkpoint-every", -1, &d->checkpoint_every}};
+    const struct {
+        const char *name;
+        long lo, hi;
+        int *out;
+    } ints[] = {{"--min-iterations", 1, 10000000, &d->min.max_iterations},
+                {"--seed", 0, 2147483647, &seed},
+                {"--com-every", 0, 2147483647, &com}};
+    const struct {
+        const char *name, *first, *second, *expect; /* first: 0, second: 1 */
+        int *out;
+    } choices[] = {{"--integrator", "langevin", "verlet", "langevin or verlet", &integrator},
+                   {"--constraints", "hbonds", "none", "none or hbonds", &constraints},
+                   {"--rigid-water", "yes", "no", "yes or no", &flexible}};
+    const struct {
+        const char *name;
+        const char **out;
+    } strings[] = {{"--coords", &d->coords},
+                   {"--out", &d->out_dir},
+                   {"--device", &q->device},
+                   {"--restart", &d->restart}};
+#define OPTION(table, k)                                                                           \
+    for (size_t k = 0; k < sizeof table / sizeof *table && !handled; ++k)                          \
+        if ((handled = !strcmp(a, table[k].name)) && (v = args_value(argc, argv, &i)))
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
         int handled = 0;
         r = precision_options_parse(&q->precision, argc, argv, &i, &handled);
         if (handled || r != VKMD_OK)
             continue;
-        for (size_t k = 0; k < sizeof reals / sizeof *reals && !handled; ++k)
-            if ((handled = !strcmp(a, reals[k].name)) && (v = args_value(argc, argv, &i)))
-                r = args_double(a, v, reals[k].lo, reals[k].hi, reals[k].out);
-        for (size_t k = 0; k < sizeof counts / sizeof *counts && !handled; ++k)
-            if ((handled = !strcmp(a, counts[k].name)) && (v = args_value(argc, argv, &i)))
-                r = whole(a, v, counts[k].zero_as, counts[k].out);
+        OPTION(reals, k) r = args_double(a, v, reals[k].lo, reals[k].hi, reals[k].out);
+        OPTION(counts, k) r = args_whole(a, v, counts[k].zero_as, counts[k].out);
+        OPTION(ints, k) r = args_int(a, v, ints[k].lo, ints[k].hi, ints[k].out);
+        OPTION(strings, k) * strings[k].out = v;
+        OPTION(choices, k)
+        if ((*choices[k].out = !strcmp(v, choices[k].second)) == 0 && strcmp(v, choices[k].first))
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not %s", a, v,
+                          choices[k].expect);
         if (handled) {
             if (!v)
                 r = VKMD_ERROR_INVALID_ARGUMENT;
-            continue;
-        }
-        static const char *const with_value[] = {
-            "--integrator", "--constraints", "--rigid-water", "--min-iterations", "--seed",
-            "--com-every",  "--coords",      "--out",         "--device",         "--restart"};
-        for (size_t k = 0; k < sizeof with_value / sizeof *with_value && !v; ++k)
-            if (!strcmp(a, with_value[k]) && !(v = args_value(argc, argv, &i)))
-                r = VKMD_ERROR_INVALID_ARGUMENT;
-        if (r != VKMD_OK)
-            continue;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
-        } else if (!strcmp(a, "--integrator")) {
-            d->md.integrator =
-                !strcmp(v, "verlet") ? VKMD_INTEGRATOR_VERLET : VKMD_INTEGRATOR_LANGEVIN;
-            if (strcmp(v, "verlet") && strcmp(v, "langevin"))
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                              "--integrator: '%s' is not langevin or verlet", v);
-        } else if (!strcmp(a, "--constraints")) {
-            d->md.constraints =
-                !strcmp(v, "none") ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
-            if (strcmp(v, "none") && strcmp(v, "hbonds"))
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                              "--constraints: '%s' is not none or hbonds", v);
-        } else if (!strcmp(a, "--rigid-water")) {
-            d->md.flexible_water = !strcmp(v, "no");
-            if (strcmp(v, "yes") && strcmp(v, "no"))
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--rigid-water: '%s' is not yes or no",
-                              v);
-        } else if (!strcmp(a, "--min-iterations")) {
-            r = args_int(a, v, 1, 10000000, &d->min.max_iterations);
-        } else if (!strcmp(a, "--seed")) {
-            r = args_int(a, v, 0, 2147483647, &seed);
-        } else if (!strcmp(a, "--com-every")) {
-            r = args_int(a, v, 0, 2147483647, &com);
-        } else if (!strcmp(a, "--coords") || !strcmp(a, "--out") || !strcmp(a, "--device") ||
-                   !strcmp(a, "--restart")) {
-            *(a[2] == 'c'   ? &d->coords
-              : a[2] == 'o' ? &d->out_dir
-              : a[2] == 'd' ? &q->device
-                            : &d->restart) = v;
         } else if (!strcmp(a, "--minimize")) {
             d->minimize = 1;
         } else if (window_options_parse(argc, argv, &i, &q->win, &r)) {
@@ -188,12 +159,16 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
         } else if (!d->system) {
             d->system = a;
-        } else if (r == VKMD_OK) {
+        } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
     }
+#undef OPTION
     if (r == VKMD_OK && !d->system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd run --help)");
+    d->md.integrator = integrator ? VKMD_INTEGRATOR_VERLET : VKMD_INTEGRATOR_LANGEVIN;
+    d->md.constraints = constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
+    d->md.flexible_water = flexible;
     d->md.seed = (uint64_t)seed;
     d->md.com_every = com > 0 ? com : -1;
     const precision_options *p = &q->precision;
@@ -228,7 +203,9 @@ static void cli_note(void *user, const char *text)
     run_cli *q = user;
     if (q->progress_on)
         run_progress_finish(&q->prog);
-    fprintf(stderr, "vkmd run: %s\n", text);
+    q->progress_on = 0;
+    if (text)
+        fprintf(stderr, "vkmd run: %s\n", text);
 }
 
 static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
@@ -284,61 +261,13 @@ static vkmd_result cli_idle(void *user, int64_t step, int64_t *max_steps, int *e
     return VKMD_OK;
 }
 
-static void print_summary(const run_cli *q, const vkmd_run *run, const vkmd_run_summary *s,
-                          const vkmd_vk_context *ctx)
-{
-    const vkmd_run_desc *d = vkmd_run_desc_get(run);
-    const vkmd_precision_choice *c = vkmd_run_precision(run);
-    const int64_t dof = vkmd_md_dof(vkmd_run_md((vkmd_run *)run));
-    if (!q->json) {
-        printf("vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, mean T %.2f K, "
-               "energy drift %.4g kcal/mol/ns (%.3g kT/ns/dof); outputs in %s/\n",
-               (long long)(s->last_step - s->first_step), d->system, s->wall_s, ctx->info.name,
-               s->ns_per_day, s->mean_temperature_k, s->drift.slope_kcal_mol_per_ns,
-               s->drift.kt_per_ns_per_dof, d->out_dir);
-        return;
-    }
-    printf("{\"system\": ");
-    json_string(stdout, d->system);
-    printf(", \"device\": ");
-    json_string(stdout, ctx->info.name);
-    printf(", \"atoms\": %d, \"dof\": %lld, \"integrator\": \"%s\", \"dt_fs\": %g, "
-           "\"steps\": %lld, \"first_step\": %lld, \"temperature_target_K\": %g, "
-           "\"wall_s\": %.3f, \"ns_per_day\": %.4f, \"mean_temperature_K\": %.3f, "
-           "\"final_total_kcal_mol\": %.6f, \"energy_drift_kcal_mol_per_ns\": %.6g, "
-           "\"energy_drift_stderr_kcal_mol_per_ns\": %.6g, \"energy_drift_kT_per_ns_per_dof\": "
-           "%.6g, \"max_water_violation_A\": %.3g, \"max_hbond_violation_rel\": %.3g",
-           vkmd_run_system(run)->atom_count, (long long)dof,
-           d->md.integrator == VKMD_INTEGRATOR_VERLET ? "verlet" : "langevin", d->md.dt_fs,
-           (long long)s->last_step, (long long)s->first_step, d->md.temperature_k, s->wall_s,
-           s->ns_per_day, s->mean_temperature_k, s->final.total, s->drift.slope_kcal_mol_per_ns,
-           s->drift.slope_stderr_kcal_mol_per_ns, s->drift.kt_per_ns_per_dof,
-           s->max_water_violation_a, s->max_hbond_violation_rel);
-    if (s->minimized)
-        printf(", \"minimize\": {\"iterations\": %d, \"energy_initial_kcal_mol\": %.6f, "
-               "\"energy_final_kcal_mol\": %.6f, \"max_force_kcal_mol_A\": %.6g, "
-               "\"converged\": %s}",
-               s->minimize.iterations, s->minimize.energy_initial, s->minimize.energy_final,
-               s->minimize.max_force, s->minimize.converged ? "true" : "false");
-    printf(", ");
-    vkmd_precision_print_json(stdout, c);
-    printf(", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
-           vkmd_lj_form_name(c->nonbonded_fp16), c->nonbonded_fp16 ? c->fp16_min_r_a : 0.0);
-    printf(", \"outputs\": {\"energy\": \"energy.csv\", \"trajectory\": %s, "
-           "\"final\": \"final.pdb\", \"checkpoint\": \"checkpoint.chk\"}}\n",
-           d->traj_every > 0 ? "\"traj.dcd\"" : "null");
-}
-
 int cmd_run(int argc, char **argv)
 {
-    run_cli q;
-    memset(&q, 0, sizeof q);
+    run_cli q = {0};
     q.precision = (precision_options)PRECISION_OPTIONS_INIT;
-    vkmd_result res = parse(argc, argv, &q);
-    if (res == VKMD_OK)
-        res = window_options_check(&q.win);
     vkmd_run_desc checked;
-    if (res == VKMD_OK)
+    vkmd_result res = parse(argc, argv, &q);
+    if (res == VKMD_OK && (res = window_options_check(&q.win)) == VKMD_OK)
         res = vkmd_run_desc_resolve(&q.d, &checked);
     if (res != VKMD_OK) {
         tool_error("run", res);
@@ -351,8 +280,7 @@ int cmd_run(int argc, char **argv)
     }
     int exit_code = 1;
     vkmd_vk_context *ctx = NULL;
-    vkmd_run_summary s;
-    memset(&s, 0, sizeof s);
+    vkmd_run_summary s = {0};
     const vkmd_run_desc *d = vkmd_run_desc_get(run);
     vkmd_vk_context_desc cdesc = {.device = q.device && strcmp(q.device, "gpu") ? q.device : NULL};
     const vkmd_viewer_desc vd = {.title = d->system, .screenshot_dir = d->out_dir};
@@ -367,43 +295,43 @@ int cmd_run(int argc, char **argv)
                                .stop_requested = cli_stop,
                                .note = cli_note};
     res = vkmd_run_execute(run, ctx, &cli, 1, &s);
-    if (q.progress_on)
-        run_progress_finish(&q.prog);
-    q.progress_on = 0;
+    cli_note(&q, NULL); /* ends the progress line */
     if (res != VKMD_OK) {
         exit_code = s.blown_up ? RUN_EXIT_BLOWN_UP : 1;
         goto cleanup;
     }
-    if (s.ended == VKMD_RUN_INTERRUPTED) {
+    if (s.ended != VKMD_RUN_COMPLETE)
         fprintf(stderr,
-                "vkmd run: stopped by %s at step %lld; checkpoint %s is at step %lld: continue "
-                "with the same options and --restart %s\n",
-                run_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", (long long)s.last_step,
-                s.checkpoint_path, (long long)s.last_checkpoint_step, s.checkpoint_path);
+                "vkmd run: %s at step %lld; checkpoint %s is at step %lld: continue with the same "
+                "options and --restart %s\n",
+                s.ended == VKMD_RUN_ENDED    ? "the window closed"
+                : run_stop_signal == SIGTERM ? "stopped by SIGTERM"
+                                             : "stopped by SIGINT",
+                (long long)s.last_step, s.checkpoint_path, (long long)s.last_checkpoint_step,
+                s.checkpoint_path);
+    if (s.ended == VKMD_RUN_INTERRUPTED) {
         exit_code = RUN_EXIT_INTERRUPTED;
         goto cleanup;
     }
-    if (s.ended == VKMD_RUN_ENDED)
-        fprintf(stderr,
-                "vkmd run: the window closed at step %lld; checkpoint %s is at step %lld "
-                "(continue with the same options and --restart %s)\n",
-                (long long)s.last_step, s.checkpoint_path, (long long)s.last_checkpoint_step,
-                s.checkpoint_path);
     if (q.view)
         fprintf(stderr, "vkmd run: %lld frames drawn\n", (long long)vkmd_viewer_frames(q.view));
     vkmd_viewer_close(q.view, ctx); /* first, so its teardown is validated too */
     q.view = NULL;
     VKMD_TRY(vkmd_vk_context_check_validation(ctx));
-    print_summary(&q, run, &s, ctx);
+    if (q.json)
+        vkmd_run_summary_write_json(stdout, run, &s);
+    else
+        vkmd_run_summary_write_text(stdout, run, &s);
     exit_code = 0;
 cleanup:
     if (exit_code != 0 && exit_code != RUN_EXIT_INTERRUPTED) {
         tool_error("run", res);
-        if (res == VKMD_ERROR_DEVICE_LOST)
-            fprintf(stderr, "vkmd run: the GPU was lost (driver reset, hang or removal). ");
-        else if (res == VKMD_ERROR_DEVICE_MEMORY)
-            fprintf(stderr, "vkmd run: the GPU ran out of memory (a smaller system, or another "
-                            "device with --device). ");
+        const int device = res == VKMD_ERROR_DEVICE_LOST || res == VKMD_ERROR_DEVICE_MEMORY;
+        if (device)
+            fprintf(stderr, "vkmd run: the GPU %s. ",
+                    res == VKMD_ERROR_DEVICE_LOST ? "was lost (driver reset, hang or removal)"
+                                                  : "ran out of memory (a smaller system, or "
+                                                    "another device with --device)");
         const char *ck_path = NULL;
         const int64_t last_ck = vkmd_run_last_checkpoint(run, &ck_path);
         if (last_ck >= 0)
@@ -411,8 +339,7 @@ cleanup:
                     "vkmd run: the last good checkpoint, %s, is at step %lld; outputs hold every "
                     "good report and frame until the stop; continue with --restart %s\n",
                     ck_path, (long long)last_ck, ck_path);
-        else if (res == VKMD_ERROR_DEVICE_LOST || res == VKMD_ERROR_DEVICE_MEMORY ||
-                 exit_code == RUN_EXIT_BLOWN_UP)
+        else if (device || exit_code == RUN_EXIT_BLOWN_UP)
             fprintf(stderr, "vkmd run: no checkpoint was written before the stop\n");
     }
     vkmd_viewer_close(q.view, ctx);

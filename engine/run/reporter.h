@@ -66,6 +66,8 @@ typedef struct vkmd_run_summary {
     int64_t first_step;             /* 0, or the checkpoint's step */
     int64_t last_step;              /* the step the run ended at */
     int64_t last_checkpoint_step;   /* -1: none written or read */
+    const char *device;             /* the device's name */
+    int64_t dof;                    /* degrees of freedom of the temperature */
     const char *checkpoint_path;    /* DIR/checkpoint.chk */
     double wall_s;                  /* wall time of the steps (setup excluded) */
     double ns_per_day;              /* (last_step - first_step) steps over wall_s */

@@ -376,6 +376,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
                       "the starting state is not usable: %s (check the input, or --minimize)", why);
         goto cleanup;
     }
+    s->dof = run->info.dof;
     int64_t good_md_step = vkmd_md_steps_done(run->md);
     int64_t done = run->info.first_step, last_report = done;
     s->first_step = done;
@@ -539,6 +540,7 @@ vkmd_result vkmd_run_execute(vkmd_run *run, vkmd_vk_context *ctx, const vkmd_rep
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "run: executed already");
     run->executed = 1;
     run->ctx = ctx;
+    s.device = ctx->info.name;
     run->rep = calloc((size_t)reporter_count + FILE_REPORTERS, sizeof *run->rep);
     if (!run->rep)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");

@@ -1,0 +1,53 @@
+/* Run summaries as text and JSON (see run_summary.h). */
+#include "run/run_summary.h"
+
+#include "core/json.h"
+
+void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
+{
+    const vkmd_run_desc *d = vkmd_run_desc_get(run);
+    fprintf(out,
+            "vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, mean T %.2f K, "
+            "energy drift %.4g kcal/mol/ns (%.3g kT/ns/dof); outputs in %s/\n",
+            (long long)(s->last_step - s->first_step), d->system, s->wall_s, s->device,
+            s->ns_per_day, s->mean_temperature_k, s->drift.slope_kcal_mol_per_ns,
+            s->drift.kt_per_ns_per_dof, d->out_dir);
+}
+
+void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
+{
+    const vkmd_run_desc *d = vkmd_run_desc_get(run);
+    const vkmd_precision_choice *c = vkmd_run_precision(run);
+    fprintf(out, "{\"system\": ");
+    vkmd_json_string(out, d->system);
+    fprintf(out, ", \"device\": ");
+    vkmd_json_string(out, s->device);
+    fprintf(out,
+            ", \"atoms\": %d, \"dof\": %lld, \"integrator\": \"%s\", \"dt_fs\": %g, "
+            "\"steps\": %lld, \"first_step\": %lld, \"temperature_target_K\": %g, "
+            "\"wall_s\": %.3f, \"ns_per_day\": %.4f, \"mean_temperature_K\": %.3f, "
+            "\"final_total_kcal_mol\": %.6f, \"energy_drift_kcal_mol_per_ns\": %.6g, "
+            "\"energy_drift_stderr_kcal_mol_per_ns\": %.6g, \"energy_drift_kT_per_ns_per_dof\": "
+            "%.6g, \"max_water_violation_A\": %.3g, \"max_hbond_violation_rel\": %.3g",
+            vkmd_run_system(run)->atom_count, (long long)s->dof,
+            d->md.integrator == VKMD_INTEGRATOR_VERLET ? "verlet" : "langevin", d->md.dt_fs,
+            (long long)s->last_step, (long long)s->first_step, d->md.temperature_k, s->wall_s,
+            s->ns_per_day, s->mean_temperature_k, s->final.total, s->drift.slope_kcal_mol_per_ns,
+            s->drift.slope_stderr_kcal_mol_per_ns, s->drift.kt_per_ns_per_dof,
+            s->max_water_violation_a, s->max_hbond_violation_rel);
+    if (s->minimized)
+        fprintf(out,
+                ", \"minimize\": {\"iterations\": %d, \"energy_initial_kcal_mol\": %.6f, "
+                "\"energy_final_kcal_mol\": %.6f, \"max_force_kcal_mol_A\": %.6g, "
+                "\"converged\": %s}",
+                s->minimize.iterations, s->minimize.energy_initial, s->minimize.energy_final,
+                s->minimize.max_force, s->minimize.converged ? "true" : "false");
+    fprintf(out, ", ");
+    vkmd_precision_print_json(out, c);
+    fprintf(out, ", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
+            vkmd_lj_form_name(c->nonbonded_fp16), c->nonbonded_fp16 ? c->fp16_min_r_a : 0.0);
+    fprintf(out,
+            ", \"outputs\": {\"energy\": \"energy.csv\", \"trajectory\": %s, "
+            "\"final\": \"final.pdb\", \"checkpoint\": \"checkpoint.chk\"}}\n",
+            d->traj_every > 0 ? "\"traj.dcd\"" : "null");
+}
