@@ -80,7 +80,11 @@ else
   ok "vkmd.pc and the CMake package name neither the source nor the build tree"
 fi
 
-# 3. examples/ out of the source tree, through pkg-config only.
+# 3. examples/ out of the source tree, through pkg-config only. A sanitizer
+# build's library needs its runtime loaded first: the programs get the same
+# -fsanitize flags.
+san=()
+grep -q '^VKMD_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && san=(-fsanitize=address,undefined)
 cp -r "$root/examples" "$scratch/examples"
 export PKG_CONFIG_PATH=$lib/pkgconfig
 unset CMAKE_PREFIX_PATH CPATH C_INCLUDE_PATH LIBRARY_PATH
@@ -91,6 +95,13 @@ cflags=$(pkg-config --cflags vkmd) && libs=$(pkg-config --libs vkmd) &&
 printf '#include <vkmd.h>\nint main(void) { return vkmd_result_str(VKMD_OK)[0] == 0; }\n' >"$scratch/probe_ok.c"
 cc -std=c11 $cflags -fsyntax-only "$scratch/probe_ok.c" 2>"$scratch/probe_ok.err" &&
   ok "<vkmd.h> compiles with pkg-config's flags" || bad "<vkmd.h> does not compile: $(head -3 "$scratch/probe_ok.err")"
+printf '#include <vkmd_vulkan.h>\nint main(void) { return vkmd_context_vk_device(0) != VK_NULL_HANDLE; }\n' >"$scratch/probe_vk.c"
+cc -std=c11 $cflags -fsyntax-only "$scratch/probe_vk.c" 2>"$scratch/probe_vk.err" &&
+  ok "<vkmd_vulkan.h> compiles with pkg-config's flags" || bad "<vkmd_vulkan.h> does not compile: $(head -3 "$scratch/probe_vk.err")"
+if command -v c++ >/dev/null; then
+  c++ $cflags -Wall -Werror -fsyntax-only -x c++ "$scratch/probe_vk.c" 2>"$scratch/probe_cxx.err" &&
+    ok "the headers compile as C++" || bad "the headers as C++: $(head -3 "$scratch/probe_cxx.err")"
+fi
 for internal in core/result.h sim/md.h vk/context.h; do
   printf '#include "%s"\nint main(void) { return 0; }\n' "$internal" >"$scratch/probe_internal.c"
   if cc -std=c11 $cflags -fsyntax-only "$scratch/probe_internal.c" 2>/dev/null; then
@@ -100,7 +111,7 @@ for internal in core/result.h sim/md.h vk/context.h; do
   fi
 done
 if cmake -S "$scratch/examples" -B "$scratch/examples_build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-  >"$scratch/configure.log" 2>&1 && cmake --build "$scratch/examples_build" >"$scratch/build.log" 2>&1; then
+  -DCMAKE_C_FLAGS="${san[*]}" -DCMAKE_EXE_LINKER_FLAGS="${san[*]}" >"$scratch/configure.log" 2>&1 && cmake --build "$scratch/examples_build" >"$scratch/build.log" 2>&1; then
   ok "examples/ configured and built against the prefix"
 else
   bad "examples/ build: $(tail -8 "$scratch/configure.log" "$scratch/build.log" 2>/dev/null)"
@@ -110,7 +121,7 @@ if grep -qE -- "-I *($root|$build)" "$scratch/examples_build/compile_commands.js
 else
   ok "the example compiles with the prefix's include directory only"
 fi
-(cd "$scratch/examples" && cc -std=c11 md_water.c -o "$scratch/md_water_cc" $cflags $libs) \
+(cd "$scratch/examples" && cc -std=c11 "${san[@]}" md_water.c -o "$scratch/md_water_cc" $cflags $libs) \
   2>"$scratch/cc.err" && ok "one-line cc build" || bad "one-line cc build: $(head -5 "$scratch/cc.err")"
 mkdir -p "$scratch/find_package"
 cat >"$scratch/find_package/CMakeLists.txt" <<CMAKE
@@ -121,7 +132,7 @@ add_executable(md_water $scratch/examples/md_water.c)
 target_link_libraries(md_water PRIVATE vkmd::vkmd)
 CMAKE
 if cmake -S "$scratch/find_package" -B "$scratch/find_package/build" -DCMAKE_PREFIX_PATH="$prefix" \
-  >"$scratch/fp.log" 2>&1 && cmake --build "$scratch/find_package/build" >>"$scratch/fp.log" 2>&1; then
+  -DCMAKE_C_FLAGS="${san[*]}" -DCMAKE_EXE_LINKER_FLAGS="${san[*]}" >"$scratch/fp.log" 2>&1 && cmake --build "$scratch/find_package/build" >>"$scratch/fp.log" 2>&1; then
   ok "find_package(vkmd $version) and vkmd::vkmd build md_water"
 else
   bad "find_package(vkmd): $(tail -8 "$scratch/fp.log")"
