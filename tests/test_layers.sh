@@ -8,7 +8,9 @@
 #   2. a copy of one of the module's real sources compiles, and fails once a
 #      forbidden module's header is included, or once it calls a forbidden
 #      module's function without the header (implicit declarations are
-#      errors).
+#      errors);
+#   3. no module below api includes the public headers (core/result.h takes
+#      only their result codes).
 # Modules without headers yet are listed and skipped; a missing layer
 # directory or unreadable module list fails.
 # Arguments: $1 vkmd binary (unused), $2 tests source dir, $3 build testdata
@@ -165,6 +167,13 @@ for pair in forces:sim/md.h io:forces/forcefield.h ref:forces/forcefield.h ref:s
     bad "$m including $h fails for another reason: $(head -3 "$scratch/named_$m.log")"
   fi
 done
+
+# The public headers sit on every module's include path (core/result.h takes
+# the result codes from vkmd.h's first part); the API itself is for api/ only.
+leaks=$(cd "$root/engine" && grep -lE '^#include [<"]vkmd(_vulkan)?\.h[>"]' */*.[ch] |
+  grep -vE '^(api/|core/result\.h$)' | tr '\n' ' ')
+[ -z "$leaks" ] && ok "only api/ (and core/result.h) include the public headers" ||
+  bad "below api, including the public headers: $leaks"
 
 echo "$((checks - fail)) passed, $fail failed"
 [ $fail = 0 ] && exit 0 || exit 1
