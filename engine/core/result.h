@@ -8,25 +8,12 @@
 #ifndef VKMD_CORE_RESULT_H
 #define VKMD_CORE_RESULT_H
 
-typedef enum vkmd_result {
-    VKMD_OK = 0,
-    VKMD_ERROR_INVALID_ARGUMENT, /* impossible parameter from the caller or the user */
-    VKMD_ERROR_OUT_OF_MEMORY,    /* host allocation failed */
-    VKMD_ERROR_IO,               /* file cannot be opened, read or written */
-    VKMD_ERROR_PARSE,            /* malformed input file */
-    VKMD_ERROR_UNSUPPORTED,      /* valid input that vkmd does not handle (e.g. triclinic box) */
-    VKMD_ERROR_NO_DEVICE,        /* no usable Vulkan device */
-    VKMD_ERROR_VULKAN,           /* a Vulkan call failed */
-    VKMD_ERROR_DEVICE_LOST,      /* VK_ERROR_DEVICE_LOST */
-    VKMD_ERROR_DEVICE_MEMORY,    /* out of device memory */
-    VKMD_ERROR_VALIDATION,       /* the validation layer reported an error */
-    VKMD_ERROR_NUMERIC,          /* non-finite or runaway numbers */
-    VKMD_ERROR_CAPACITY,         /* a device-side list outgrew its buffer (grow and repeat) */
-    VKMD_RESULT_COUNT
-} vkmd_result;
-
-/* Short name of a result code ("parse error", ...). Never NULL. */
-const char *vkmd_result_str(vkmd_result r);
+/* The codes, vkmd_result_str(), vkmd_last_error() and vkmd_error_clear() are
+ * public: the first part of include/vkmd.h (the API above it stays out of the
+ * engine's modules). */
+#define VKMD_RESULT_ONLY
+#include "vkmd.h"
+#undef VKMD_RESULT_ONLY
 
 /* Records a printf-style detail message for this thread and returns `code`, so
  * a failure site reads `return vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: ...", ...)`. */
@@ -44,12 +31,6 @@ vkmd_result vkmd_fail(vkmd_result code, const char *fmt, ...)
 
 #endif
     ;
-
-/* Detail of the last failure on this thread ("" if none). */
-const char *vkmd_last_error(void);
-
-/* Clears the detail message. */
-void vkmd_error_clear(void);
 
 /* Evaluates a vkmd call once; on failure stores the code in `res` and jumps to
  * the function's `cleanup` label. Requires `vkmd_result res` in scope. */

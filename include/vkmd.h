@@ -1,0 +1,234 @@
+/* vkmd: molecular dynamics on any GPU through Vulkan compute. The public C
+ * API of libvkmd, the only header a program needs (the Vulkan interop for
+ * programs that record their own Vulkan work is vkmd_vulkan.h).
+ *
+ *   cc prog.c $(pkg-config --cflags --libs vkmd)
+ *   CMake: find_package(vkmd) and target_link_libraries(prog vkmd::vkmd)
+ *
+ * Handles are opaque; each has a create (or load) and a destroy, and destroy
+ * takes NULL. What a call returns through a pointer is owned by the caller
+ * unless said otherwise. Every fallible call returns a vkmd_result; on
+ * failure vkmd_last_error() says what went wrong (file:line of an input,
+ * the Vulkan call, the expected value).
+ *
+ * Units everywhere: A (lengths), fs (time steps), ps (times), kcal/mol
+ * (energies), amu, e, K; velocities in A/fs. Desc structs are zero means
+ * default: zero-initialise and set what you need.
+ *
+ * Threads: a context and everything created from it are used by one thread
+ * at a time. The error message is per thread.
+ *
+ * The first part (result codes and messages) is also the engine's own
+ * (engine/core/result.h includes it alone, with VKMD_RESULT_ONLY defined).
+ * Public names never repeat an internal engine name, since the library's
+ * api module sees both. */
+
+/* ---- Exports, result codes and messages --------------------------------- */
+#ifndef VKMD_H_RESULT
+#define VKMD_H_RESULT
+
+#if defined(VKMD_BUILDING_LIBRARY) && defined(__GNUC__)
+#define VKMD_API __attribute__((visibility("default")))
+#else
+#define VKMD_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vkmd_result {
+    VKMD_OK = 0,
+    VKMD_ERROR_INVALID_ARGUMENT, /* impossible parameter from the caller or the user */
+    VKMD_ERROR_OUT_OF_MEMORY,    /* host allocation failed */
+    VKMD_ERROR_IO,               /* file cannot be opened, read or written */
+    VKMD_ERROR_PARSE,            /* malformed input file */
+    VKMD_ERROR_UNSUPPORTED,      /* valid input that vkmd does not handle (e.g. triclinic box) */
+    VKMD_ERROR_NO_DEVICE,        /* no usable Vulkan device */
+    VKMD_ERROR_VULKAN,           /* a Vulkan call failed */
+    VKMD_ERROR_DEVICE_LOST,      /* VK_ERROR_DEVICE_LOST */
+    VKMD_ERROR_DEVICE_MEMORY,    /* out of device memory */
+    VKMD_ERROR_VALIDATION,       /* the validation layer reported an error */
+    VKMD_ERROR_NUMERIC,          /* non-finite or runaway numbers */
+    VKMD_ERROR_CAPACITY,         /* a device-side list outgrew its buffer (grow and repeat) */
+    VKMD_RESULT_COUNT
+} vkmd_result;
+
+/* Short name of a result code ("parse error", ...): static, never NULL. */
+VKMD_API const char *vkmd_result_str(vkmd_result r);
+
+/* Detail of the last failure on this thread ("" if none); valid until the
+ * next vkmd call on this thread. */
+VKMD_API const char *vkmd_last_error(void);
+
+/* Clears this thread's failure detail. */
+VKMD_API void vkmd_error_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VKMD_H_RESULT */
+
+/* ---- The API ------------------------------------------------------------ */
+#if !defined(VKMD_H) && !defined(VKMD_RESULT_ONLY)
+#define VKMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of this header; vkmd_version() gives the library's. The shared
+ * library's soname changes with the major version. */
+#define VKMD_VERSION_MAJOR  0
+#define VKMD_VERSION_MINOR  1
+#define VKMD_VERSION_PATCH  0
+#define VKMD_VERSION_STRING "0.1.0"
+
+/* The library's version: "MAJOR.MINOR.PATCH" (static); any out pointer may
+ * be NULL. */
+VKMD_API const char *vkmd_version(int *out_major, int *out_minor, int *out_patch);
+
+/* ---- Context: one Vulkan device ----------------------------------------- */
+
+typedef struct vkmd_context vkmd_context;
+
+typedef struct vkmd_context_desc {
+    const char *device; /* NULL, "" or "gpu": $VKMD_DEVICE if set, else the best device
+                           (discrete > integrated > virtual > cpu); "N": device index N
+                           (as `vkmd devices` lists them); otherwise a case-insensitive
+                           substring of the device name (as `vkmd run --device`) */
+    int validation;     /* 0: Vulkan validation layer on iff $VKMD_VALIDATION is set and
+                           not "0"; 1: on; -1: off */
+} vkmd_context_desc;
+
+/* Creates a context on one device. `desc` may be NULL (defaults). Errors:
+ * VKMD_ERROR_NO_DEVICE (no usable device, or none matches desc->device; the
+ * message lists the devices), VKMD_ERROR_VULKAN, VKMD_ERROR_OUT_OF_MEMORY. */
+VKMD_API vkmd_result vkmd_context_create(const vkmd_context_desc *desc, vkmd_context **out_ctx);
+
+/* Waits for the device and destroys the context; everything created from it
+ * must be destroyed before. NULL is a no-op. */
+VKMD_API void vkmd_context_destroy(vkmd_context *ctx);
+
+/* The device's name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"; owned by the
+ * context. */
+VKMD_API const char *vkmd_context_device_name(const vkmd_context *ctx);
+
+/* Validation errors counted so far (0 without validation). */
+VKMD_API uint32_t vkmd_context_validation_errors(const vkmd_context *ctx);
+
+/* ---- System: atoms, force field parameters, coordinates, box ------------ */
+
+typedef struct vkmd_sys vkmd_sys;
+
+/* Loads a system as `vkmd run SPEC [--coords COORDS]` does: SPEC "water:N"
+ * (N TIP3P waters in a cubic box) or an AMBER prmtop path; `coords_path`
+ * (may be NULL) an inpcrd/rst7 or .pdb file, else the prmtop's .inpcrd or
+ * .rst7 beside it. Errors: VKMD_ERROR_IO, VKMD_ERROR_PARSE (naming
+ * file:line), VKMD_ERROR_INVALID_ARGUMENT (no coordinates, malformed spec). */
+VKMD_API vkmd_result vkmd_sys_load(const char *spec, const char *coords_path, vkmd_sys **out_sys);
+
+/* Frees the system. NULL is a no-op. */
+VKMD_API void vkmd_sys_destroy(vkmd_sys *sys);
+
+VKMD_API int32_t vkmd_sys_atom_count(const vkmd_sys *sys);
+
+/* The periodic box edges in A (orthorhombic); returns 1, or 0 for a system
+ * without a box (out_len_a then zero). out_len_a may be NULL. */
+VKMD_API int vkmd_sys_box(const vkmd_sys *sys, double out_len_a[3]);
+
+/* Copies the positions, xyz per atom, A, into out_xyz[3 * capacity_atoms].
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (capacity_atoms < atom count). */
+VKMD_API vkmd_result vkmd_sys_get_positions(const vkmd_sys *sys, int32_t capacity_atoms,
+                                            double *out_xyz);
+
+/* Hydrogen mass repartitioning (vkmd run --hmr): every hydrogen bonded to a
+ * heavy atom gets `hydrogen_mass_amu`, taken from that atom (waters are left
+ * alone), so 4 fs steps are stable. Call before vkmd_dynamics_create.
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (masses then unchanged). */
+VKMD_API vkmd_result vkmd_sys_repartition_hydrogen_mass(vkmd_sys *sys, double hydrogen_mass_amu);
+
+/* ---- Dynamics: MD of one system on one context --------------------------- */
+
+typedef struct vkmd_dynamics vkmd_dynamics;
+
+typedef enum vkmd_dynamics_integrator {
+    VKMD_DYNAMICS_LANGEVIN = 0, /* Langevin middle (BAOAB, as OpenMM's), the default */
+    VKMD_DYNAMICS_VERLET = 1    /* velocity Verlet (NVE) */
+} vkmd_dynamics_integrator;
+
+/* Positions and Lennard-Jones arithmetic on the device (docs/PRECISION.md). */
+typedef enum vkmd_precision_mode {
+    VKMD_PRECISION_MODE_AUTO = 0,   /* mixed, LJ arithmetic calibrated on the device */
+    VKMD_PRECISION_MODE_SINGLE = 1, /* fp32 positions and LJ */
+    VKMD_PRECISION_MODE_MIXED = 2,  /* split-float positions */
+    VKMD_PRECISION_MODE_FIXED = 3   /* split-int positions: bitwise reproducible */
+} vkmd_precision_mode;
+
+/* Zero means default for every field; the defaults are those of vkmd run. */
+typedef struct vkmd_dynamics_desc {
+    vkmd_dynamics_integrator integrator; /* LANGEVIN */
+    double dt_fs;                        /* 2 */
+    double temperature_k;                /* 300: Langevin bath and initial velocities */
+    double friction_per_ps;              /* 1 (Langevin) */
+    uint64_t seed;                       /* 0: 1 (vkmd run's default); Langevin noise and
+                                            initial velocities */
+    int no_hbond_constraints;            /* 0: bonds to hydrogen constrained; 1: none */
+    int flexible_water;                  /* 0: rigid waters (SETTLE); 1: flexible */
+    double constraint_tol;               /* 1e-5, relative */
+    int32_t com_every;                   /* 0: remove centre-of-mass motion every 100 steps;
+                                            < 0: never */
+    double cutoff_a;                     /* 9 A (non-bonded; periodic systems) */
+    double ewald_tolerance;              /* 5e-4 (PME accuracy) */
+    vkmd_precision_mode precision;       /* AUTO */
+} vkmd_dynamics_desc;
+
+/* Energies and temperature of the current state. */
+typedef struct vkmd_dynamics_report {
+    int64_t step;              /* steps done since creation */
+    double time_ps;            /* step * dt */
+    double potential_kcal_mol; /* every term below and the corrections */
+    double kinetic_kcal_mol;   /* of the constrained velocities */
+    double total_kcal_mol;     /* potential + kinetic */
+    double temperature_k;      /* 2 KE / (dof k_B) */
+    double bond_kcal_mol;      /* bonds */
+    double angle_kcal_mol;     /* angles */
+    double dihedral_kcal_mol;  /* proper and improper torsions */
+    double lj_kcal_mol;        /* Lennard-Jones: pairs, 1-4, long-range correction */
+    double coulomb_kcal_mol;   /* Coulomb: real and reciprocal space, 1-4, corrections */
+} vkmd_dynamics_report;
+
+/* Builds the force field, constraints and state of `sys` on `ctx` (`desc`
+ * may be NULL), then, unless the system came with velocities, draws them at
+ * temperature_k from the seed. `sys` is borrowed: it must outlive the
+ * dynamics and not change. Errors: VKMD_ERROR_INVALID_ARGUMENT (a desc
+ * field, named; a box shorter than twice the cutoff), device errors. */
+VKMD_API vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
+                                          const vkmd_dynamics_desc *desc, vkmd_dynamics **out_dyn);
+
+/* Frees the dynamics. NULL is a no-op. */
+VKMD_API void vkmd_dynamics_destroy(vkmd_dynamics *dyn);
+
+/* Runs `steps` (>= 0) steps and waits for them. Errors: device errors;
+ * VKMD_ERROR_INVALID_ARGUMENT for steps < 0. */
+VKMD_API vkmd_result vkmd_dynamics_step(vkmd_dynamics *dyn, int64_t steps);
+
+/* Energies and temperature of the current state (reads the device). */
+VKMD_API vkmd_result vkmd_dynamics_get_report(vkmd_dynamics *dyn, vkmd_dynamics_report *out_report);
+
+/* Copies the current positions (A, whole molecules wrapped into the box) or
+ * velocities (A/fs), xyz per atom, into out_xyz[3 * capacity_atoms].
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (capacity_atoms < atom count), device
+ * errors. */
+VKMD_API vkmd_result vkmd_dynamics_get_positions(vkmd_dynamics *dyn, int32_t capacity_atoms,
+                                                 double *out_xyz);
+VKMD_API vkmd_result vkmd_dynamics_get_velocities(vkmd_dynamics *dyn, int32_t capacity_atoms,
+                                                  double *out_xyz);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* VKMD_H */
