@@ -228,6 +228,104 @@ VKMD_API vkmd_result vkmd_dynamics_get_positions(vkmd_dynamics *dyn, int32_t cap
 VKMD_API vkmd_result vkmd_dynamics_get_velocities(vkmd_dynamics *dyn, int32_t capacity_atoms,
                                                   double *out_xyz);
 
+/* ---- Runs: what `vkmd run` does, for any client ------------------------- */
+
+/* A run loads a system, sets up dynamics as vkmd_dynamics does, minimises,
+ * equilibrates and steps to `steps`, writing DIR/energy.csv, DIR/traj.dcd,
+ * DIR/final.pdb and DIR/checkpoint.chk, checking every report step (a
+ * blown-up state stops the run and is replayed to name the step, the term
+ * and the atoms), and calling the client's reporter. Checkpoints carry the
+ * run's settings: one written here continues with `vkmd run --restart` (and
+ * the reverse) given the same settings, and the continuation is bitwise the
+ * run that did not stop. */
+typedef struct vkmd_mdrun vkmd_mdrun;
+
+/* Zero means default for every field; the defaults are those of vkmd run. */
+typedef struct vkmd_mdrun_desc {
+    const char *system;              /* required: "water:N" or an AMBER prmtop path */
+    const char *coords;              /* NULL: the prmtop's .inpcrd or .rst7 (as vkmd_sys_load) */
+    vkmd_dynamics_desc dynamics;     /* integrator, dt, temperature, seed (0: 1), precision ... */
+    double hydrogen_mass_amu;        /* 0: no hydrogen mass repartitioning (vkmd run --hmr) */
+    int64_t steps;                   /* 10000: the run's last step; < 0: none */
+    int64_t report_every;            /* 1000; < 0: only at the last step */
+    int64_t traj_every;              /* 0: report_every; < 0: no trajectory */
+    int64_t checkpoint_every;        /* 0: the multiple of report_every nearest above 10000;
+                                        < 0: only at the end and when stopped */
+    int64_t equilibrate_steps;       /* 0: Langevin steps before the run, not reported */
+    int minimize;                    /* 0; 1: minimise the energy first */
+    double minimize_force_tol;       /* kcal/mol/A; 0: 10 kJ/mol/nm */
+    int32_t minimize_max_iterations; /* 0: 10000 */
+    const char *out_dir;             /* "vkmd_run" (created) */
+    const char *restart;             /* NULL, or a checkpoint to continue (same settings) */
+    int no_file_outputs;             /* 1: no energy.csv, traj.dcd, final.pdb (checkpoints stay) */
+} vkmd_mdrun_desc;
+
+/* One state of a run, as reporters see it (valid during the call only). */
+typedef struct vkmd_mdrun_state {
+    int64_t step;              /* run step */
+    double time_ps;            /* step * dt */
+    double potential_kcal_mol; /* as vkmd_dynamics_report */
+    double kinetic_kcal_mol;
+    double total_kcal_mol;
+    double temperature_k;
+    double ns_per_day; /* speed since the previous report; 0 when not measured */
+    int32_t atom_count;
+    const double *positions;  /* [3 * atom_count] A */
+    const double *velocities; /* [3 * atom_count] A/fs */
+    int start;                /* 1: the state the run starts from (not a new report) */
+} vkmd_mdrun_state;
+
+/* A client's view of a run; every callback may be NULL. A callback's error
+ * ends the run with that error. */
+typedef struct vkmd_mdrun_reporter {
+    void *user;
+    vkmd_result (*report)(void *user, const vkmd_mdrun_state *s); /* every report step */
+    vkmd_result (*frame)(void *user, const vkmd_mdrun_state *s);  /* every trajectory frame */
+    vkmd_result (*checkpoint)(void *user, int64_t step, const char *path);
+    int (*stop_requested)(void *user);          /* nonzero: stop at the next report step */
+    void (*note)(void *user, const char *text); /* a line of what the run does */
+} vkmd_mdrun_reporter;
+
+typedef enum vkmd_mdrun_end {
+    VKMD_MDRUN_COMPLETE = 0,   /* every step */
+    VKMD_MDRUN_INTERRUPTED = 2 /* stop_requested: stopped at a report step, checkpoint there */
+} vkmd_mdrun_end;
+
+typedef struct vkmd_mdrun_summary {
+    vkmd_mdrun_end ended;
+    int blown_up;                        /* 1: stopped at a bad state (VKMD_ERROR_NUMERIC) */
+    int64_t first_step;                  /* 0, or the checkpoint's step */
+    int64_t last_step;                   /* the step the run ended at */
+    int64_t last_checkpoint_step;        /* -1: none */
+    double wall_s;                       /* wall time of the steps */
+    double ns_per_day;                   /* simulated ns per day of wall time */
+    double mean_temperature_k;           /* over the report steps */
+    double final_total_kcal_mol;         /* total energy at the end */
+    double energy_drift_kcal_mol_per_ns; /* fit of the total energy over the reports */
+} vkmd_mdrun_summary;
+
+/* Checks `desc`, loads the system, checks a restart's checkpoint against it
+ * and creates the output directory; no device work yet. The desc's strings
+ * are borrowed until vkmd_mdrun_destroy. Errors: VKMD_ERROR_INVALID_ARGUMENT
+ * (a field, named), those of vkmd_sys_load, VKMD_ERROR_IO. */
+VKMD_API vkmd_result vkmd_mdrun_create(const vkmd_mdrun_desc *desc, vkmd_mdrun **out_run);
+
+/* Runs on `ctx` (once per run) with `reporter` (may be NULL); out_summary
+ * (may be NULL) is filled also after an error. Errors: device errors (the
+ * last checkpoint holds the last good state), VKMD_ERROR_NUMERIC (blown up;
+ * the message names the step, term and atoms), VKMD_ERROR_INVALID_ARGUMENT
+ * (a restart with other settings: the first is named), I/O errors. */
+VKMD_API vkmd_result vkmd_mdrun_execute(vkmd_mdrun *run, vkmd_context *ctx,
+                                        const vkmd_mdrun_reporter *reporter,
+                                        vkmd_mdrun_summary *out_summary);
+
+/* The run's checkpoint file (DIR/checkpoint.chk; owned by the run) and the
+ * step of its last good checkpoint (-1: none) in *out_step (may be NULL). */
+VKMD_API const char *vkmd_mdrun_checkpoint(const vkmd_mdrun *run, int64_t *out_step);
+
+/* Frees the run (before its context). NULL is a no-op. */
+VKMD_API void vkmd_mdrun_destroy(vkmd_mdrun *run);
+
 #ifdef __cplusplus
 }
 #endif

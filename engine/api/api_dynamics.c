@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static vkmd_result check_desc(const vkmd_dynamics_desc *d)
+vkmd_result vkmd_api_dynamics_desc_check(const vkmd_dynamics_desc *d)
 {
     if (d->integrator != VKMD_DYNAMICS_LANGEVIN && d->integrator != VKMD_DYNAMICS_VERLET)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -37,7 +37,7 @@ static vkmd_result check_desc(const vkmd_dynamics_desc *d)
     return VKMD_OK;
 }
 
-static vkmd_precision precision_of(vkmd_precision_mode m)
+vkmd_precision vkmd_api_precision(vkmd_precision_mode m)
 {
     switch (m) {
     case VKMD_PRECISION_MODE_SINGLE:
@@ -52,6 +52,21 @@ static vkmd_precision precision_of(vkmd_precision_mode m)
     return VKMD_PRECISION_AUTO;
 }
 
+void vkmd_api_md_desc(const vkmd_dynamics_desc *d, vkmd_md_desc *m)
+{
+    *m = (vkmd_md_desc){0};
+    m->integrator =
+        d->integrator == VKMD_DYNAMICS_VERLET ? VKMD_INTEGRATOR_VERLET : VKMD_INTEGRATOR_LANGEVIN;
+    m->dt_fs = d->dt_fs;
+    m->temperature_k = d->temperature_k;
+    m->friction_per_ps = d->friction_per_ps;
+    m->seed = d->seed ? d->seed : 1;
+    m->constraints = d->no_hbond_constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
+    m->flexible_water = d->flexible_water;
+    m->constraint_tol = d->constraint_tol;
+    m->com_every = d->com_every;
+}
+
 vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
                                  const vkmd_dynamics_desc *desc, vkmd_dynamics **out_dyn)
 {
@@ -63,7 +78,7 @@ vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
                          ctx ? "sys" : "ctx");
     const vkmd_dynamics_desc none = {0};
     const vkmd_dynamics_desc *d = desc ? desc : &none;
-    vkmd_result res = check_desc(d);
+    vkmd_result res = vkmd_api_dynamics_desc_check(d);
     if (res != VKMD_OK)
         return res;
     vkmd_dynamics *dyn = calloc(1, sizeof *dyn);
@@ -76,21 +91,13 @@ vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
     const vkmd_system *s = &sys->system;
     VKMD_TRY(vkmd_system_check_coordinates(s, d->cutoff_a > 0 ? d->cutoff_a : 9.0, sys->source));
     VKMD_TRY(vkmd_ff_settings_resolve(&dyn->ff, s));
-    VKMD_TRY(vkmd_precision_choose(ctx->vk, s, precision_of(d->precision), &dyn->ff, &dyn->choice));
+    VKMD_TRY(vkmd_precision_choose(ctx->vk, s, vkmd_api_precision(d->precision), &dyn->ff,
+                                   &dyn->choice));
     vkmd_precision_apply(&dyn->choice, &dyn->ff);
 
     vkmd_md_desc *m = &dyn->md_desc;
+    vkmd_api_md_desc(d, m);
     m->settings = &dyn->ff;
-    m->integrator =
-        d->integrator == VKMD_DYNAMICS_VERLET ? VKMD_INTEGRATOR_VERLET : VKMD_INTEGRATOR_LANGEVIN;
-    m->dt_fs = d->dt_fs;
-    m->temperature_k = d->temperature_k;
-    m->friction_per_ps = d->friction_per_ps;
-    m->seed = d->seed ? d->seed : 1;
-    m->constraints = d->no_hbond_constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
-    m->flexible_water = d->flexible_water;
-    m->constraint_tol = d->constraint_tol;
-    m->com_every = d->com_every == 0 ? 100 : d->com_every;
     VKMD_TRY(vkmd_md_create(ctx->vk, s, m, &dyn->md));
     if (!s->velocities)
         VKMD_TRY(vkmd_md_init_velocities(ctx->vk, dyn->md,

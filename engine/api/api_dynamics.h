@@ -18,4 +18,16 @@ struct vkmd_dynamics {
     vkmd_md *md;                  /* owned */
 };
 
+/* VKMD_ERROR_INVALID_ARGUMENT naming the first field of a public dynamics
+ * desc out of range. */
+vkmd_result vkmd_api_dynamics_desc_check(const vkmd_dynamics_desc *d);
+
+/* The engine's precision mode of a public one. */
+vkmd_precision vkmd_api_precision(vkmd_precision_mode m);
+
+/* The engine's MD desc (settings left NULL) of a public dynamics desc: its
+ * zero fields stay zero for sim/md.h's defaults, but for the seed (0: 1, as
+ * vkmd run). */
+void vkmd_api_md_desc(const vkmd_dynamics_desc *d, vkmd_md_desc *out);
+
 #endif
