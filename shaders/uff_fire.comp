@@ -20,6 +20,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/two_sum.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_UFF_FIRE_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
@@ -54,16 +55,6 @@ void zero_replica(uint r, uint first, uint n, uint tid)
     if (tid == 0u)
         for (uint s = 0u; s < VKMD_UFF_ENERGY_STRIDE; ++s)
             energy[r * VKMD_UFF_ENERGY_STRIDE + s] = VKMD_FIXED_ZERO;
-}
-
-// s + e == a + b exactly (Knuth's two-sum; any magnitudes).
-void two_sum(float a, float b, out float s, out float e)
-{
-    precise float ps = a + b;
-    precise float bb = ps - a;
-    precise float err = (a - (ps - bb)) + (b - bb);
-    s = ps;
-    e = err;
 }
 
 void main()
@@ -155,9 +146,9 @@ void main()
             vec3 hi = pos[i].xyz, lo = pos_lo[i].xyz;
             for (int c = 0; c < 3; ++c) {
                 float s, e;
-                two_sum(lo[c], dx[c], s, e); // lo + dx exactly as s + e
+                vkmd_two_sum(lo[c], dx[c], s, e); // lo + dx exactly as s + e
                 float h2, e2;
-                two_sum(hi[c], s, h2, e2);
+                vkmd_two_sum(hi[c], s, h2, e2);
                 hi[c] = h2;
                 lo[c] = e2 + e;
             }
