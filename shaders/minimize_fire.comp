@@ -1,7 +1,9 @@
 // FIRE energy minimisation of the AMBER force field, one piece of an
 // iteration per MODE (common/layout_minimize.h lists them; the algorithm and
 // its units are in engine/sim/minimize.h; engine/ref/ref_minimize.c is the
-// same in double, the oracle).
+// same in double, the oracle). FIRE's update itself is common/fire.glsl,
+// shared with uff_fire.comp; this file holds the system-wide reductions,
+// the state buffer and the moves through common/positions.glsl.
 //
 // Sums (|f|^2, max |f|^2, f.v, |v|^2) are trees in a fixed order: per
 // workgroup of REDUCE in shared memory, then over the partials by the one
@@ -18,6 +20,7 @@
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
 #include "common/positions.glsl"
+#include "common/fire.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_MINIMIZE_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_MINIMIZE_MODE) const uint MODE = VKMD_MINIMIZE_MODE_REDUCE;
@@ -144,23 +147,10 @@ void advance_state()
     } else if (st.u.y >= pc.max_iterations) {
         st.u.z = VKMD_MINIMIZE_STOPPED;
     } else {
-        float dt = st.f.x, alpha = st.f.y, keep = 1.0, mix = 0.0;
-        if (st.u.y > 0u) { // the first move has no velocity to judge
-            if (power > 0.0) {
-                keep = 1.0 - alpha;
-                mix = fnorm > 0.0 ? alpha * vnorm / fnorm : 0.0;
-                if (st.u.x > pc.n_min) {
-                    dt = min(dt * pc.f_inc, pc.dt_max);
-                    alpha *= pc.f_alpha;
-                }
-                st.u.x += 1u;
-            } else {
-                keep = 0.0;
-                dt *= pc.f_dec;
-                alpha = pc.alpha_start;
-                st.u.x = 0u;
-            }
-        }
+        float dt = st.f.x, alpha = st.f.y, keep, mix;
+        uint n_pos = st.u.x;
+        fire_update(pc.fire, power, fnorm, vnorm, st.u.y, dt, alpha, n_pos, keep, mix);
+        st.u.x = n_pos;
         st.f = vec4(dt, alpha, keep, mix);
         st.u.y += 1u;
     }
@@ -182,13 +172,9 @@ void move()
     vec3 f, a;
     force_accel(i, f, a);
     const float dt = st.f.x;
-    const vec3 v = st.f.z * fire_vel[i].xyz + st.f.w * f + dt * a;
+    const vec3 v = fire_velocity(fire_vel[i].xyz, f, a, dt, st.f.z, st.f.w);
     fire_vel[i] = vec4(v, 0.0);
-    vec3 dx = dt * v;
-    const float d2 = dot(dx, dx);
-    if (d2 > pc.max_step * pc.max_step)
-        dx *= pc.max_step / sqrt(d2);
-    store_pos(i, pos_add(x, dx));
+    store_pos(i, pos_add(x, fire_displacement(pc.fire, v, dt)));
 }
 
 void main()

@@ -1,4 +1,5 @@
-// One FIRE step (engine/sim/uff_fire.h gives the algorithm and parameters)
+// One FIRE step (engine/sim/uff_fire.h gives the algorithm and parameters;
+// the update itself is common/fire.glsl, shared with minimize_fire.comp)
 // for every replica of a UFF batch, after the force pass (uff.comp) has
 // filled the force planes at the current positions. One workgroup per
 // replica, looping over replicas when there are more than workgroups; the
@@ -20,6 +21,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/fire.glsl"
+#include "common/two_sum.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_UFF_FIRE_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
@@ -54,16 +57,6 @@ void zero_replica(uint r, uint first, uint n, uint tid)
     if (tid == 0u)
         for (uint s = 0u; s < VKMD_UFF_ENERGY_STRIDE; ++s)
             energy[r * VKMD_UFF_ENERGY_STRIDE + s] = VKMD_FIXED_ZERO;
-}
-
-// s + e == a + b exactly (Knuth's two-sum; any magnitudes).
-void two_sum(float a, float b, out float s, out float e)
-{
-    precise float ps = a + b;
-    precise float bb = ps - a;
-    precise float err = (a - (ps - bb)) + (b - bb);
-    s = ps;
-    e = err;
 }
 
 void main()
@@ -120,24 +113,10 @@ void main()
             continue;
         }
 
-        float dt = st.f.x, alpha = st.f.y;
-        float keep = 1.0, mix = 0.0;
-        if (st.u.y > 0u) { // the first step has no velocity to judge
-            if (power > 0.0) {
-                keep = 1.0 - alpha;
-                mix = fnorm > 0.0 ? alpha * vnorm / fnorm : 0.0;
-                if (st.u.x > pc.n_min) {
-                    dt = min(dt * pc.f_inc, pc.dt_max);
-                    alpha *= pc.f_alpha;
-                }
-                st.u.x += 1u;
-            } else {
-                keep = 0.0;
-                dt *= pc.f_dec;
-                alpha = pc.alpha_start;
-                st.u.x = 0u;
-            }
-        }
+        float dt = st.f.x, alpha = st.f.y, keep, mix;
+        uint n_pos = st.u.x;
+        fire_update(pc.fire, power, fnorm, vnorm, st.u.y, dt, alpha, n_pos, keep, mix);
+        st.u.x = n_pos;
         st.f.x = dt;
         st.f.y = alpha;
         st.u.y += 1u;
@@ -145,19 +124,15 @@ void main()
         for (uint a = tid; a < n; a += WORKGROUP_SIZE) {
             const uint i = first + a;
             const vec3 f = atom_force(i);
-            vec3 v = keep * vel[i].xyz + mix * f;
-            v += dt * f;
+            const vec3 v = fire_velocity(vel[i].xyz, f, f, dt, keep, mix); // unit masses: a = f
             vel[i] = vec4(v, 0.0);
-            vec3 dx = dt * v;
-            const float d2 = dot(dx, dx);
-            if (d2 > pc.max_step * pc.max_step)
-                dx *= pc.max_step / sqrt(d2);
+            const vec3 dx = fire_displacement(pc.fire, v, dt);
             vec3 hi = pos[i].xyz, lo = pos_lo[i].xyz;
             for (int c = 0; c < 3; ++c) {
                 float s, e;
-                two_sum(lo[c], dx[c], s, e); // lo + dx exactly as s + e
+                vkmd_two_sum(lo[c], dx[c], s, e); // lo + dx exactly as s + e
                 float h2, e2;
-                two_sum(hi[c], s, h2, e2);
+                vkmd_two_sum(hi[c], s, h2, e2);
                 hi[c] = h2;
                 lo[c] = e2 + e;
             }

@@ -1,5 +1,6 @@
 /* CPU double FIRE minimisation (see ref_minimize.h and sim/minimize.h for
- * the algorithm). Sums run over atoms in index order; the device sums in a
+ * the algorithm; FIRE's update itself is ref_fire.c, shared with the UFF
+ * reference). Sums run over atoms in index order; the device sums in a
  * fixed tree order in float, so the two paths agree closely for the first
  * iterations and part slowly after (float against double forces, and a
  * FIRE reset that one path takes a step earlier than the other): tests
@@ -7,6 +8,7 @@
 #include "ref/ref_minimize.h"
 #include "core/units.h"
 #include "ref/ref.h"
+#include "ref/ref_fire.h"
 #include "ref/ref_md.h"
 
 #include <math.h>
@@ -90,8 +92,7 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
         VKMD_TRY(vkmd_host_constraints_positions(set, mass, ref, pos, NULL, 0, d.constraint_tol));
     }
 
-    double dt = d.dt_start_fs, alpha = d.alpha_start;
-    int32_t n_pos = 0;
+    ref_fire_state fire = ref_fire_start(&d.fire);
     for (int32_t it = 0;; ++it) {
         VKMD_TRY(evaluate(&r, pos));
         double f2 = 0, m2 = 0, p = 0, v2 = 0;
@@ -124,35 +125,13 @@ vkmd_result ref_minimize_run(const vkmd_system *sys, const vkmd_ff_settings *s,
         }
         if (it >= d.max_iterations)
             break;
-        double keep = 1, mix = 0;
-        if (it > 0) { /* the first move has no velocity to judge */
-            if (p > 0) {
-                keep = 1 - alpha;
-                mix = fnorm > 0 ? alpha * vnorm / fnorm : 0;
-                if (n_pos > d.n_min) {
-                    dt = fmin(dt * d.f_inc, d.dt_max_fs);
-                    alpha *= d.f_alpha;
-                }
-                ++n_pos;
-            } else {
-                keep = 0;
-                dt *= d.f_dec;
-                alpha = d.alpha_start;
-                n_pos = 0;
-            }
-        }
+        const ref_fire_step step = ref_fire_update(&d.fire, p, fnorm, vnorm, it, &fire);
         memcpy(ref, pos, 3 * (size_t)n * sizeof *pos);
         for (int32_t i = 0; i < n; ++i) {
-            double dx[3], d2 = 0;
-            for (int c = 0; c < 3; ++c) {
-                const int k = 3 * i + c;
-                v[k] = keep * v[k] + mix * f[k] + dt * a[k];
-                dx[c] = dt * v[k];
-                d2 += dx[c] * dx[c];
-            }
-            const double scale = d2 > d.max_step_a * d.max_step_a ? d.max_step_a / sqrt(d2) : 1;
+            double dx[3];
+            ref_fire_move_atom(&d.fire, &step, f + 3 * i, a + 3 * i, v + 3 * i, dx);
             for (int c = 0; c < 3; ++c)
-                pos[3 * i + c] += scale * dx[c];
+                pos[3 * i + c] += dx[c];
         }
         if (set)
             VKMD_TRY(

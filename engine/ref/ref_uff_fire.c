@@ -1,8 +1,10 @@
-/* CPU double FIRE on one UFF molecule (see ref_uff_fire.h, sim/uff_fire.h).
+/* CPU double FIRE on one UFF molecule (see ref_uff_fire.h, sim/uff_fire.h;
+ * FIRE's update itself is ref_fire.c, shared with the AMBER reference).
  * Sums run over atoms in index order, as the device's fixed-order
  * reductions do, though the two paths still part after some hundred steps
  * (float against double forces): tests compare minima, not paths. */
 #include "ref/ref_uff_fire.h"
+#include "ref/ref_fire.h"
 #include "ref/ref_uff.h"
 
 #include <math.h>
@@ -36,8 +38,7 @@ vkmd_result vkmd_ref_uff_fire(const vkmd_uff_terms *t, const vkmd_uff_fire_param
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "FIRE reference of %d atoms", n);
         goto cleanup;
     }
-    double dt = p.dt_start, alpha = p.alpha_start;
-    int32_t n_pos = 0;
+    ref_fire_state fire = ref_fire_start(&p.fire);
     for (int32_t step = 0;; ++step) {
         vkmd_uff_energy e;
         VKMD_TRY(vkmd_ref_uff_compute(t, xyz, &e, f));
@@ -61,35 +62,13 @@ vkmd_result vkmd_ref_uff_fire(const vkmd_uff_terms *t, const vkmd_uff_fire_param
             pw += f[i] * v[i];
             v2 += v[i] * v[i];
         }
-        const double vnorm = sqrt(v2);
-        if (step == 0) {
-            /* no velocity yet to judge the direction by */
-        } else if (pw > 0) {
-            const double mix = fnorm > 0 ? alpha * vnorm / fnorm : 0;
-            for (int32_t i = 0; i < 3 * n; ++i)
-                v[i] = (1 - alpha) * v[i] + mix * f[i];
-            if (n_pos > p.n_min) {
-                dt = fmin(dt * p.f_inc, p.dt_max);
-                alpha *= p.f_alpha;
-            }
-            ++n_pos;
-        } else {
-            for (int32_t i = 0; i < 3 * n; ++i)
-                v[i] = 0;
-            dt *= p.f_dec;
-            alpha = p.alpha_start;
-            n_pos = 0;
-        }
+        const ref_fire_step move = ref_fire_update(&p.fire, pw, fnorm, sqrt(v2), step, &fire);
         for (int32_t a = 0; a < n; ++a) {
-            double dx[3], d2 = 0;
-            for (int c = 0; c < 3; ++c) {
-                v[3 * a + c] += dt * f[3 * a + c];
-                dx[c] = dt * v[3 * a + c];
-                d2 += dx[c] * dx[c];
-            }
-            const double scale = d2 > p.max_step_a * p.max_step_a ? p.max_step_a / sqrt(d2) : 1;
+            double dx[3];
+            /* unit masses: the acceleration is the force */
+            ref_fire_move_atom(&p.fire, &move, f + 3 * a, f + 3 * a, v + 3 * a, dx);
             for (int c = 0; c < 3; ++c)
-                xyz[3 * a + c] += scale * dx[c];
+                xyz[3 * a + c] += dx[c];
         }
     }
 cleanup:

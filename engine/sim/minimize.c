@@ -8,6 +8,7 @@
 #include "core/units.h"
 #include "forces/fixed_point.h"
 #include "forces/forcefield.h"
+#include "sim/fire_push.h"
 #include "sim/sim_constraints.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
@@ -317,16 +318,10 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     m.groups = vkmd_vk_div_up((uint32_t)n, m.wg);
     m.push = (vkmd_minimize_push){.atom_count = (uint32_t)n,
                                   .group_count = m.groups,
-                                  .n_min = (uint32_t)m.d.n_min,
                                   .max_iterations = (uint32_t)m.d.max_iterations,
                                   .force_tol = (float)m.d.force_tol,
-                                  .dt_max = (float)m.d.dt_max_fs,
-                                  .f_inc = (float)m.d.f_inc,
-                                  .f_dec = (float)m.d.f_dec,
-                                  .alpha_start = (float)m.d.alpha_start,
-                                  .f_alpha = (float)m.d.f_alpha,
-                                  .max_step = (float)m.d.max_step_a,
-                                  .accel_per_force_mass = (float)VKMD_ACCEL_PER_FORCE_MASS};
+                                  .accel_per_force_mass = (float)VKMD_ACCEL_PER_FORCE_MASS,
+                                  .fire = vkmd_sim_fire_push(&m.d.fire)};
     VKMD_TRY(make_buffer(ctx, vec, "FIRE velocities", &m.fire_vel));
     VKMD_TRY(make_buffer(ctx, 16 * (VkDeviceSize)m.groups, "FIRE partial sums", &m.partials));
     VKMD_TRY(make_buffer(ctx, sizeof(vkmd_minimize_state), "FIRE state", &m.state));

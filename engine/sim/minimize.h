@@ -4,6 +4,10 @@
  * (shaders/minimize_fire.comp after the force field's passes); the host only
  * reads a 48-byte state between batches of iterations. The CPU oracle is
  * ref_minimize_run (engine/ref/ref_minimize.h), the same algorithm in double.
+ * FIRE's update itself (the P test, mixing, dt and alpha, the step cap) is
+ * written once for both minimisers: shaders/common/fire.glsl on the device,
+ * engine/ref/ref_fire.h in the references, with the parameters in
+ * vkmd_fire_params (desc.fire, system/fire_settings.h).
  *
  * One iteration, at positions x with force F = -grad E (kcal/mol/A),
  * a = F / m * VKMD_ACCEL_PER_FORCE_MASS (A/fs^2) and FIRE's velocity v

@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
+#include "sim/fire_push.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/context.h"
@@ -104,14 +105,8 @@ vkmd_result vkmd_uff_fire_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
                                       .atom_count = (uint32_t)batch->atom_count,
                                       .max_steps = (uint32_t)p.max_steps,
                                       .criterion = (uint32_t)p.criterion,
-                                      .n_min = (uint32_t)p.n_min,
                                       .ftol = (float)p.ftol,
-                                      .dt_max = (float)p.dt_max,
-                                      .max_step = (float)p.max_step_a,
-                                      .f_inc = (float)p.f_inc,
-                                      .f_dec = (float)p.f_dec,
-                                      .alpha_start = (float)p.alpha_start,
-                                      .f_alpha = (float)p.f_alpha};
+                                      .fire = vkmd_sim_fire_push(&p.fire)};
     const uint32_t max_groups =
         ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
     fire->groups =

@@ -21,6 +21,12 @@
  * unit masses: omega = sqrt(2k) ~ 37) is stable for dt < 2/omega ~ 0.054,
  * hence dt_max 0.05 and dt_start 0.01 (FIRE grows dt when it can).
  *
+ * FIRE's update itself is shared with the AMBER minimiser (sim/minimize.h):
+ * shaders/common/fire.glsl on the device, engine/ref/ref_fire.h in the
+ * reference, parameters in vkmd_fire_params (params.fire). The paper mixes
+ * v before its P test and zeroes it after when P <= 0; both implementations
+ * mix only when P > 0, which gives the same velocities.
+ *
  * Surprise: converged replicas still go through the force pass (it
  * evaluates the whole batch); they just no longer move, so their energies
  * stay those of their final coordinates. */

@@ -3,8 +3,56 @@
 #include "system/fire_settings.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Each descriptor's named FIRE fields are the fields of its `fire`. */
+#define SAME_FIELD(type, name, field)                                                              \
+    _Static_assert(offsetof(type, name) == offsetof(type, fire.field) &&                           \
+                       sizeof(((type *)0)->name) == sizeof(((type *)0)->fire.field),               \
+                   #type "." #name " is fire." #field)
+#define SAME_FIRE_FIELDS(type, dt_start_name, dt_max_name)                                         \
+    SAME_FIELD(type, dt_start_name, dt_start);                                                     \
+    SAME_FIELD(type, dt_max_name, dt_max);                                                         \
+    SAME_FIELD(type, max_step_a, max_step_a);                                                      \
+    SAME_FIELD(type, n_min, n_min);                                                                \
+    SAME_FIELD(type, f_inc, f_inc);                                                                \
+    SAME_FIELD(type, f_dec, f_dec);                                                                \
+    SAME_FIELD(type, alpha_start, alpha_start);                                                    \
+    SAME_FIELD(type, f_alpha, f_alpha)
+SAME_FIRE_FIELDS(vkmd_minimize_desc, dt_start_fs, dt_max_fs);
+SAME_FIRE_FIELDS(vkmd_uff_fire_params, dt_start, dt_max);
+
+vkmd_fire_params vkmd_fire_params_resolve(const vkmd_fire_params *p, double dt_start, double dt_max,
+                                          double max_step_a)
+{
+    vkmd_fire_params r = *p;
+    if (r.dt_start == 0)
+        r.dt_start = dt_start;
+    if (r.dt_max == 0)
+        r.dt_max = dt_max;
+    if (r.max_step_a == 0)
+        r.max_step_a = max_step_a;
+    if (r.n_min == 0)
+        r.n_min = VKMD_FIRE_N_MIN;
+    if (r.f_inc == 0)
+        r.f_inc = VKMD_FIRE_F_INC;
+    if (r.f_dec == 0)
+        r.f_dec = VKMD_FIRE_F_DEC;
+    if (r.alpha_start == 0)
+        r.alpha_start = VKMD_FIRE_ALPHA_START;
+    if (r.f_alpha == 0)
+        r.f_alpha = VKMD_FIRE_F_ALPHA;
+    return r;
+}
+
+int vkmd_fire_params_valid(const vkmd_fire_params *p)
+{
+    return p->dt_start > 0 && p->dt_max >= p->dt_start && p->max_step_a > 0 && p->n_min >= 0 &&
+           p->f_inc >= 1 && p->f_dec > 0 && p->f_dec < 1 && p->alpha_start > 0 &&
+           p->alpha_start < 1 && p->f_alpha > 0 && p->f_alpha <= 1;
+}
 
 vkmd_minimize_desc vkmd_minimize_desc_resolve(const vkmd_minimize_desc *d)
 {
@@ -15,22 +63,8 @@ vkmd_minimize_desc vkmd_minimize_desc_resolve(const vkmd_minimize_desc *d)
         r.max_iterations = VKMD_MINIMIZE_MAX_ITERATIONS;
     if (r.check_interval == 0)
         r.check_interval = VKMD_MINIMIZE_CHECK_INTERVAL;
-    if (r.dt_start_fs == 0)
-        r.dt_start_fs = VKMD_MINIMIZE_DT_START_FS;
-    if (r.dt_max_fs == 0)
-        r.dt_max_fs = 10 * r.dt_start_fs;
-    if (r.max_step_a == 0)
-        r.max_step_a = VKMD_MINIMIZE_MAX_STEP_A;
-    if (r.n_min == 0)
-        r.n_min = 5;
-    if (r.f_inc == 0)
-        r.f_inc = 1.1;
-    if (r.f_dec == 0)
-        r.f_dec = 0.5;
-    if (r.alpha_start == 0)
-        r.alpha_start = 0.1;
-    if (r.f_alpha == 0)
-        r.f_alpha = 0.99;
+    const double dt_start = r.dt_start_fs != 0 ? r.dt_start_fs : VKMD_MINIMIZE_DT_START_FS;
+    r.fire = vkmd_fire_params_resolve(&r.fire, dt_start, 10 * dt_start, VKMD_MINIMIZE_MAX_STEP_A);
     if (r.constraint_tol == 0)
         r.constraint_tol = 1e-5;
     return r;
@@ -39,10 +73,7 @@ vkmd_minimize_desc vkmd_minimize_desc_resolve(const vkmd_minimize_desc *d)
 vkmd_result vkmd_minimize_desc_check(const vkmd_minimize_desc *p)
 {
     if (!(p->force_tol > 0) || p->max_iterations < 0 || p->check_interval < 1 ||
-        !(p->dt_start_fs > 0) || !(p->dt_max_fs >= p->dt_start_fs) || !(p->max_step_a > 0) ||
-        p->n_min < 0 || !(p->f_inc >= 1) || !(p->f_dec > 0 && p->f_dec < 1) ||
-        !(p->alpha_start > 0 && p->alpha_start < 1) || !(p->f_alpha > 0 && p->f_alpha <= 1) ||
-        !(p->constraint_tol > 0 && p->constraint_tol < 0.1))
+        !vkmd_fire_params_valid(&p->fire) || !(p->constraint_tol > 0 && p->constraint_tol < 0.1))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "minimisation: parameters out of range (force tol %g kcal/mol/A, max "
                          "iterations %d, check interval %d, dt %g..%g fs, max step %g A, N_min "
@@ -60,22 +91,7 @@ vkmd_uff_fire_params vkmd_uff_fire_params_resolve(const vkmd_uff_fire_params *p)
         r.ftol = 1e-3;
     if (r.max_steps == 0)
         r.max_steps = 20000;
-    if (r.dt_start == 0)
-        r.dt_start = 0.01;
-    if (r.dt_max == 0)
-        r.dt_max = 0.05;
-    if (r.max_step_a == 0)
-        r.max_step_a = 0.1;
-    if (r.n_min == 0)
-        r.n_min = 5;
-    if (r.f_inc == 0)
-        r.f_inc = 1.1;
-    if (r.f_dec == 0)
-        r.f_dec = 0.5;
-    if (r.alpha_start == 0)
-        r.alpha_start = 0.1;
-    if (r.f_alpha == 0)
-        r.f_alpha = 0.99;
+    r.fire = vkmd_fire_params_resolve(&r.fire, 0.01, 0.05, 0.1);
     if (r.check_interval == 0)
         r.check_interval = 100;
     return r;
@@ -83,10 +99,8 @@ vkmd_uff_fire_params vkmd_uff_fire_params_resolve(const vkmd_uff_fire_params *p)
 
 vkmd_result vkmd_uff_fire_params_check(const vkmd_uff_fire_params *p)
 {
-    if (!(p->ftol > 0) || !(p->dt_start > 0) || !(p->dt_max >= p->dt_start) ||
-        !(p->max_step_a > 0) || p->max_steps < 0 || p->n_min < 0 || !(p->f_inc >= 1) ||
-        !(p->f_dec > 0 && p->f_dec < 1) || !(p->alpha_start > 0 && p->alpha_start < 1) ||
-        !(p->f_alpha > 0 && p->f_alpha <= 1) || p->check_interval < 1 ||
+    if (!(p->ftol > 0) || p->max_steps < 0 || !vkmd_fire_params_valid(&p->fire) ||
+        p->check_interval < 1 ||
         (p->criterion != VKMD_UFF_FIRE_MAX_FORCE && p->criterion != VKMD_UFF_FIRE_RMS_FORCE))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "FIRE: parameters out of range (ftol %g, dt %g..%g, max step %g A, "

@@ -63,22 +63,17 @@
 
 /* group_count: REDUCE workgroups (partials); measure_only: STATE records
  * the norms of the current forces and only marks a running minimisation
- * converged when max |f| < force_tol (the initial and final evaluations).
- * Lengths A, times fs, forces kcal/mol/A. */
+ * converged when max |f| < force_tol (the initial and final evaluations);
+ * fire: FIRE's parameters (common/layout_fire.h). Lengths A, times fs,
+ * forces kcal/mol/A. */
 #define VKMD_MINIMIZE_PUSH_FIELDS                                                                  \
     VKMD_UINT atom_count;                                                                          \
     VKMD_UINT group_count;                                                                         \
-    VKMD_UINT n_min;                                                                               \
     VKMD_UINT max_iterations;                                                                      \
     VKMD_UINT measure_only;                                                                        \
     VKMD_FLOAT force_tol;                                                                          \
-    VKMD_FLOAT dt_max;                                                                             \
-    VKMD_FLOAT f_inc;                                                                              \
-    VKMD_FLOAT f_dec;                                                                              \
-    VKMD_FLOAT alpha_start;                                                                        \
-    VKMD_FLOAT f_alpha;                                                                            \
-    VKMD_FLOAT max_step;                                                                           \
     VKMD_FLOAT accel_per_force_mass; /* VKMD_ACCEL_PER_FORCE_MASS */                               \
+    vkmd_fire_push fire;                                                                           \
     VKMD_UINT pad0;                                                                                \
     VKMD_UINT pad1;                                                                                \
     VKMD_UINT pad2;
@@ -96,10 +91,11 @@ _Static_assert(sizeof(vkmd_minimize_state) == 48, "std430 vkmd_minimize_state is
 _Static_assert(offsetof(vkmd_minimize_state, g) == 16, "state.g at 16");
 _Static_assert(offsetof(vkmd_minimize_state, u) == 32, "state.u at 32");
 _Static_assert(sizeof(vkmd_minimize_push) == 64, "minimize push constants are 64 bytes");
-_Static_assert(offsetof(vkmd_minimize_push, measure_only) == 16, "push.measure_only at 16");
-_Static_assert(offsetof(vkmd_minimize_push, force_tol) == 20, "push.force_tol at 20");
-_Static_assert(offsetof(vkmd_minimize_push, accel_per_force_mass) == 48,
-               "push.accel_per_force_mass at 48");
+_Static_assert(offsetof(vkmd_minimize_push, measure_only) == 12, "push.measure_only at 12");
+_Static_assert(offsetof(vkmd_minimize_push, force_tol) == 16, "push.force_tol at 16");
+_Static_assert(offsetof(vkmd_minimize_push, accel_per_force_mass) == 20,
+               "push.accel_per_force_mass at 20");
+_Static_assert(offsetof(vkmd_minimize_push, fire) == 24, "push.fire at 24");
 #endif
 
 #endif

@@ -253,20 +253,15 @@ _Static_assert(VKMD_UFF_ENERGY_SURFACE >= VKMD_UFF_ENERGY_COUNT &&
     VKMD_VEC4 f;                                                                                   \
     VKMD_UVEC4 u;
 
-/* Criterion: 0 max |F|, 1 RMS (VKMD_UFF_FIRE_*_FORCE of uff_fire.h). */
+/* Criterion: 0 max |F|, 1 RMS (VKMD_UFF_FIRE_*_FORCE of uff_fire.h); fire:
+ * FIRE's parameters (common/layout_fire.h). */
 #define VKMD_UFF_FIRE_PUSH_FIELDS                                                                  \
     VKMD_UINT replica_count;                                                                       \
     VKMD_UINT atom_count;                                                                          \
     VKMD_UINT max_steps;                                                                           \
     VKMD_UINT criterion;                                                                           \
-    VKMD_UINT n_min;                                                                               \
     VKMD_FLOAT ftol;                                                                               \
-    VKMD_FLOAT dt_max;                                                                             \
-    VKMD_FLOAT max_step;                                                                           \
-    VKMD_FLOAT f_inc;                                                                              \
-    VKMD_FLOAT f_dec;                                                                              \
-    VKMD_FLOAT alpha_start;                                                                        \
-    VKMD_FLOAT f_alpha;
+    vkmd_fire_push fire;
 
 struct vkmd_uff_fire_state {
     VKMD_UFF_FIRE_STATE_FIELDS
@@ -280,6 +275,7 @@ typedef struct vkmd_uff_fire_push {
 _Static_assert(sizeof(vkmd_uff_fire_state) == 32, "std430 FIRE state is 32 bytes");
 _Static_assert(offsetof(vkmd_uff_fire_state, u) == 16, "fire state.u at 16");
 _Static_assert(sizeof(vkmd_uff_fire_push) == 48, "FIRE push constants are 48 bytes");
+_Static_assert(offsetof(vkmd_uff_fire_push, fire) == 20, "FIRE push.fire at 20");
 #endif
 
 /* ---- Langevin dynamics (shaders/uff_md.comp, engine/sim/uff_md.c) -------

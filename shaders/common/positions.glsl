@@ -34,6 +34,8 @@
 #ifndef VKMD_POSITIONS_GLSL
 #define VKMD_POSITIONS_GLSL
 
+#include "common/two_sum.glsl"
+
 layout(constant_id = VKMD_SPEC_POSITIONS) const uint POSITIONS = VKMD_POSITIONS_FP32;
 
 struct vkmd_pos {
@@ -42,17 +44,6 @@ struct vkmd_pos {
     ivec3 hi; // SPLIT_INT: whole A
     uvec3 lo; // SPLIT_INT: 2^-32 A units
 };
-
-// Error-free sum: s + e == a + b exactly (Knuth's TwoSum; `precise` keeps
-// the compiler from reassociating or contracting it).
-void pos_two_sum(vec3 a, vec3 b, out vec3 s, out vec3 e)
-{
-    precise vec3 ss = a + b;
-    precise vec3 bb = ss - a;
-    precise vec3 ee = (a - (ss - bb)) + (b - bb);
-    s = ss;
-    e = ee;
-}
 
 // (hi, lo) += a signed 32-bit count of 2^-32 A units, exactly (carry).
 void pos_int_add_lo(inout ivec3 hi, inout uvec3 lo, ivec3 l)
@@ -142,7 +133,7 @@ vkmd_pos pos_add(vkmd_pos p, vec3 d)
         // (t - k Q and c + k Q are exact), then e is added back to the small
         // remainder, where it rounds at 2^-24 of 1/16 A at most.
         vec3 t, e;
-        pos_two_sum(p.f, d, t, e);
+        vkmd_two_sum(p.f, d, t, e);
         precise vec3 k = floor(t * float(VKMD_POSITIONS_QUANTA) + 0.5);
         precise vec3 kq = k * float(VKMD_POSITIONS_QUANTUM);
         p.c += kq;

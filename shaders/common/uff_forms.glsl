@@ -30,6 +30,8 @@
 #ifndef VKMD_UFF_FORMS_GLSL
 #define VKMD_UFF_FORMS_GLSL
 
+#include "common/two_sum.glsl"
+
 // T_n(c) for n >= 0; dt = T_n'(c) = n U_{n-1}(c).
 float uff_form_chebyshev(int n, float c, out float dt)
 {
@@ -96,20 +98,11 @@ float uff_one_minus_chebyshev(int n, float sign, float c, float s)
     return 1.0 - sign * uff_form_chebyshev(n, c, dt);
 }
 
-// Error-free transformations (Knuth's two-sum, Dekker's product with
-// Veltkamp's split): s + e == a + b and p + e == a * b exactly in IEEE float
-// with round to nearest, which Vulkan requires of add, sub and mul. `precise`
-// forbids the compiler to fuse or reorder them (that would lose e); fma() is
-// not used because Vulkan lets it round twice.
-void uff_two_sum(float a, float b, out float s, out float e)
-{
-    precise float s_ = a + b;
-    precise float bb = s_ - a;
-    precise float e_ = (a - (s_ - bb)) + (b - bb);
-    s = s_;
-    e = e_;
-}
-
+// Error-free product (Dekker's, with Veltkamp's split; the sum, Knuth's
+// TwoSum, is vkmd_two_sum of common/two_sum.glsl): p + e == a * b exactly in
+// IEEE float with round to nearest, which Vulkan requires of add, sub and
+// mul. `precise` forbids the compiler to fuse or reorder them (that would
+// lose e); fma() is not used because Vulkan lets it round twice.
 void uff_two_prod(float a, float b, out float p, out float e)
 {
     precise float p_ = a * b;
@@ -134,9 +127,9 @@ float uff_bond_stretch(vec3 xi, vec3 xj, float r0, float r0sq, float r0sq_lo, ou
     float s_hi = 0.0, s_lo = 0.0;
     for (int c = 0; c < 3; ++c) {
         float d_hi, d_lo, p, p_lo, e;
-        uff_two_sum(xi[c], -xj[c], d_hi, d_lo);
+        vkmd_two_sum(xi[c], -xj[c], d_hi, d_lo);
         uff_two_prod(d_hi, d_hi, p, p_lo);
-        uff_two_sum(s_hi, p, s_hi, e);
+        vkmd_two_sum(s_hi, p, s_hi, e);
         s_lo += e + p_lo + 2.0 * d_hi * d_lo;
         d[c] = d_hi;
     }
@@ -157,9 +150,9 @@ float uff_form_bond(float dr, float kb, out float de_dr)
 vec2 uff_df_add(vec2 a, vec2 b)
 {
     float s, e, hi, lo;
-    uff_two_sum(a.x, b.x, s, e);
+    vkmd_two_sum(a.x, b.x, s, e);
     precise float t = e + (a.y + b.y);
-    uff_two_sum(s, t, hi, lo);
+    vkmd_two_sum(s, t, hi, lo);
     return vec2(hi, lo);
 }
 
@@ -168,7 +161,7 @@ vec2 uff_df_mul(vec2 a, vec2 b)
     float p, e, hi, lo;
     uff_two_prod(a.x, b.x, p, e);
     precise float t = e + (a.x * b.y + a.y * b.x);
-    uff_two_sum(p, t, hi, lo);
+    vkmd_two_sum(p, t, hi, lo);
     return vec2(hi, lo);
 }
 
@@ -178,7 +171,7 @@ vec2 uff_df_sqrt(vec2 a)
     float q = sqrt(a.x), p, e, hi, lo;
     uff_two_prod(q, q, p, e);
     precise float r = (((a.x - p) - e) + a.y) / (2.0 * q);
-    uff_two_sum(q, r, hi, lo);
+    vkmd_two_sum(q, r, hi, lo);
     return vec2(hi, lo);
 }
 
@@ -186,7 +179,7 @@ vec2 uff_df_sqrt(vec2 a)
 void uff_df_sub3(vec3 a, vec3 b, out vec3 hi, out vec3 lo)
 {
     for (int c = 0; c < 3; ++c)
-        uff_two_sum(b[c], -a[c], hi[c], lo[c]);
+        vkmd_two_sum(b[c], -a[c], hi[c], lo[c]);
 }
 
 // a . b of exact float-pair vectors, as a float pair.

@@ -184,6 +184,7 @@ _Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fi
 #include "common/layout_neighbor.h"
 #include "common/layout_nonbonded.h"
 #include "common/layout_pme.h"
+#include "common/layout_fire.h"
 #include "common/layout_uff.h"
 #include "common/layout_constraints.h"
 #include "common/layout_md.h"
