@@ -7,8 +7,10 @@
 # prefix through PKG_CONFIG_PATH alone, the engine's headers out of reach;
 # md_water also builds with the one-line cc command and with find_package.
 # md_water then runs 100 MD steps of water:216 on the installed library and
-# prints 11 finite energy rows. Anything missing is a failure; only the run
-# is skipped without a Vulkan device (unless VKMD_REQUIRE_DEVICE=1).
+# prints 11 finite energy rows; run_water runs 100 steps through the run API
+# and its checkpoint continues with `vkmd run --restart`, bit for bit a
+# 200-step vkmd run. Anything missing is a failure; only the runs are
+# skipped without a Vulkan device (unless VKMD_REQUIRE_DEVICE=1).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 build testdata dir (the
 # build tree is its parent).
 set -u
@@ -169,4 +171,34 @@ sys.exit(0 if ok else 1)
 PY
 grep -q "potential_kcal/mol" "$scratch/md_water.out" && grep -q "done: 100 steps" "$scratch/md_water.out" &&
   ok "units in the header; done" || bad "md_water's header or its last line"
+
+# 5. run_water: 100 steps through the run API on the installed library; its
+# checkpoint continues with `vkmd run --restart` to step 200, and the result
+# is bit for bit that of one 200-step vkmd run (trajectory, final PDB,
+# checkpoint, every energy column but the measured speed).
+exe=$scratch/examples_build/run_water
+LD_LIBRARY_PATH=$lib "$exe" "$scratch/ex" >"$scratch/run_water.out" 2>"$scratch/run_water.err"
+rc=$?
+cat "$scratch/run_water.out"
+[ $rc = 0 ] && ok "run_water exit 0" || bad "run_water exit $rc: $(tail -3 "$scratch/run_water.err")"
+for f in energy.csv traj.dcd final.pdb checkpoint.chk; do
+  [ -s "$scratch/ex/$f" ] && ok "run_water wrote $f" || bad "run_water wrote no $f"
+done
+grep -q "checkpoint at step 100" "$scratch/run_water.out" && ok "checkpoint at step 100 reported" ||
+  bad "no checkpoint at step 100 reported"
+"$1" run water:216 --no-window --steps 200 --report-every 10 --out "$scratch/ex" \
+  --restart "$scratch/ex/checkpoint.chk" >"$scratch/restart.log" 2>&1 &&
+  ok "vkmd run --restart continues run_water's checkpoint to step 200" ||
+  bad "vkmd run --restart: $(tail -3 "$scratch/restart.log")"
+"$1" run water:216 --no-window --steps 200 --report-every 10 --out "$scratch/straight" \
+  >"$scratch/straight.log" 2>&1 || bad "straight 200-step run: $(tail -3 "$scratch/straight.log")"
+for f in traj.dcd final.pdb checkpoint.chk; do
+  cmp -s "$scratch/ex/$f" "$scratch/straight/$f" && ok "$f bitwise that of the uninterrupted vkmd run" ||
+    bad "$f differs from the uninterrupted vkmd run's"
+done
+if diff <(cut -d, -f1-6 "$scratch/ex/energy.csv") <(cut -d, -f1-6 "$scratch/straight/energy.csv") >/dev/null; then
+  ok "energy.csv the same but for ns_per_day ($(grep -vc '^#' "$scratch/ex/energy.csv") lines)"
+else
+  bad "energy.csv differs: $(diff <(cut -d, -f1-6 "$scratch/ex/energy.csv") <(cut -d, -f1-6 "$scratch/straight/energy.csv") | head -4)"
+fi
 finish
