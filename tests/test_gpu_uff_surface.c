@@ -443,7 +443,7 @@ static void run_substrate(vkmd_vk_context *ctx, setup *su, const char *spec)
 int main(void)
 {
     vkmd_vk_context *ctx = NULL;
-    int early = test_vk_open("test_uff_surface", &ctx);
+    int early = test_vk_open("test_gpu_uff_surface", &ctx);
     if (early >= 0)
         return early;
     setup su = {0};
@@ -462,5 +462,5 @@ int main(void)
     vkmd_uff_params_destroy(&su.params);
     vkmd_uff_molecule_array_free(su.mol, su.mol_count);
     vkmd_vk_context_destroy(ctx);
-    return test_finish("test_uff_surface");
+    return test_finish("test_gpu_uff_surface");
 }
