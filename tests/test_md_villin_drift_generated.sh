@@ -3,7 +3,7 @@
 # ~8,900 atoms: PME 9 A, ewald tolerance 5e-4, H-bond constraints, rigid water,
 # 2 fs) in vkmd on the Vulkan device, beside OpenMM's with the same settings
 # and protocol (minimise, Langevin-middle equilibration at 300 K, Verlet NVE;
-# tools/openmm_nve_drift.py, which makes OpenMM's waters rigid as vkmd's are:
+# tests/oracles/openmm_nve_drift.py, which makes OpenMM's waters rigid as vkmd's are:
 # the generated prmtop lists no H-H bond). Both drifts are least-squares slopes
 # of the total energy; the check: |vkmd| <= 2 |OpenMM| + 2 combined standard
 # errors of the two slopes (over 1.2 ps each slope's own noise is as large as
@@ -26,7 +26,7 @@ fail=0
 # The sanitizer build (VKMD_TEST_QUICK=1) checks vkmd's host code, not the
 # comparison, so it leaves OpenMM out.
 if [ "${VKMD_TEST_QUICK:-0}" != 1 ]; then
-  "$py" "$src/../tools/openmm_nve_drift.py" --prmtop "$top" --inpcrd "$crd" --steps $steps \
+  "$py" "$src/oracles/openmm_nve_drift.py" --prmtop "$top" --inpcrd "$crd" --steps $steps \
     --equil-steps $equil --min-iterations 200 --report-every 10 --dt-fs 2 --temperature 300 \
     >"$scratch/openmm.json" 2>"$scratch/openmm.err" ||
     { echo "FAIL openmm_nve_drift.py: $(tail -5 "$scratch/openmm.err")"; fail=1; }

@@ -1,6 +1,6 @@
 /* External check of the UFF typing and CPU reference against RDKit
  * 2022.09's UFF, on every record of tests/data/uff/molecules.sdf (written,
- * with rdkit_reference.txt, by tools/uff_rdkit_reference.py):
+ * with rdkit_reference.txt, by tests/oracles/uff_rdkit_reference.py):
  *   atom types, hybridisation, aromaticity and UFF bond orders equal RDKit's;
  *   every term parameter RDKit exposes (bond kb r0, angle ka theta0, torsion
  *   V before the division by the torsions about a bond, inversion K) within
