@@ -11,10 +11,7 @@
 # figure varies from run to run; all printed).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir (holds the
 # generated system).
-set -u
-vkmd=$1 src=$2 gen=$3 scratch=$3/md_villin_drift
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
+. "$(dirname "$0")/cli_lib.sh" && cli_args md_villin_drift "$@"
 equil=200 steps=600
 if [ "${VKMD_TEST_QUICK:-0}" = 1 ]; then equil=20 steps=60; fi
 top=$gen/villin_solv.prmtop crd=$gen/villin_solv.inpcrd
@@ -22,7 +19,6 @@ if [ ! -s "$top" ] || [ ! -s "$crd" ]; then
   echo "FAIL: $top or $crd missing (the openmm_generate fixture builds them)"
   exit 1
 fi
-fail=0
 # The sanitizer build (VKMD_TEST_QUICK=1) checks vkmd's host code, not the
 # comparison, so it leaves OpenMM out.
 if [ "${VKMD_TEST_QUICK:-0}" != 1 ]; then
