@@ -31,7 +31,7 @@ static void ff_check_term(const char *name, double gpu, double ref)
 {
     char label[64];
     snprintf(label, sizeof label, "%s (kcal/mol)", name);
-    check_close(label, gpu, ref, TOL_FP32_ENERGY_REL, 1e-9);
+    check_close(label, gpu, ref, TOL_FP32_ENERGY_REL, TOL_FP32_ENERGY_ZERO);
 }
 
 /* Runs the comparison; force_staging also exercises the discrete-GPU path. */
@@ -90,7 +90,8 @@ static void ff_compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys
                mag / fabs(er.total), mag, tdiff / mag, TOL_FP32_TOTAL_REL);
         CHECK(tdiff <= TOL_FP32_TOTAL_REL * mag);
     } else {
-        check_close("TOTAL (kcal/mol)", ea.total, er.total, TOL_FP32_TOTAL_REL, 1e-9);
+        check_close("TOTAL (kcal/mol)", ea.total, er.total, TOL_FP32_TOTAL_REL,
+                    TOL_FP32_ENERGY_ZERO);
     }
 
     double rel = rms_rel_error(fa, fref, 3 * n), frms = rms(fref, 3 * n);

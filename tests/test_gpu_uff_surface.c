@@ -43,9 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_GRID_ENERGY_ABS 5e-3 /* kcal/mol per molecule, grid vs direct at 0.1 A */
-#define TOL_GRID_FORCE_RMS  2e-3 /* RMS-relative, grid vs direct at 0.1 A */
-#define TOL_FD_FORCE_RMS    1e-6 /* reference forces vs central differences */
 #ifndef GRID_SPACING
 #define GRID_SPACING 0.1 /* A; -DGRID_SPACING=... for a sweep (figures in docs/UFF_SURFACES.md) */
 #endif
