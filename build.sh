@@ -24,7 +24,7 @@ done
 # run anywhere), validation layers. FFTW: the reference PME. OpenMM + ParmEd: the
 # external check of the reference. clang-format: the format test. VkFFT + glslang
 # (library): the GPU PME pass's FFTs. RDKit: the UFF comparison data
-# (tools/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
+# (tests/oracles/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
 # tests/test_io_dcd_mdtraj. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
 # viewer test's display.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers

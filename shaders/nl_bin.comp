@@ -1,4 +1,4 @@
-// Neighbour-list rebuild, step 1 of 5 (engine/forces/neighbor.c): every atom
+// Neighbour-list rebuild, step 1 of 5 (engine/forces/pass_neighbor.c): every atom
 // goes into the cell of its wrapped position; atomicAdd on the cell count
 // gives its rank in the cell. That rank depends on thread scheduling, so
 // nl_sort.comp (CELLS) later orders each cell by atom index: the final

@@ -1,4 +1,4 @@
-// Neighbour-list rebuild, step 7 of 7 (engine/forces/neighbor.c): the outer
+// Neighbour-list rebuild, step 7 of 7 (engine/forces/pass_neighbor.c): the outer
 // list of cluster pairs, one group of 8 lanes per i-cluster
 // (common/tile.glsl; no shared memory, no workgroup barriers: on lavapipe a
 // barrier is a coroutine switch per subgroup, which cost more than the

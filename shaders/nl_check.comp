@@ -1,4 +1,4 @@
-// Neighbour-list check (engine/forces/neighbor.c), one dispatch per force
+// Neighbour-list check (engine/forces/pass_neighbor.c), one dispatch per force
 // evaluation:
 //
 // The largest squared displacement of any atom since the last build and

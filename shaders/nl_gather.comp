@@ -1,4 +1,4 @@
-// Neighbour list, every force evaluation (engine/forces/neighbor.c): each
+// Neighbour list, every force evaluation (engine/forces/pass_neighbor.c): each
 // slot's current position relative to its cluster's anchor, the frame the
 // prune and the pair kernel work in. Formed from the exact positions
 // (common/positions.glsl: the split parts in the split modes), so a pair's

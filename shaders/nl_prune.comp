@@ -1,4 +1,4 @@
-// Neighbour list, when the check says so (engine/forces/neighbor.c): the
+// Neighbour list, when the check says so (engine/forces/pass_neighbor.c): the
 // inner list pruned from the outer one. One group of 8 lanes per i-cluster
 // (common/tile.glsl): for each outer tile the 64 lane pairs are measured at
 // the current positions (the gather's relative ones), and the tile is kept

@@ -1,4 +1,4 @@
-// Neighbour-list rebuild, steps 2 and 3 of 5 (engine/forces/neighbor.c):
+// Neighbour-list rebuild, steps 2 and 3 of 5 (engine/forces/pass_neighbor.c):
 // where each cell's atoms go in the slot array. Cells are keyed row by row
 // (a row is the line of cells along x at one (y, z)); a row's slots are
 // padded to a multiple of VKMD_NL_CLUSTER_SIZE so that no cluster spans two

@@ -1,4 +1,4 @@
-// Neighbour-list rebuild, steps 4 to 6 of 7 (engine/forces/neighbor.c):
+// Neighbour-list rebuild, steps 4 to 6 of 7 (engine/forces/pass_neighbor.c):
 //
 // SORT_SCATTER: each atom to slot (row start + cell start in the row + rank).
 // SORT_CELLS: one thread per cell sorts the cell's slots by atom index

@@ -1,5 +1,5 @@
 /* OpenMM reference data for the external check of the CPU reference force
- * field: reads the NAME.openmm.txt files written by tools/openmm_reference.py
+ * field: reads the NAME.openmm.txt files written by tests/oracles/openmm_reference.py
  * (the script's docstring defines every key) and compares vkmd_ref_compute on
  * NAME.prmtop/NAME.inpcrd with them. Shared by tests/test_ref_openmm.c
  * (committed systems) and tests/test_ref_openmm_generated.c (built at test

@@ -3,17 +3,11 @@
 # print their table, and write JSON with every documented field filled (no
 # timing is asserted: speed is reported, not tested).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1
-scratch=$3/cli_bench
-mkdir -p "$scratch"
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
-py=/usr/bin/python3
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_bench "$@"
 
 if ! "$vkmd" bench --forces --systems water:216 --repeat 2 --json "$scratch/f.json" >"$scratch/f.txt" 2>"$scratch/f.err"; then
     cat "$scratch/f.err"
-    if grep -qi "no Vulkan" "$scratch/f.err" && [ "${VKMD_REQUIRE_DEVICE:-0}" = 0 ]; then exit 77; fi
+    cli_skip_without_device "$scratch/f.err" test_cli_bench
     err "bench --forces failed"
 fi
 cat "$scratch/f.txt"
@@ -84,5 +78,4 @@ fi
 "$vkmd" bench --uff --replicas 0 >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || err "--replicas 0 should exit 2, got $rc"
 
-if [ $fail -ne 0 ]; then echo "FAIL test_cli_bench"; exit 1; fi
-echo "PASS test_cli_bench"
+cli_finish test_cli_bench

@@ -6,12 +6,7 @@
 # result files prints the markdown table and writes a well-formed SVG with
 # one line per device and time step. No timing is asserted.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 scratch=$3/cli_bench_md
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_bench_md "$@"
 
 if ! "$vkmd" bench --systems water:216 --steps 50 --json "$scratch/a.json" >"$scratch/a.txt" 2>"$scratch/a.err"; then
   cat "$scratch/a.err"
@@ -104,4 +99,4 @@ fi
 "$vkmd" bench --compare "$scratch/a.txt" >/dev/null 2>"$scratch/d.err" && err "--compare accepted a text file" ||
   echo "  refused: $(cat "$scratch/d.err")"
 
-[ $fail = 0 ] && echo "PASS test_cli_bench_md" || { echo "FAIL test_cli_bench_md"; exit 1; }
+cli_finish test_cli_bench_md

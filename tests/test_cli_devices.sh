@@ -2,22 +2,14 @@
 # `vkmd devices` lists the CPU Vulkan device (lavapipe/llvmpipe) or whatever
 # GPUs exist, exits 0, and --json is valid JSON with the documented keys.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1
-scratch=$3
-mkdir -p "$scratch"
-fail=0
-err() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_devices "$@"
 
 out=$("$vkmd" devices 2>"$scratch/devices.err")
 rc=$?
 echo "$out"
 if [ $rc -ne 0 ]; then
     cat "$scratch/devices.err"
-    if grep -qi "no Vulkan" "$scratch/devices.err" && [ "${VKMD_REQUIRE_DEVICE:-0}" = 0 ]; then
-        echo "SKIP test_cli_devices: no Vulkan device"
-        exit 77
-    fi
+    cli_skip_without_device "$scratch/devices.err" test_cli_devices
     err "vkmd devices exited $rc"
 fi
 if ! grep -qiE "llvmpipe|lavapipe" <<<"$out"; then
@@ -52,8 +44,4 @@ PY
 
 "$vkmd" devices --bogus >/dev/null 2>&1 && err "unknown option accepted"
 
-if [ $fail -ne 0 ]; then
-    echo "FAIL test_cli_devices"
-    exit 1
-fi
-echo "PASS test_cli_devices"
+cli_finish test_cli_devices

@@ -4,13 +4,7 @@
 # tests/broken/MANIFEST through the command line (message names the file,
 # exit code 1, no crash; under the sanitizer build also no leaks).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 src=$2 scratch=$3/cli_energy
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_energy "$@"
 
 # 1. The README's default job.
 if "$vkmd" energy water:216 >"$scratch/default.txt" 2>"$scratch/default.err" &&
@@ -64,7 +58,7 @@ assert abs(g["total"] - c["total"]) <= 1e-6 * scale
 PY
   else
     rc=$?
-    if [ "${VKMD_REQUIRE_DEVICE:-0}" != 0 ]; then bad "--device 0 failed (rc $rc): $(cat "$scratch/gpu.err")"; else echo "  skip --device 0: no Vulkan device"; fi
+    if cli_device_required; then bad "--device 0 failed (rc $rc): $(cat "$scratch/gpu.err")"; else echo "  skip --device 0: no Vulkan device"; fi
   fi
 done
 
@@ -121,5 +115,4 @@ expect_error 2 "unknown option" "--bogus" -- "$vkmd" energy water:216 --bogus
 expect_error 1 "PME grid" "order" -- "$vkmd" energy water:216 --pme-grid 4 --pme-order 6
 expect_error 1 "cannot open" "nowhere/forces.txt" -- "$vkmd" energy water:216 --forces "$scratch/nowhere/forces.txt"
 
-echo "$((checks - fail)) passed, $fail failed"
-[ $fail = 0 ]
+cli_finish test_cli_energy

@@ -10,13 +10,7 @@
 #   4. bench --precision all times the three modes side by side;
 #   5. bad values are refused with a message and exit 2.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 scratch=$3/cli_precision
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0
-ok() { echo "  ok   $*"; }
-bad() { fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_precision "$@"
 opts=(--no-window --report-every 50 --traj-every 25 --seed 5 --precision fixed)
 
 # 1. fixed: bitwise reproducible, also across a restart.
@@ -120,4 +114,4 @@ for args in "run water:216 --no-window --precision double" "energy water:216 --d
   if [ $rc = 2 ] || [ $rc = 1 ]; then ok "refused ($rc): $(grep -m1 vkmd "$scratch/bad.log")"; else bad "'$args' exit $rc"; fi
 done
 
-[ $fail = 0 ] && echo "PASS test_cli_precision" || { echo "FAIL test_cli_precision ($fail)"; exit 1; }
+cli_finish test_cli_precision

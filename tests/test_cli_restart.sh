@@ -11,13 +11,7 @@
 #      message naming the step, the term and the atoms, exit 3; no output
 #      holds a NaN or Inf, and its checkpoint is the last good state.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 scratch=$3/cli_restart
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_restart "$@"
 steps=600 kill_at=200
 [ "${VKMD_TEST_QUICK:-0}" = 1 ] && steps=300 kill_at=100
 opts=(--no-window --steps $steps --report-every 50 --traj-every 25 --checkpoint-every 100 --seed 3)
@@ -114,5 +108,4 @@ assert all(math.isfinite(v) for v in vals)
 print("  DCD floats checked:", floats, "; checkpoint atoms:", natoms)
 PY
 
-echo "$checks checks, $fail failed"
-[ $fail = 0 ] && echo "PASS test_cli_restart" || { echo "FAIL test_cli_restart"; exit 1; }
+cli_finish test_cli_restart

@@ -5,13 +5,7 @@
 # energy.csv (every column but the measured ns_per_day), and bad input (clear
 # message, non-zero exit).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 src=$2 scratch=$3/cli_run
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_run "$@"
 steps=200
 [ "${VKMD_TEST_QUICK:-0}" = 1 ] && steps=40
 
@@ -100,5 +94,4 @@ expect_fail "missing prmtop" "no_such.prmtop" "$scratch/no_such.prmtop"
 expect_fail "--rigid-water maybe" "rigid-water" water:216 --rigid-water maybe
 expect_fail "--hmr 5 (heavy atom too light)" "mass" "$src/data/villin_vac.prmtop" --hmr 5
 
-echo "$((checks - fail))/$checks checks passed"
-[ $fail = 0 ]
+cli_finish test_cli_run

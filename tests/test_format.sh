@@ -2,8 +2,8 @@
 # Every C source, header and shader of the project is formatted with the
 # repository's .clang-format (clang-format --dry-run reports any difference).
 # Arguments: $1 vkmd binary (unused), $2 tests source dir.
-set -u
-root=$(cd "$2/.." && pwd)
+. "$(dirname "$0")/cli_lib.sh" && cli_args format "$@"
+root=$(cd "$src/.." && pwd)
 cd "$root" || exit 1
 if ! command -v clang-format >/dev/null; then
   echo "FAIL: clang-format is not installed (Debian: clang-format)"

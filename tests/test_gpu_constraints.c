@@ -16,6 +16,7 @@
  * sees (1 / float(1 / m)), so the comparison measures the passes'
  * arithmetic, and it iterates its clusters to 1e-12 (the exact solution). */
 #include "testlib.h"
+#include "tolerance.h"
 #include "forces/positions.h"
 #include "io/load.h"
 #include "ref/ref_md.h"
@@ -28,16 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERTURB_A        0.05 /* max displacement per coordinate from the reference state */
-#define VEL_A_FS         0.02 /* velocity components uniform in +-this, A/fs */
-#define DT_FS            2.0  /* for the velocity correction */
-#define TOL_WATER_A      1e-5 /* max |r - d| of a SETTLE water after the pass */
-#define TOL_WATER_HARD_A 1e-4 /* far from the origin (fp32 write-back rounding grows) */
-#define TOL_POS_A        1e-5 /* max |x_gpu - x_ref| */
-#define TOL_VREL         1e-5 /* velocities: max |v_gpu - v_ref| / max |v| */
-/* fp32 write-back rounding of a bond, relative: coordinates below 32 A round
- * by half an ulp (9.5e-7 A) per component, two atoms, d >= 0.95 A */
-#define FP32_DIST_REL 4e-6
+#define PERTURB_A 0.05 /* max displacement per coordinate from the reference state */
+#define VEL_A_FS  0.02 /* velocity components uniform in +-this, A/fs */
+#define DT_FS     2.0  /* for the velocity correction */
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
@@ -149,7 +143,7 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
     const size_t n3 = 3 * (size_t)n;
     const double tol = gpu_tol > 0 ? gpu_tol : 1e-5; /* 0: the pass's default */
     /* a cluster stops anywhere below tol: up to tol * d (~1.1 A) from the exact solution */
-    const double pos_limit = fmax(TOL_POS_A, 2 * tol);
+    const double pos_limit = fmax(TOL_CONSTRAINT_POS_A, 2 * tol);
     printf("== %s: %d atoms, %d waters, %d clusters, %d constraints, tol %g%s\n", name, n,
            set->water_count, set->cluster_count, set->constraint_count, tol,
            force_staging ? ", staged buffers" : "");
@@ -223,8 +217,8 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
     CHECK_MSG(pos_err <= pos_limit, "%s: position error %.3e A", name, pos_err);
     CHECK_MSG(vel_err <= pos_limit / DT_FS, "%s: velocity correction error %.3e", name, vel_err);
     CHECK_MSG(wg_ <= water_limit_a, "%s: water violation %.3e A > %.1e", name, wg_, water_limit_a);
-    CHECK_MSG(hg_ <= tol + FP32_DIST_REL, "%s: cluster violation %.3e > tol %.1e + %.1e", name, hg_,
-              tol, FP32_DIST_REL);
+    CHECK_MSG(hg_ <= tol + TOL_FP32_DIST_REL, "%s: cluster violation %.3e > tol %.1e + %.1e", name,
+              hg_, tol, TOL_FP32_DIST_REL);
 
     /* ---- velocities: from fresh random velocities at the constrained positions ---- */
     for (size_t i = 0; i < n3; ++i)
@@ -244,9 +238,10 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
            vel_err, vmax, vel_err / vmax);
     printf("  relative velocity along constraints: before %.3e, GPU %.3e, reference %.3e A/fs\n",
            along0, along_g, along_r);
-    CHECK_MSG(vel_err <= TOL_VREL * vmax, "%s: velocity constraint error %.3e", name, vel_err);
-    CHECK_MSG(along_g <= TOL_VREL * vmax, "%s: relative velocity %.3e left along a constraint",
-              name, along_g);
+    CHECK_MSG(vel_err <= TOL_CONSTRAINT_VEL_REL * vmax, "%s: velocity constraint error %.3e", name,
+              vel_err);
+    CHECK_MSG(along_g <= TOL_CONSTRAINT_VEL_REL * vmax,
+              "%s: relative velocity %.3e left along a constraint", name, along_g);
     /* positions untouched by the velocity pass */
     readback_vec4(ctx, &g.pos, x1, n);
     CHECK(max_abs_error(x1, xg, (int)n3) == 0);
@@ -334,11 +329,12 @@ int main(void)
     CHECK_OK(vkmd_system_load("water:216", NULL, &water));
     if (water.positions) {
         CHECK_OK(vkmd_constraints_build(&water, 1, 1, &set));
-        compare(ctx, "water:216, SETTLE", &water, &set, 1e-5, 0, TOL_WATER_A);
+        compare(ctx, "water:216, SETTLE", &water, &set, 1e-5, 0, TOL_CONSTRAINT_WATER_A);
         vkmd_constraints_destroy(&set);
 
         CHECK_OK(vkmd_constraints_build(&water, 0, 1, &set));
-        compare(ctx, "water:216, flexible (O-H clusters)", &water, &set, 1e-6, 0, TOL_WATER_A);
+        compare(ctx, "water:216, flexible (O-H clusters)", &water, &set, 1e-6, 0,
+                TOL_CONSTRAINT_WATER_A);
         vkmd_constraints_destroy(&set);
 
         /* far from the origin the fp32 coordinates themselves are coarser
@@ -347,7 +343,8 @@ int main(void)
         for (int32_t i = 0; i < 3 * water.atom_count; ++i)
             water.positions[i] += 64.0;
         CHECK_OK(vkmd_constraints_build(&water, 1, 1, &set));
-        compare(ctx, "water:216 moved by 64 A, SETTLE", &water, &set, 1e-5, 0, TOL_WATER_HARD_A);
+        compare(ctx, "water:216 moved by 64 A, SETTLE", &water, &set, 1e-5, 0,
+                TOL_CONSTRAINT_WATER_FAR_A);
         vkmd_constraints_destroy(&set);
     }
     vkmd_system_destroy(&water);
@@ -357,9 +354,10 @@ int main(void)
                               VKMD_TEST_DATA_DIR "/villin_vac.inpcrd", &villin));
     if (villin.positions) {
         CHECK_OK(vkmd_constraints_build(&villin, 1, 1, &set));
-        compare(ctx, "villin (vacuum), H-bond clusters", &villin, &set, 1e-6, 1, TOL_WATER_A);
+        compare(ctx, "villin (vacuum), H-bond clusters", &villin, &set, 1e-6, 1,
+                TOL_CONSTRAINT_WATER_A);
         compare(ctx, "villin (vacuum), H-bond clusters, default tolerance", &villin, &set, 0, 0,
-                TOL_WATER_A);
+                TOL_CONSTRAINT_WATER_A);
         vkmd_constraints_destroy(&set);
         empty_set(ctx, &villin);
     }

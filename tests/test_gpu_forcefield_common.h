@@ -1,5 +1,6 @@
-/* The body shared by test_gpu_forcefield.c and its _generated twin: one
- * system through the whole device force field (engine/forces/forcefield.h)
+/* The body shared by test_gpu_forcefield.c, its _generated twin and
+ * test_gpu_testsys.c: one system through the whole device force field
+ * (engine/forces/forcefield.h)
  * against the double-precision reference (vkmd_ref_compute), term by term:
  *   - each energy term within TOL_FP32_ENERGY_REL relative (terms that are
  *     exactly zero in the reference must be zero within 1e-9 kcal/mol);
@@ -12,13 +13,16 @@
  *     max |F_gpu - F_ref| <= TOL_FP32_FORCE_MAX * RMS(F_ref);
  *   - a second evaluation of the same coordinates bitwise identical.
  * Positions are rounded to float before the reference sees them, so the
- * comparison measures the device arithmetic, not the input rounding. */
+ * comparison measures the device arithmetic, not the input rounding.
+ * VKMD_TEST_POSITIONS=split-float|split-int runs it in another positions
+ * mode (a test switch; the engine reads no such variable). */
 #ifndef VKMD_TESTS_GPU_FORCEFIELD_COMMON_H
 #define VKMD_TESTS_GPU_FORCEFIELD_COMMON_H
 
 #include "testlib.h"
 #include "tolerance.h"
 #include "forces/forcefield.h"
+#include "forces/positions.h"
 #include "ref/ref.h"
 #include "vk/context.h"
 
@@ -31,23 +35,34 @@ static void ff_check_term(const char *name, double gpu, double ref)
 {
     char label[64];
     snprintf(label, sizeof label, "%s (kcal/mol)", name);
-    check_close(label, gpu, ref, TOL_FP32_ENERGY_REL, 1e-9);
+    check_close(label, gpu, ref, TOL_FP32_ENERGY_REL, TOL_FP32_ENERGY_ZERO);
 }
 
-/* Runs the comparison; force_staging also exercises the discrete-GPU path. */
-static void ff_compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, int force_staging)
+/* Runs the comparison with the given settings (NULL: the defaults, resolved
+ * for the system); force_staging also exercises the discrete-GPU path. */
+static void ff_compare_settings(vkmd_vk_context *ctx, const char *label, vkmd_system *sys,
+                                int force_staging, const vkmd_ff_settings *given)
 {
     const int32_t n = sys->atom_count;
     for (int i = 0; i < 3 * n; ++i)
         sys->positions[i] = (double)(float)sys->positions[i];
     vkmd_ff_settings s = {0};
-    CHECK_OK(vkmd_ff_settings_resolve(&s, sys));
+    if (given)
+        s = *given;
+    else
+        CHECK_OK(vkmd_ff_settings_resolve(&s, sys));
+    /* VKMD_TEST_POSITIONS (fp32, split-float, split-int; the positions-mode
+     * loop of tests/CMakeLists.txt): the same comparison in that mode. */
+    const char *mode = getenv("VKMD_TEST_POSITIONS");
+    if (mode && *mode)
+        CHECK_OK(vkmd_positions_mode_parse(mode, &s.positions));
     printf("== %s: %d atoms, %s", label, n, sys->box.periodic ? "periodic" : "vacuum");
     if (sys->box.periodic)
         printf(", box %.3f x %.3f x %.3f A, cutoff %.1f A, alpha %.6f/A, PME grid %dx%dx%d",
                sys->box.len[0], sys->box.len[1], sys->box.len[2], s.cutoff_a, s.ewald_alpha,
                s.pme_grid[0], s.pme_grid[1], s.pme_grid[2]);
-    printf("%s\n", force_staging ? ", staged buffers" : "");
+    printf(", positions %s%s\n", vkmd_positions_mode_name(s.positions),
+           force_staging ? ", staged buffers" : "");
 
     double *fref = calloc(3 * (size_t)n, sizeof(double));
     double *fa = calloc(3 * (size_t)n, sizeof(double));
@@ -90,7 +105,8 @@ static void ff_compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys
                mag / fabs(er.total), mag, tdiff / mag, TOL_FP32_TOTAL_REL);
         CHECK(tdiff <= TOL_FP32_TOTAL_REL * mag);
     } else {
-        check_close("TOTAL (kcal/mol)", ea.total, er.total, TOL_FP32_TOTAL_REL, 1e-9);
+        check_close("TOTAL (kcal/mol)", ea.total, er.total, TOL_FP32_TOTAL_REL,
+                    TOL_FP32_ENERGY_ZERO);
     }
 
     double rel = rms_rel_error(fa, fref, 3 * n), frms = rms(fref, 3 * n);
@@ -114,6 +130,12 @@ done:
     free(fref);
     free(fa);
     free(fb);
+}
+
+static inline void ff_compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys,
+                              int force_staging)
+{
+    ff_compare_settings(ctx, label, sys, force_staging, NULL);
 }
 
 #endif

@@ -1,5 +1,5 @@
 /* The whole force field on the device against the CPU reference on the
- * solvated proteins built at test time by tools/openmm_reference.py (the
+ * solvated proteins built at test time by tests/oracles/openmm_reference.py (the
  * openmm_generate fixture): villin_solv (8,867 atoms) and villin_big (villin
  * in a 6 nm box with 0.15 M NaCl, 20,783 atoms). Body and criteria in
  * test_gpu_forcefield_common.h. */

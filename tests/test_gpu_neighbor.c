@@ -1,4 +1,4 @@
-/* Device neighbour list (engine/forces/neighbor.c, shaders/nl_*.comp):
+/* Device neighbour list (engine/forces/pass_neighbor.c, shaders/nl_*.comp):
  *   - after a build the outer list holds every non-excluded pair within the
  *     outer radius (cutoff + skin + outer skin) under the minimum image and
  *     the inner list every pair within the inner radius (cutoff + skin),
@@ -24,7 +24,7 @@
  *   - no validation error. */
 #include "testlib.h"
 #include "tolerance.h"
-#include "forces/neighbor.h"
+#include "forces/pass_neighbor.h"
 #include "forces/pass_nonbonded.h"
 #include "io/load.h"
 #include "ref/ref.h"

@@ -154,11 +154,12 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, i
     run_gpu(ctx, sys, &s, 128, force_staging, &c);
     run_gpu(shared_ctx ? shared_ctx : ctx, sys, &s, 0, force_staging, &d);
 
-    check_close("LJ energy (kcal/mol)", a.energy.lj_pair, e_lj, TOL_FP32_ENERGY_REL, 1e-9);
+    check_close("LJ energy (kcal/mol)", a.energy.lj_pair, e_lj, TOL_FP32_ENERGY_REL,
+                TOL_FP32_ENERGY_ZERO);
     check_close("real-space Coulomb energy (kcal/mol)", a.energy.coulomb_real, e_coul,
-                TOL_FP32_ENERGY_REL, 1e-9);
+                TOL_FP32_ENERGY_REL, TOL_FP32_ENERGY_ZERO);
     check_close("LJ + Coulomb (kcal/mol)", a.energy.lj_pair + a.energy.coulomb_real, e_lj + e_coul,
-                TOL_FP32_TOTAL_REL, 1e-9);
+                TOL_FP32_TOTAL_REL, TOL_FP32_ENERGY_ZERO);
     double rel = rms_rel_error(a.forces, fref, 3 * n);
     double f_rms = rms(fref, 3 * n);
     double dmax = max_abs_error(a.forces, fref, 3 * n);

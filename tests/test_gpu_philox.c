@@ -10,6 +10,7 @@
  *     the series at 0xF8000000, 2^32 - 1, ...) and on random words biased to
  *     both ends of the range, against the double one: max |difference| <= 1e-5. */
 #include "testlib.h"
+#include "tolerance.h"
 #include "core/philox.h"
 #include "vk/barrier.h"
 #include "vk/buffer.h"
@@ -22,8 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_CASES   (1 << 17)
-#define GAUSS_TOL 1e-5
+#define N_CASES (1 << 17)
 
 enum { CTR, KEY, WORDS, BITS, GAUSS, EDGE, BUFFER_COUNT };
 
@@ -218,20 +218,20 @@ int main(void)
     const double eg = max_gauss_error(gauss, gauss_ref, N_CASES, &wg);
     const double ee = max_gauss_error(edge, edge_ref, N_CASES, &we);
     printf("philox_gauss3 float vs double: max |error| %.3g over %d x 3 deviates (tolerance %g)\n",
-           eg, N_CASES, GAUSS_TOL);
+           eg, N_CASES, TOL_FP32_GAUSS);
     if (wg >= 0)
         printf("  worst case %d: device %.9g %.9g %.9g, host %.9g %.9g %.9g\n", wg, gauss[4 * wg],
                gauss[4 * wg + 1], gauss[4 * wg + 2], gauss_ref[3 * wg], gauss_ref[3 * wg + 1],
                gauss_ref[3 * wg + 2]);
     printf("box-muller on chosen and end-biased words: max |error| %.3g (tolerance %g)\n", ee,
-           GAUSS_TOL);
+           TOL_FP32_GAUSS);
     if (we >= 0)
         printf("  worst words %08x %08x %08x %08x: device %.9g %.9g %.9g, host %.9g %.9g %.9g\n",
                words[4 * we], words[4 * we + 1], words[4 * we + 2], words[4 * we + 3], edge[4 * we],
                edge[4 * we + 1], edge[4 * we + 2], edge_ref[3 * we], edge_ref[3 * we + 1],
                edge_ref[3 * we + 2]);
-    CHECK(eg <= GAUSS_TOL);
-    CHECK(ee <= GAUSS_TOL);
+    CHECK(eg <= TOL_FP32_GAUSS);
+    CHECK(ee <= TOL_FP32_GAUSS);
 
 done:
     vkmd_vk_cmd_destroy(ctx, &cmd);

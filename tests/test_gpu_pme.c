@@ -31,10 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_ENERGY_REL TOL_FP32_ENERGY_REL
-#define TOL_FORCE_RMS  TOL_FP32_FORCE_RMS
-#define TOL_FORCE_MAX  TOL_FP32_FORCE_MAX
-
 /* One pass with its own positions and accumulators, evaluated repeatedly. */
 typedef struct rig {
     vkmd_vk_buffer pos;
@@ -138,15 +134,16 @@ static void print_stage_times(vkmd_vk_context *ctx, const vkmd_vk_timer *timer)
 /* GPU evaluation `g` against the reference energy and forces. */
 static void check_against_ref(const gpu_eval *g, double e_ref, const double *f_ref, int32_t n)
 {
-    check_close("reciprocal energy (kcal/mol)", g->energy, e_ref, TOL_ENERGY_REL, 1e-9);
+    check_close("reciprocal energy (kcal/mol)", g->energy, e_ref, TOL_FP32_ENERGY_REL,
+                TOL_FP32_ENERGY_ZERO);
     double rel = rms_rel_error(g->forces, f_ref, 3 * n);
     double rms_ref = rms(f_ref, 3 * n);
     double max_err = max_abs_error(g->forces, f_ref, 3 * n);
     printf("  force RMS(F_gpu - F_ref) / RMS(F_ref) = %.3g (limit %.0e), max |dF| %.3g "
            "kcal/mol/A = %.3g RMS(F_ref) (limit %.0e), RMS(F_ref) %.4g\n",
-           rel, TOL_FORCE_RMS, max_err, max_err / rms_ref, TOL_FORCE_MAX, rms_ref);
-    CHECK(rel <= TOL_FORCE_RMS);
-    CHECK(max_err <= TOL_FORCE_MAX * rms_ref);
+           rel, TOL_FP32_FORCE_RMS, max_err, max_err / rms_ref, TOL_FP32_FORCE_MAX, rms_ref);
+    CHECK(rel <= TOL_FP32_FORCE_RMS);
+    CHECK(max_err <= TOL_FP32_FORCE_MAX * rms_ref);
 }
 
 /* Full comparison of one system and settings. `s` is resolved here. */

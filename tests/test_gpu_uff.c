@@ -40,11 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_ENERGY_REL   TOL_FP32_ENERGY_REL
-#define TOL_FORCE_RMS    TOL_FP32_FORCE_RMS
-#define TOL_FORCE_MAX    TOL_FP32_FORCE_MAX
-#define ENERGY_ABS_FLOOR 1e-6 /* kcal/mol: terms whose reference value is near zero */
-
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
 static double rnd(void) /* uniform [0, 1) */
@@ -181,7 +176,7 @@ static void check_all(const char *label, test_mol *const *mols, const vkmd_uff_b
         int bad = 0;
         for (int k = 0; k < 7; ++k) {
             double err = fabs(pg[k] - pr[k]);
-            double limit = fmax(TOL_ENERGY_REL * fabs(pr[k]), ENERGY_ABS_FLOOR);
+            double limit = fmax(TOL_FP32_ENERGY_REL * fabs(pr[k]), TOL_UFF_ENERGY_FLOOR);
             double rel = pr[k] != 0 ? err / fabs(pr[k]) : (err > 0 ? INFINITY : 0);
             if (err / limit > worst_ratio[k]) {
                 worst_ratio[k] = err / limit;
@@ -208,7 +203,7 @@ static void check_all(const char *label, test_mol *const *mols, const vkmd_uff_b
             worst_fmax = fmax;
             worst_fmax_rep = r;
         }
-        if (!(frms <= TOL_FORCE_RMS) || !(fmax <= TOL_FORCE_MAX)) {
+        if (!(frms <= TOL_FP32_FORCE_RMS) || !(fmax <= TOL_FP32_FORCE_MAX)) {
             bad = 1;
             if (bad_replicas < 5)
                 fprintf(stderr, "  replica %d (%s) forces: RMS-rel %.3g, max/RMS %.3g\n", r,
@@ -218,7 +213,7 @@ static void check_all(const char *label, test_mol *const *mols, const vkmd_uff_b
     }
     printf("  %s: every one of %d replicas checked; worst replica per term (limit max(%.0e "
            "rel, %.0e kcal/mol)):\n",
-           label, b->replica_count, TOL_ENERGY_REL, ENERGY_ABS_FLOOR);
+           label, b->replica_count, TOL_FP32_ENERGY_REL, TOL_UFF_ENERGY_FLOOR);
     for (int k = 0; k < 7; ++k) {
         if (k == 5 && !b->coulomb)
             continue;
@@ -229,7 +224,8 @@ static void check_all(const char *label, test_mol *const *mols, const vkmd_uff_b
     }
     printf("    forces: worst RMS(F_gpu - F_ref)/RMS(F_ref) %.2e (replica %d, limit %.0e); worst "
            "max|dF|/RMS(F_ref) %.2e (replica %d, limit %.0e)\n",
-           worst_frms, worst_frms_rep, TOL_FORCE_RMS, worst_fmax, worst_fmax_rep, TOL_FORCE_MAX);
+           worst_frms, worst_frms_rep, TOL_FP32_FORCE_RMS, worst_fmax, worst_fmax_rep,
+           TOL_FP32_FORCE_MAX);
     CHECK_MSG(bad_replicas == 0, "%s: %d of %d replicas out of tolerance", label, bad_replicas,
               b->replica_count);
     free(fref);
@@ -375,9 +371,9 @@ static void check_debug(vkmd_vk_context *ctx, test_mol *const *mols, const vkmd_
            k, m->mol.name, written, expect, same ? "yes" : "NO", worst_e, frel, worst_r);
     CHECK(same);
     CHECK(g.dbg_count == expect && written == expect);
-    CHECK(worst_e <= 1e-6);
-    CHECK(frel <= 1e-6);
-    CHECK(worst_r <= 1e-6);
+    CHECK(worst_e <= TOL_UFF_DEBUG_REL);
+    CHECK(frel <= TOL_UFF_DEBUG_REL);
+    CHECK(worst_r <= TOL_UFF_DEBUG_REL);
     free(f);
     gpu_run_free(&g);
 }

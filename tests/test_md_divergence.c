@@ -15,13 +15,13 @@
  * With VKMD_TEST_QUICK=1 (the sanitizer build) the runs stop at 400 steps
  * and only the first two checks apply. */
 #include "test_md_common.h"
+#include "tolerance.h"
 #include "forces/positions.h"
 #include "vk/context.h"
 
 #define EVERY         50
 #define MAX_SAMPLES   64
 #define HORIZON_STEPS 250
-#define TOL_HORIZON_A 0.1
 
 enum { SINGLE, MIXED, FIXED, MODES };
 

@@ -15,6 +15,7 @@
  * With VKMD_TEST_QUICK=1 (the sanitizer build) the runs are 20x shorter and
  * the statistical checks are not enforced (too few samples). */
 #include "test_md_common.h"
+#include "tolerance.h"
 #include "forces/positions.h"
 #include "vk/context.h"
 
@@ -85,7 +86,7 @@ int main(void)
             CHECK_MSG(fabs(mean - 310) <= limit, "mean T %.3f K", mean);
             CHECK_MSG(fabs(sd / sd_canon - 1) <= 0.25, "T std %.3f vs %.3f K", sd, sd_canon);
         }
-        CHECK_MSG(worst <= 1e-4, "water violation %.3e A", worst);
+        CHECK_MSG(worst <= TOL_MD_WATER_A, "water violation %.3e A", worst);
         series_free(&lg);
     }
     vkmd_md_destroy(ctx, md);

@@ -12,6 +12,7 @@
  * With VKMD_TEST_QUICK=1 (the sanitizer build) the runs are 20x shorter and
  * the drift is printed but not enforced. */
 #include "test_md_common.h"
+#include "tolerance.h"
 #include "core/units.h"
 #include "forces/positions.h"
 #include "vk/context.h"
@@ -78,9 +79,10 @@ static double nve(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_de
                b, *out_se, drift_rel, per_dof, worst);
         drift = b;
         if (!quick)
-            CHECK_MSG(drift_rel < 1e-3, "NVE %.1f fs drift %.3e of |E|", dt_fs, drift_rel);
+            CHECK_MSG(drift_rel < TOL_NVE_DRIFT_REL, "NVE %.1f fs drift %.3e of |E|", dt_fs,
+                      drift_rel);
     }
-    CHECK_MSG(worst <= 1e-4, "water violation %.3e A", worst);
+    CHECK_MSG(worst <= TOL_MD_WATER_A, "water violation %.3e A", worst);
     series_free(&s);
     vkmd_md_destroy(ctx, md);
     return drift;

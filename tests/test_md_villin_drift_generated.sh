@@ -3,7 +3,7 @@
 # ~8,900 atoms: PME 9 A, ewald tolerance 5e-4, H-bond constraints, rigid water,
 # 2 fs) in vkmd on the Vulkan device, beside OpenMM's with the same settings
 # and protocol (minimise, Langevin-middle equilibration at 300 K, Verlet NVE;
-# tools/openmm_nve_drift.py, which makes OpenMM's waters rigid as vkmd's are:
+# tests/oracles/openmm_nve_drift.py, which makes OpenMM's waters rigid as vkmd's are:
 # the generated prmtop lists no H-H bond). Both drifts are least-squares slopes
 # of the total energy; the check: |vkmd| <= 2 |OpenMM| + 2 combined standard
 # errors of the two slopes (over 1.2 ps each slope's own noise is as large as
@@ -11,10 +11,7 @@
 # figure varies from run to run; all printed).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir (holds the
 # generated system).
-set -u
-vkmd=$1 src=$2 gen=$3 scratch=$3/md_villin_drift
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
+. "$(dirname "$0")/cli_lib.sh" && cli_args md_villin_drift "$@"
 equil=200 steps=600
 if [ "${VKMD_TEST_QUICK:-0}" = 1 ]; then equil=20 steps=60; fi
 top=$gen/villin_solv.prmtop crd=$gen/villin_solv.inpcrd
@@ -22,11 +19,10 @@ if [ ! -s "$top" ] || [ ! -s "$crd" ]; then
   echo "FAIL: $top or $crd missing (the openmm_generate fixture builds them)"
   exit 1
 fi
-fail=0
 # The sanitizer build (VKMD_TEST_QUICK=1) checks vkmd's host code, not the
 # comparison, so it leaves OpenMM out.
 if [ "${VKMD_TEST_QUICK:-0}" != 1 ]; then
-  "$py" "$src/../tools/openmm_nve_drift.py" --prmtop "$top" --inpcrd "$crd" --steps $steps \
+  "$py" "$src/oracles/openmm_nve_drift.py" --prmtop "$top" --inpcrd "$crd" --steps $steps \
     --equil-steps $equil --min-iterations 200 --report-every 10 --dt-fs 2 --temperature 300 \
     >"$scratch/openmm.json" 2>"$scratch/openmm.err" ||
     { echo "FAIL openmm_nve_drift.py: $(tail -5 "$scratch/openmm.err")"; fail=1; }

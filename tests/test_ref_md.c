@@ -1,4 +1,4 @@
-/* Reference MD steps (engine/ref/ref_integrate.c) with the reference force
+/* Reference MD steps (engine/ref/ref_md.c) with the reference force
  * field and constraints.
  *   - water:216 (rigid, SETTLE; PME defaults) is first taken off its lattice
  *     by EQUIL_STEPS strongly damped Langevin steps (the built orientations

@@ -1,6 +1,6 @@
 /* External check of the CPU reference force field against OpenMM 7.7's
  * Reference platform on the committed AMBER systems (tests/data, written by
- * tools/openmm_reference.py): energy terms within 1e-6 relative and forces
+ * tests/oracles/openmm_reference.py): energy terms within 1e-6 relative and forces
  * within 1e-6 relative RMS, plus vkmd's default PME settings against the ones
  * OpenMM chose. */
 #include "openmm_data.h"

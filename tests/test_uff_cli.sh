@@ -7,13 +7,7 @@
 # (exit 1, message names the file, no crash; under the sanitizer build also no
 # leaks).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 src=$2 scratch=$3/uff_cli
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args uff_cli "$@"
 
 # 1. Built-in molecules, text: a total line, exit 0.
 for mol in formic-acid xylitol; do
@@ -106,5 +100,4 @@ while read -r file stage code line msg; do
   fi
 done <"$src/broken/uff/MANIFEST"
 
-echo "$checks checks, $fail failed"
-if [ $fail = 0 ]; then echo "PASS test_uff_cli"; else echo "FAIL test_uff_cli"; exit 1; fi
+cli_finish test_uff_cli

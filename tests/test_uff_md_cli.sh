@@ -10,13 +10,7 @@
 # Without a Vulkan device the run parts are skipped, unless
 # VKMD_REQUIRE_DEVICE=1, where they fail.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 scratch=$3/uff_md_cli
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args uff_md_cli "$@"
 run="formic-acid --replicas 16 --steps 2000 --dt 0.5 --temperature 300 --friction 20"
 
 if "$vkmd" uff energy formic-acid --device 0 >/dev/null 2>"$scratch/dev.err"; then
@@ -44,7 +38,7 @@ print("    replicas' mean temperatures %.1f..%.1f K, mean %.1f K" % (min(t), max
 sys.exit(0 if abs(d["mean_temperature_k"] - 300) <= 30 else 1)
 PY
 else
-  if [ "${VKMD_REQUIRE_DEVICE:-0}" != 0 ]; then bad "no Vulkan device: $(cat "$scratch/dev.err")"; else echo "  skip the device parts: no Vulkan device"; fi
+  cli_no_device "$(cat "$scratch/dev.err")"
 fi
 
 for args in "formic-acid --device cpu" "formic-acid --bogus" "formic-acid --dt 0" \
@@ -55,5 +49,4 @@ for args in "formic-acid --device cpu" "formic-acid --bogus" "formic-acid --dt 0
   if [ $rc = 2 ]; then ok "md $args: exit 2, $(head -c 100 "$scratch/usage.err")"; else bad "md $args: rc $rc"; fi
 done
 
-echo "$checks checks, $fail failed"
-if [ $fail = 0 ]; then echo "PASS test_uff_md_cli"; else echo "FAIL test_uff_md_cli"; exit 1; fi
+cli_finish test_uff_md_cli

@@ -12,13 +12,7 @@
 # Without a Vulkan device the device parts are skipped, unless
 # VKMD_REQUIRE_DEVICE=1, where they fail.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 scratch=$3/uff_relax_cli
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args uff_relax_cli "$@"
 start="formic-acid --replicas 16 --perturb 0.1 --seed 3"
 
 # shellcheck disable=SC2086
@@ -42,7 +36,7 @@ if "$vkmd" uff energy formic-acid --device 0 >/dev/null 2>"$scratch/dev.err"; th
   have_device=1
 else
   have_device=0
-  if [ "${VKMD_REQUIRE_DEVICE:-0}" != 0 ]; then bad "no Vulkan device: $(cat "$scratch/dev.err")"; else echo "  skip the device parts: no Vulkan device"; fi
+  cli_no_device "$(cat "$scratch/dev.err")"
 fi
 
 if [ $have_device = 1 ]; then
@@ -94,5 +88,4 @@ for args in "formic-acid --replicas 2" "formic-acid --out x.sdf --confs a.sdf --
   if [ $rc = 2 ]; then ok "relax $args: exit 2, $(head -c 100 "$scratch/usage.err")"; else bad "relax $args: rc $rc"; fi
 done
 
-echo "$checks checks, $fail failed"
-if [ $fail = 0 ]; then echo "PASS test_uff_relax_cli"; else echo "FAIL test_uff_relax_cli"; exit 1; fi
+cli_finish test_uff_relax_cli

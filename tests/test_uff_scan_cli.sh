@@ -18,13 +18,7 @@
 # Without a Vulkan device the device parts are skipped, unless
 # VKMD_REQUIRE_DEVICE=1, where they fail.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 src=$2 scratch=$3/uff_scan_cli
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args uff_scan_cli "$@"
 
 # 0. The conformations: xylitol of molecules.sdf displaced by up to 0.1 A per
 # coordinate, written with 4 decimals as SDF records and as XYZ frames.
@@ -71,7 +65,7 @@ if "$vkmd" uff energy formic-acid --device 0 >/dev/null 2>"$scratch/dev.err"; th
   have_device=1
 else
   have_device=0
-  if [ "${VKMD_REQUIRE_DEVICE:-0}" != 0 ]; then bad "no Vulkan device: $(cat "$scratch/dev.err")"; else echo "  skip the device parts: no Vulkan device"; fi
+  cli_no_device "$(cat "$scratch/dev.err")"
 fi
 
 compare_py='
@@ -225,5 +219,4 @@ for case in "formic-acid|$scratch/confs.sdf|has 22 atoms, formic-acid has 5" \
   if [ $rc = 1 ] && grep -q -F -- "$msg" "$scratch/bad.err"; then ok "scan ${mol##*/} --confs ${confs##*/}: exit 1, $(head -c 120 "$scratch/bad.err")"; else bad "scan $mol --confs $confs: rc $rc: $(cat "$scratch/bad.err")"; fi
 done
 
-echo "$checks checks, $fail failed"
-if [ $fail = 0 ]; then echo "PASS test_uff_scan_cli"; else echo "FAIL test_uff_scan_cli"; exit 1; fi
+cli_finish test_uff_scan_cli

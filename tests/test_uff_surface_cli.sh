@@ -12,13 +12,7 @@
 # Without a Vulkan device the device parts are skipped, unless
 # VKMD_REQUIRE_DEVICE=1, where they fail.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-set -u
-vkmd=$1 scratch=$3/uff_surface_cli
-rm -rf "$scratch" && mkdir -p "$scratch"
-py=/usr/bin/python3
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
+. "$(dirname "$0")/cli_lib.sh" && cli_args uff_surface_cli "$@"
 
 # surface energy of replica 1 from the JSON on stdin
 energy() { $py -c 'import json,sys; print(repr(json.load(sys.stdin)["surface"]["energies_kcal_per_mol"][0]))'; }
@@ -35,11 +29,7 @@ run() { "$vkmd" uff energy xylitol --json "$@" 2>"$scratch/err" | energy; }
 have_device=1
 if ! "$vkmd" uff energy xylitol --device 0 >/dev/null 2>&1; then
     have_device=0
-    if [ "${VKMD_REQUIRE_DEVICE:-0}" = 1 ]; then
-        bad "no Vulkan device (VKMD_REQUIRE_DEVICE=1)"
-    else
-        echo "  skip device parts: no Vulkan device"
-    fi
+    cli_no_device "vkmd uff energy xylitol --device 0 failed"
 fi
 
 for sub in nacl graphene; do
@@ -104,9 +94,4 @@ expect 0 "Morse grid loaded for the Morse form" --surface nacl --surface-form mo
 printf '# not a grid\nCRYSTAL\n' >"$scratch/bad.xsf"
 expect 1 "XSF without grid" --surface nacl --load-grid "$scratch/bad.xsf"
 
-echo "$checks checks, $fail failed"
-if [ $fail -ne 0 ]; then
-    echo "FAIL test_uff_surface_cli"
-    exit 1
-fi
-echo "PASS test_uff_surface_cli"
+cli_finish test_uff_surface_cli

@@ -14,10 +14,9 @@ if [ "${VKMD_TEST_IN_X:-0}" != 1 ]; then
   command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run missing (Debian: xvfb, xauth)"; exit 1; }
   exec xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" env VKMD_TEST_IN_X=1 bash "$0" "$@"
 fi
-vkmd=$1 gen=$3 scratch=$3/viewer
+. "$(dirname "$0")/cli_lib.sh" && cli_args viewer "$@"
 stats=$(dirname "$vkmd")/tests/png_stats
-rm -rf "$scratch" && mkdir -p "$scratch" && cd "$scratch" || exit 1
-fail=0
+cd "$scratch" || exit 1
 top=$gen/villin_solv.prmtop crd=$gen/villin_solv.inpcrd
 [ -s "$top" ] && [ -s "$crd" ] || { echo "FAIL: $top missing (openmm_generate fixture)"; exit 1; }
 

@@ -9,7 +9,7 @@ program: atoms are grouped the way the scheme groups them and the computed
 lane pairs are counted the way its kernel computes them (masked or not).
 
 - vkmd: 8-atom clusters of consecutive atoms along cell rows ordered on a
-  Hilbert curve (forces/neighbor.h), cluster pairs of the inner list (radius
+  Hilbert curve (forces/pass_neighbor.h), cluster pairs of the inner list (radius
   cutoff + 1 A skin) kept when any atom pair is within it (the device prune),
   64 lane pairs per tile, the diagonal tile counted whole.
 - GROMACS (nbnxm, CPU 4x4 and GPU 8x8 shapes): clusters of C atoms stacked

@@ -11,7 +11,7 @@
  * come from the reference functions in double, once per box. */
 #include "forces/forcefield.h"
 #include "core/log.h"
-#include "forces/neighbor.h"
+#include "forces/pass_neighbor.h"
 #include "forces/pass_bonded.h"
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"

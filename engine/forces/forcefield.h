@@ -20,7 +20,7 @@
 #define VKMD_FORCES_FORCEFIELD_H
 
 #include "forces/accum.h"
-#include "forces/neighbor.h"
+#include "forces/pass_neighbor.h"
 #include "forces/pass_bonded.h"
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"

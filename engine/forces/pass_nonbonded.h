@@ -9,7 +9,7 @@
  *
  * Design and cost
  * - Periodic: cluster-pair tiles of the neighbour list's inner list
- *   (neighbor.h), each pair of atoms once (Newton's third law in the
+ *   (pass_neighbor.h), each pair of atoms once (Newton's third law in the
  *   kernel). Read OpenMM's CUDA tile kernel (32 x 32 tiles, j data and j
  *   forces rotated around the warp with shuffles, flushed per tile as
  *   64-bit fixed point) and GROMACS's nbnxm (8 x 8 cluster pairs, an outer
@@ -48,7 +48,7 @@
 #define VKMD_FORCES_PASS_NONBONDED_H
 
 #include "forces/accum.h"
-#include "forces/neighbor.h"
+#include "forces/pass_neighbor.h"
 #include "system/ff_settings.h"
 #include "system/system.h"
 #include "vk/context.h"

@@ -13,7 +13,7 @@
  * Precision: float arithmetic, int64 fixed-point sums (deterministic for
  * any thread order): with 64-bit atomics, or on devices without them the
  * shaders' "+words" builds (forces/fixed_point.h), same bits.
- * Measured figures: tests/test_uff_surface.c and docs/UFF_SURFACES.md. */
+ * Measured figures: tests/test_gpu_uff_surface.c and docs/UFF_SURFACES.md. */
 #ifndef VKMD_FORCES_PASS_UFF_SURFACE_H
 #define VKMD_FORCES_PASS_UFF_SURFACE_H
 

@@ -1,6 +1,6 @@
 /* CPU double-precision reference of the UFF terms (system/uff_terms.h): the
  * oracle the GPU UFF pass is checked against, itself checked against RDKit
- * (tests/test_uff_rdkit.c). No Vulkan here; forms in ref_uff_forms.h.
+ * (tests/test_ref_uff_rdkit.c). No Vulkan here; forms in ref_uff_forms.h.
  *
  * Per-term functions evaluate one term list at positions `pos`
  * ([3 * atom_count], A, no periodic box), ADD forces (kcal/mol/A, minus the

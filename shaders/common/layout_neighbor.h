@@ -3,7 +3,7 @@
  * (vec4/uvec4 records, push-constant field-list macros, _Static_assert every
  * size and offset on the C side under __STDC__).
  *
- * The list (engine/forces/neighbor.h has the design): atoms live in "slots",
+ * The list (engine/forces/pass_neighbor.h has the design): atoms live in "slots",
  * sorted spatially; slots are grouped into clusters of VKMD_NL_CLUSTER_SIZE
  * consecutive slots. The list holds cluster pairs (tiles) once each (by ci or
  * cj: nl_build.comp owns()):

@@ -28,7 +28,7 @@
  * its charge onto the PME charge grid, measures its displacements for the
  * neighbour list and stores its position relative to its cluster's anchor,
  * and clears its force accumulators; the last workgroup decides on the list
- * (engine/forces/neighbor.h). a = F / m with F the accumulated force plus,
+ * (engine/forces/pass_neighbor.h). a = F / m with F the accumulated force plus,
  * when the push constants ask (gather), the reciprocal-space force
  * interpolated from the convolved grid, added in fixed point exactly as
  * pme_gather.comp adds it. */

@@ -1,5 +1,5 @@
 // The neighbour list's per-atom work and its decision (engine/forces/
-// neighbor.c), shared by nl_check.comp / nl_gather.comp and the fused MD
+// pass_neighbor.c), shared by nl_check.comp / nl_gather.comp and the fused MD
 // step (step.comp): the displacements since the build and the prune, the
 // decision of the last workgroup, and a slot's position relative to its
 // cluster's anchor. The includer declares the buffers st (the state), saved,

@@ -1,5 +1,5 @@
 // Declarations shared by every nl_*.comp (the neighbour-list kernels of
-// engine/forces/neighbor.c): the one binding layout, the push constants, the
+// engine/forces/pass_neighbor.c): the one binding layout, the push constants, the
 // grid-stride helper and the periodic helpers. Each kernel uses a subset of
 // the buffers; all of them are bound to every pipeline.
 #ifndef VKMD_NL_COMMON_GLSL

@@ -3,7 +3,7 @@
 for vkmd's own drift figure.
 
 Loads an AMBER prmtop + inpcrd (or the generated solvated villin,
-villin_solv.prmtop/.inpcrd, which tools/openmm_reference.py --generated
+villin_solv.prmtop/.inpcrd, which tests/oracles/openmm_reference.py --generated
 writes and this script builds when it is missing), then:
   system    PME, 9 A cutoff, ewaldErrorTolerance 5e-4, long-range dispersion
             correction (OpenMM's default), HBonds constraints, rigid water,
@@ -30,7 +30,7 @@ ns/day). The fastest platform present is used (CPU before Reference) unless
 --platform names one.
 
 Run with /usr/bin/python3 (Debian's OpenMM). Example:
-  /usr/bin/python3 tools/openmm_nve_drift.py --generated /tmp/gen --steps 1000
+  /usr/bin/python3 tests/oracles/openmm_nve_drift.py --generated /tmp/gen --steps 1000
 """
 
 import argparse

@@ -408,7 +408,7 @@ def format_report(name, r):
     s = io.StringIO()
     s.write('# vkmd OpenMM reference data. OpenMM %s, platform Reference. '
             'Units: kcal/mol, A, kcal/mol/A\n' % openmm.Platform.getOpenMMVersion())
-    s.write('# written by tools/openmm_reference.py with ParmEd %s (its docstring defines '
+    s.write('# written by tests/oracles/openmm_reference.py with ParmEd %s (its docstring defines '
             'every key)\n' % parmed.__version__)
     s.write('system %s\n' % name)
     s.write('atoms %d\n' % r['atoms'])

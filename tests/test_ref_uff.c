@@ -530,7 +530,7 @@ int main(void)
 {
     CHECK_OK(vkmd_uff_params_load_default(&table));
     if (table.count == 0)
-        return test_finish("test_uff_ref");
+        return test_finish("test_ref_uff");
     test_table();
     test_formulas();
     test_forms();
@@ -538,5 +538,5 @@ int main(void)
     test_typing();
     test_builtins();
     vkmd_uff_params_destroy(&table);
-    return test_finish("test_uff_ref");
+    return test_finish("test_ref_uff");
 }

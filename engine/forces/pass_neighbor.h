@@ -78,8 +78,8 @@
  * Cost per evaluation without a rebuild or prune: the check (a dispatch over
  * the atoms), the gather (one over the slots), eight empty indirect
  * dispatches and their barriers. */
-#ifndef VKMD_FORCES_NEIGHBOR_H
-#define VKMD_FORCES_NEIGHBOR_H
+#ifndef VKMD_FORCES_PASS_NEIGHBOR_H
+#define VKMD_FORCES_PASS_NEIGHBOR_H
 
 #include "common/vkmd_layout.h"
 #include "system/system.h"

@@ -87,5 +87,5 @@ int main(void)
     free(f);
     free(sum);
     vkmd_system_destroy(&sys);
-    return test_finish("test_ref_compute");
+    return test_finish("test_ref_forcefield");
 }

@@ -43,9 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_GRID_ENERGY_ABS 5e-3 /* kcal/mol per molecule, grid vs direct at 0.1 A */
-#define TOL_GRID_FORCE_RMS  2e-3 /* RMS-relative, grid vs direct at 0.1 A */
-#define TOL_FD_FORCE_RMS    1e-6 /* reference forces vs central differences */
 #ifndef GRID_SPACING
 #define GRID_SPACING 0.1 /* A; -DGRID_SPACING=... for a sweep (figures in docs/UFF_SURFACES.md) */
 #endif
@@ -443,7 +440,7 @@ static void run_substrate(vkmd_vk_context *ctx, setup *su, const char *spec)
 int main(void)
 {
     vkmd_vk_context *ctx = NULL;
-    int early = test_vk_open("test_uff_surface", &ctx);
+    int early = test_vk_open("test_gpu_uff_surface", &ctx);
     if (early >= 0)
         return early;
     setup su = {0};
@@ -462,5 +459,5 @@ int main(void)
     vkmd_uff_params_destroy(&su.params);
     vkmd_uff_molecule_array_free(su.mol, su.mol_count);
     vkmd_vk_context_destroy(ctx);
-    return test_finish("test_uff_surface");
+    return test_finish("test_gpu_uff_surface");
 }

@@ -1,10 +1,10 @@
-/* Device-side neighbour list (see neighbor.h and shaders/nl_*.comp).
+/* Device-side neighbour list (see pass_neighbor.h and shaders/nl_*.comp).
  *
  * The host only plans sizes, uploads the exclusions and the Hilbert rank of
  * every row, and records; all decisions about rebuilding are taken on the
  * device. Ten pipelines share one binding layout (VKMD_NL_BINDING_*) and
  * one push-constant block, so one vkmd_nl_push describes every dispatch. */
-#include "forces/neighbor.h"
+#include "forces/pass_neighbor.h"
 #include "core/log.h"
 #include "forces/positions.h"
 #include "forces/tile.h"

@@ -1,6 +1,6 @@
 /* External check of the UFF typing and CPU reference against RDKit
  * 2022.09's UFF, on every record of tests/data/uff/molecules.sdf (written,
- * with rdkit_reference.txt, by tools/uff_rdkit_reference.py):
+ * with rdkit_reference.txt, by tests/oracles/uff_rdkit_reference.py):
  *   atom types, hybridisation, aromaticity and UFF bond orders equal RDKit's;
  *   every term parameter RDKit exposes (bond kb r0, angle ka theta0, torsion
  *   V before the division by the torsions about a bond, inversion K) within
@@ -266,7 +266,7 @@ int main(void)
     char *text = test_read_file(VKMD_TEST_DATA_DIR "/uff/rdkit_reference.txt", &len);
     CHECK(text != NULL);
     if (!text || !recs)
-        return test_finish("test_uff_rdkit");
+        return test_finish("test_ref_uff_rdkit");
     vkmd_uff_param_table table;
     CHECK_OK(vkmd_uff_params_load_default(&table));
 
@@ -390,5 +390,5 @@ int main(void)
     vkmd_uff_params_destroy(&table);
     vkmd_uff_molecule_array_free(recs, nrec);
     free(text);
-    return test_finish("test_uff_rdkit");
+    return test_finish("test_ref_uff_rdkit");
 }

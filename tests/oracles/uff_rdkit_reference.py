@@ -3,8 +3,8 @@
 
 Run with Debian's Python (RDKit is visible only there):
 
-    /usr/bin/python3 tools/uff_rdkit_reference.py            # rewrite the committed data
-    /usr/bin/python3 tools/uff_rdkit_reference.py --check    # regenerate in memory, compare
+    /usr/bin/python3 tests/oracles/uff_rdkit_reference.py            # rewrite the committed data
+    /usr/bin/python3 tests/oracles/uff_rdkit_reference.py --check    # regenerate in memory, compare
 
 For every molecule below (built from SMILES, hydrogens added, embedded with ETKDG
 and a fixed seed; some with a seeded random perturbation so that the terms are not
@@ -46,7 +46,7 @@ from rdkit import Chem, RDLogger, rdBase
 from rdkit.Chem import AllChem
 from rdkit.Chem import rdForceFieldHelpers as uff
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # name, SMILES, embedding seed, perturbation sigma in A (0: as embedded)
 MOLECULES = [
@@ -346,7 +346,7 @@ def main():
     RDLogger.DisableLog("rdApp.warning")
     table = read_table(os.path.join(args.assets, "uff_params.txt"))
 
-    sdf, ref = [], ["# RDKit UFF reference for vkmd, written by tools/uff_rdkit_reference.py.",
+    sdf, ref = [], ["# RDKit UFF reference for vkmd, written by tests/oracles/uff_rdkit_reference.py.",
                     "# Units: kcal/mol, angstrom, degrees; gradient = dE/dx (kcal/mol/A).",
                     "# Atom indices are 0-based; record k is the k-th record of molecules.sdf.",
                     f"rdkit_version {rdBase.rdkitVersion}"]

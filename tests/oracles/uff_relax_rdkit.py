@@ -3,8 +3,8 @@
 
 Run with Debian's Python (RDKit is visible only there):
 
-    /usr/bin/python3 tools/uff_relax_rdkit.py          # rewrite the committed data
-    /usr/bin/python3 tools/uff_relax_rdkit.py --check  # regenerate in memory, compare
+    /usr/bin/python3 tests/oracles/uff_relax_rdkit.py          # rewrite the committed data
+    /usr/bin/python3 tests/oracles/uff_relax_rdkit.py --check  # regenerate in memory, compare
 
 Starts: the built-in xylitol (assets/molecules/xylitol.sdf, as RDKit reads it)
 with every coordinate displaced by a uniform amount in [-A, A], drawn exactly as
@@ -31,7 +31,7 @@ from rdkit import Chem, RDLogger
 from rdkit.Chem import AllChem  # noqa: F401 (registers the ForceField Python class)
 from rdkit.Chem import rdForceFieldHelpers as uff
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "tests", "data", "uff", "relax_xylitol_rdkit.txt")
 SEED = 7
 AMPLITUDE = 0.1  # A
@@ -82,7 +82,7 @@ def generate():
     for p in mol.GetConformer().GetPositions():
         base.extend(float(c) for c in p)
     lines = [
-        "# RDKit UFF minima of perturbed xylitol (tools/uff_relax_rdkit.py; RDKit %s)"
+        "# RDKit UFF minima of perturbed xylitol (tests/oracles/uff_relax_rdkit.py; RDKit %s)"
         % Chem.rdBase.rdkitVersion,
         "# starts: assets/molecules/xylitol.sdf + vkmd_uff_perturb(amplitude, seed, replica)",
         "seed %d" % SEED,
