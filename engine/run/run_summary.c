@@ -1,7 +1,7 @@
 /* Run summaries as text and JSON (see run_summary.h). */
 #include "run/run_summary.h"
 
-#include "core/json.h"
+#include "core/json_string.h"
 
 void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
 {

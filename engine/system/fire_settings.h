@@ -156,7 +156,7 @@ typedef struct vkmd_uff_fire_result {
  * numbers come from splitmix64 seeded with seed + 0x9E3779B97F4A7C15 *
  * (replica + 1), one 53-bit double per coordinate in atom-major order, so
  * the same (seed, replica) give the same start everywhere
- * (tools/uff_relax_rdkit.py repeats it for RDKit). */
+ * (tests/oracles/uff_relax_rdkit.py repeats it for RDKit). */
 void vkmd_uff_perturb(const double *xyz, int32_t atom_count, double amplitude_a, uint64_t seed,
                       uint32_t replica, double *out_xyz);
 

@@ -1,7 +1,7 @@
 /* Writing JSON text: the one string-literal escaper of the engine's and the
  * tools' JSON outputs (run summaries, benchmarks, energies). */
-#ifndef VKMD_CORE_JSON_H
-#define VKMD_CORE_JSON_H
+#ifndef VKMD_CORE_JSON_STRING_H
+#define VKMD_CORE_JSON_STRING_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
-/* JSON text (see json.h). */
-#include "core/json.h"
+/* JSON text (see json_string.h). */
+#include "core/json_string.h"
 
 void vkmd_json_string(FILE *out, const char *s)
 {
