@@ -13,16 +13,13 @@
 # skipped without a Vulkan device (unless VKMD_REQUIRE_DEVICE=1).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 build testdata dir (the
 # build tree is its parent).
-set -u
-root=$(cd "$2/.." && pwd)
-build=$(cd "$3/.." && pwd)
+. "$(dirname "$0")/cli_lib.sh" && cli_args install_example "$@"
+root=$(cd "$src/.." && pwd)
+build=$(cd "$gen/.." && pwd)
 # Outside the build tree, so that no path below names it by accident; kept
 # (and named) when a check fails.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/vkmd_install_example.XXXXXX") || exit 1
 prefix=$scratch/prefix
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
 finish() {
   echo "$((checks - fail)) passed, $fail failed"
   if [ $fail = 0 ]; then
@@ -186,11 +183,11 @@ for f in energy.csv traj.dcd final.pdb checkpoint.chk; do
 done
 grep -q "checkpoint at step 100" "$scratch/run_water.out" && ok "checkpoint at step 100 reported" ||
   bad "no checkpoint at step 100 reported"
-"$1" run water:216 --no-window --steps 200 --report-every 10 --out "$scratch/ex" \
+"$vkmd" run water:216 --no-window --steps 200 --report-every 10 --out "$scratch/ex" \
   --restart "$scratch/ex/checkpoint.chk" >"$scratch/restart.log" 2>&1 &&
   ok "vkmd run --restart continues run_water's checkpoint to step 200" ||
   bad "vkmd run --restart: $(tail -3 "$scratch/restart.log")"
-"$1" run water:216 --no-window --steps 200 --report-every 10 --out "$scratch/straight" \
+"$vkmd" run water:216 --no-window --steps 200 --report-every 10 --out "$scratch/straight" \
   >"$scratch/straight.log" 2>&1 || bad "straight 200-step run: $(tail -3 "$scratch/straight.log")"
 for f in traj.dcd final.pdb checkpoint.chk; do
   cmp -s "$scratch/ex/$f" "$scratch/straight/$f" && ok "$f bitwise that of the uninterrupted vkmd run" ||

@@ -15,15 +15,10 @@
 # directory or unreadable module list fails.
 # Arguments: $1 vkmd binary (unused), $2 tests source dir, $3 build testdata
 # dir (the build tree is its parent).
-set -u
-root=$(cd "$2/.." && pwd)
-build=$(cd "$3/.." && pwd)
-scratch=$3/layers
-rm -rf "$scratch" && mkdir -p "$scratch"
+. "$(dirname "$0")/cli_lib.sh" && cli_args layers "$@"
+root=$(cd "$src/.." && pwd)
+build=$(cd "$gen/.." && pwd)
 cm=$root/engine/CMakeLists.txt
-fail=0 checks=0
-ok() { checks=$((checks + 1)); echo "  ok   $*"; }
-bad() { checks=$((checks + 1)); fail=$((fail + 1)); echo "  FAIL $*"; }
 cc=${CC:-cc}
 
 read -r -a modules < <(sed -n 's/^set(vkmd_modules \(.*\))$/\1/p' "$cm")
@@ -175,5 +170,4 @@ leaks=$(cd "$root/engine" && grep -lE '^#include [<"]vkmd(_vulkan)?\.h[>"]' */*.
 [ -z "$leaks" ] && ok "only api/ (and core/result.h) include the public headers" ||
   bad "below api, including the public headers: $leaks"
 
-echo "$((checks - fail)) passed, $fail failed"
-[ $fail = 0 ] && exit 0 || exit 1
+cli_finish test_layers

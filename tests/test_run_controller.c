@@ -255,6 +255,15 @@ int main(void)
     if (rc >= 0)
         return rc;
     mkdir(DIR, 0777);
+    /* Outputs of an earlier run of this test would hide missing ones. */
+    static const char *const dirs[] = {"a", "b", "blowup"};
+    static const char *const files[] = {"energy.csv", "traj.dcd", "final.pdb", "checkpoint.chk"};
+    for (int d = 0; d < 3; ++d)
+        for (int f = 0; f < 4; ++f) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s/%s", DIR, dirs[d], files[f]);
+            remove(path);
+        }
     test_stop_and_continue(ctx);
     test_blowup(ctx);
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
