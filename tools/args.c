@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,4 +105,70 @@ vkmd_result args_whole(const char *opt, const char *s, int64_t zero_as, int64_t 
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not a whole number", opt, s);
     *out = dv > 0 ? (int64_t)dv : zero_as;
     return VKMD_OK;
+}
+
+static vkmd_result args_choice(const char *opt, const char *s, const char *choices, int *out)
+{
+    const size_t n = strlen(s);
+    int index = 0;
+    for (const char *c = choices; *c; ++index) {
+        const char *bar = strchr(c, '|');
+        const size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && !strncmp(c, s, n)) {
+            *out = index;
+            return VKMD_OK;
+        }
+        c += len + (bar != NULL);
+    }
+    char expect[256];
+    snprintf(expect, sizeof expect, "%s", choices);
+    char *last = strrchr(expect, '|');
+    for (char *p = expect; *p; ++p)
+        if (*p == '|' && p != last)
+            *p = ',';
+    if (last)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not %.*s or %s", opt, s,
+                         (int)(last - expect), expect, last + 1);
+    return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not %s", opt, s, expect);
+}
+
+int args_table(int argc, char **argv, int *i, const args_option *opts, size_t count, vkmd_result *r)
+{
+    const char *a = argv[*i];
+    for (size_t k = 0; k < count; ++k) {
+        const args_option *o = &opts[k];
+        if (strcmp(a, o->name))
+            continue;
+        if (o->kind == ARGS_FLAG) {
+            *(int *)o->out = 1;
+            *r = VKMD_OK;
+            return 1;
+        }
+        const char *v = args_value(argc, argv, i);
+        if (!v) {
+            *r = VKMD_ERROR_INVALID_ARGUMENT;
+            return 1;
+        }
+        switch (o->kind) {
+        case ARGS_DOUBLE:
+            *r = args_double(a, v, o->lo, o->hi, o->out);
+            break;
+        case ARGS_INT:
+            *r = args_int(a, v, (long)o->lo, (long)o->hi, o->out);
+            break;
+        case ARGS_WHOLE:
+            *r = args_whole(a, v, (int64_t)o->lo, o->out);
+            break;
+        case ARGS_STRING:
+            *(const char **)o->out = v;
+            *r = VKMD_OK;
+            break;
+        case ARGS_CHOICE:
+        default:
+            *r = args_choice(a, v, o->choices, o->out);
+            break;
+        }
+        return 1;
+    }
+    return 0;
 }

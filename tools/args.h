@@ -5,6 +5,7 @@
 
 #include "core/result.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Returns the option's value argv[*i + 1] and advances *i, or NULL (after
@@ -29,5 +30,32 @@ vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out)
 vkmd_result args_nonbonded(const char *opt, const char *s, int *out_fp16, double *out_min_r_a);
 /* "NXxNYxNZ" or a single "N" for all three. */
 vkmd_result args_grid(const char *opt, const char *s, int out[3]);
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof *(a))
+
+/* Table-driven options: a command lists its options once, with where each
+ * value goes and its range, and args_table parses whichever one argv[*i] is. */
+typedef enum args_kind {
+    ARGS_FLAG,   /* no value: *(int *)out = 1 */
+    ARGS_DOUBLE, /* *(double *)out, in [lo, hi] */
+    ARGS_INT,    /* *(int *)out, in [lo, hi] */
+    ARGS_WHOLE,  /* *(int64_t *)out, a whole number >= 0; 0 given becomes (int64_t)lo */
+    ARGS_STRING, /* *(const char **)out = the value */
+    ARGS_CHOICE  /* *(int *)out = index of the value in `choices` ("a|b|c") */
+} args_kind;
+
+typedef struct args_option {
+    const char *name; /* "--dt" */
+    args_kind kind;
+    void *out;
+    double lo, hi;
+    const char *choices; /* ARGS_CHOICE: "langevin|verlet" */
+} args_option;
+
+/* If argv[*i] is one of the `count` options, parses it (and its value,
+ * advancing *i) into its `out`, sets *r (VKMD_OK or an error naming the
+ * option) and returns 1; else returns 0 and leaves *r alone. */
+int args_table(int argc, char **argv, int *i, const args_option *opts, size_t count,
+               vkmd_result *r);
 
 #endif

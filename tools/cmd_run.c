@@ -87,74 +87,43 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
     vkmd_run_desc *d = &q->d;
     vkmd_result r = VKMD_OK;
     int seed = 1, com = 100, integrator = 0, constraints = 0, flexible = 0;
-    const struct {
-        const char *name;
-        double lo, hi, *out;
-    } reals[] = {{"--dt", 1e-3, 10, &d->md.dt_fs},
-                 {"--temperature", 1e-3, 1e4, &d->md.temperature_k},
-                 {"--friction", 1e-6, 1e3, &d->md.friction_per_ps},
-                 {"--constraint-tol", 1e-10, 0.01, &d->md.constraint_tol},
-                 {"--hmr", 1.0, 10.0, &d->hmr_mass_amu},
-                 {"--min-tol", 1e-6, 1e4, &d->min.force_tol},
-                 {"--cutoff", 1e-3, 1e4, &d->ff.cutoff_a},
-                 {"--ewald-tolerance", 1e-12, 0.49, &d->ff.ewald_tolerance}};
-    const struct {
-        const char *name;
-        int64_t zero_as, *out; /* 0 given: zero_as (-1: the desc's "none") */
-    } counts[] = {{"--steps", -1, &d->steps},
-                  {"--report-every", -1, &d->report_every},
-                  {"--equilibrate", 0, &d->equilibrate},
-                  {"--traj-every", -1, &d->traj_every},
-                  {"--checkpoint-every", -1, &d->checkpoint_every}};
-    const struct {
-        const char *name;
-        long lo, hi;
-        int *out;
-    } ints[] = {{"--min-iterations", 1, 10000000, &d->min.max_iterations},
-                {"--seed", 0, 2147483647, &seed},
-                {"--com-every", 0, 2147483647, &com}};
-    const struct {
-        const char *name, *first, *second, *expect; /* first: 0, second: 1 */
-        int *out;
-    } choices[] = {{"--integrator", "langevin", "verlet", "langevin or verlet", &integrator},
-                   {"--constraints", "hbonds", "none", "none or hbonds", &constraints},
-                   {"--rigid-water", "yes", "no", "yes or no", &flexible}};
-    const struct {
-        const char *name;
-        const char **out;
-    } strings[] = {{"--coords", &d->coords},
-                   {"--out", &d->out_dir},
-                   {"--device", &q->device},
-                   {"--restart", &d->restart}};
-#define OPTION(table, k)                                                                           \
-    for (size_t k = 0; k < sizeof table / sizeof *table && !handled; ++k)                          \
-        if ((handled = !strcmp(a, table[k].name)) && (v = args_value(argc, argv, &i)))
+    const args_option opts[] = {
+        {"--dt", ARGS_DOUBLE, &d->md.dt_fs, 1e-3, 10},
+        {"--temperature", ARGS_DOUBLE, &d->md.temperature_k, 1e-3, 1e4},
+        {"--friction", ARGS_DOUBLE, &d->md.friction_per_ps, 1e-6, 1e3},
+        {"--constraint-tol", ARGS_DOUBLE, &d->md.constraint_tol, 1e-10, 0.01},
+        {"--hmr", ARGS_DOUBLE, &d->hmr_mass_amu, 1.0, 10.0},
+        {"--min-tol", ARGS_DOUBLE, &d->min.force_tol, 1e-6, 1e4},
+        {"--cutoff", ARGS_DOUBLE, &d->ff.cutoff_a, 1e-3, 1e4},
+        {"--ewald-tolerance", ARGS_DOUBLE, &d->ff.ewald_tolerance, 1e-12, 0.49},
+        /* 0 given: -1, the desc's "none" (its 0 is the default) */
+        {"--steps", ARGS_WHOLE, &d->steps, -1},
+        {"--report-every", ARGS_WHOLE, &d->report_every, -1},
+        {"--equilibrate", ARGS_WHOLE, &d->equilibrate, 0},
+        {"--traj-every", ARGS_WHOLE, &d->traj_every, -1},
+        {"--checkpoint-every", ARGS_WHOLE, &d->checkpoint_every, -1},
+        {"--min-iterations", ARGS_INT, &d->min.max_iterations, 1, 10000000},
+        {"--seed", ARGS_INT, &seed, 0, 2147483647},
+        {"--com-every", ARGS_INT, &com, 0, 2147483647},
+        {"--integrator", ARGS_CHOICE, &integrator, .choices = "langevin|verlet"},
+        {"--constraints", ARGS_CHOICE, &constraints, .choices = "hbonds|none"},
+        {"--rigid-water", ARGS_CHOICE, &flexible, .choices = "yes|no"},
+        {"--coords", ARGS_STRING, &d->coords},
+        {"--out", ARGS_STRING, &d->out_dir},
+        {"--device", ARGS_STRING, &q->device},
+        {"--restart", ARGS_STRING, &d->restart},
+        {"--minimize", ARGS_FLAG, &d->minimize},
+        {"--json", ARGS_FLAG, &q->json}};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
-        const char *a = argv[i], *v = NULL;
+        const char *a = argv[i];
         int handled = 0;
         r = precision_options_parse(&q->precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK)
+        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r) ||
+            window_options_parse(argc, argv, &i, &q->win, &r))
             continue;
-        OPTION(reals, k) r = args_double(a, v, reals[k].lo, reals[k].hi, reals[k].out);
-        OPTION(counts, k) r = args_whole(a, v, counts[k].zero_as, counts[k].out);
-        OPTION(ints, k) r = args_int(a, v, ints[k].lo, ints[k].hi, ints[k].out);
-        OPTION(strings, k) * strings[k].out = v;
-        OPTION(choices, k)
-        if ((*choices[k].out = !strcmp(v, choices[k].second)) == 0 && strcmp(v, choices[k].first))
-            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not %s", a, v,
-                          choices[k].expect);
-        if (handled) {
-            if (!v)
-                r = VKMD_ERROR_INVALID_ARGUMENT;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
-        } else if (!strcmp(a, "--minimize")) {
-            d->minimize = 1;
-        } else if (window_options_parse(argc, argv, &i, &q->win, &r)) {
-            /* --no-window, --steps-per-frame, --color, --screenshot, --frames */
-        } else if (!strcmp(a, "--json")) {
-            q->json = 1;
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
         } else if (!d->system) {
@@ -163,7 +132,6 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
     }
-#undef OPTION
     if (r == VKMD_OK && !d->system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd run --help)");
     d->md.integrator = integrator ? VKMD_INTEGRATOR_VERLET : VKMD_INTEGRATOR_LANGEVIN;
