@@ -16,13 +16,14 @@
 #include "cmd_uff_relax.h"
 #include "args.h"
 #include "commands.h"
-#include "system/element.h"
+#include "io/sdf.h"
 #include "io/uff_load.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
 #include "system/uff_batch.h"
 #include "sim/uff_fire.h"
 #include "sim/uff_md.h"
+#include "system/molecule_system.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
@@ -146,28 +147,23 @@ static int relax_args(int argc, char **argv, relax_request *q)
     return -1;
 }
 
-/* One V2000 record: m's atoms and bonds at xyz, with data items. */
-static void write_sdf_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
-                             const double *xyz, const vkmd_uff_fire_result *res)
+/* One record of the relaxed (or final) structures with the FIRE results
+ * as data items. */
+static vkmd_result write_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
+                                const double *xyz, const vkmd_uff_fire_result *res)
 {
-    fprintf(f, "%s\n     vkmd          3D\n\n", title);
-    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", m->atom_count, m->bond_count);
-    for (int32_t a = 0; a < m->atom_count; ++a)
-        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", xyz[3 * a],
-                xyz[3 * a + 1], xyz[3 * a + 2], vkmd_element_symbol(m->z[a]));
-    for (int32_t b = 0; b < m->bond_count; ++b)
-        fprintf(f, "%3d%3d%3d  0\n", m->bonds[b].a + 1, m->bonds[b].b + 1, m->bonds[b].order);
-    for (int32_t a = 0; a < m->atom_count; ++a) {
-        if (m->formal_charge[a])
-            fprintf(f, "M  CHG  1 %3d %3d\n", a + 1, m->formal_charge[a]);
-        if (m->radicals[a])
-            fprintf(f, "M  RAD  1 %3d %3d\n", a + 1, m->radicals[a] == 1 ? 2 : 3);
-    }
-    fprintf(f,
-            "M  END\n> <UFF_ENERGY_KCAL_PER_MOL>\n%.6f\n\n> <UFF_INITIAL_ENERGY_KCAL_PER_MOL>\n"
-            "%.6f\n\n> <FIRE_STEPS>\n%d\n\n> <FIRE_CONVERGED>\n%d\n\n"
-            "> <MAX_FORCE_KCAL_PER_MOL_A>\n%.3e\n\n$$$$\n",
-            res->energy_final, res->energy_initial, res->steps, res->converged, res->fmax);
+    char v[5][32];
+    snprintf(v[0], sizeof v[0], "%.6f", res->energy_final);
+    snprintf(v[1], sizeof v[1], "%.6f", res->energy_initial);
+    snprintf(v[2], sizeof v[2], "%d", res->steps);
+    snprintf(v[3], sizeof v[3], "%d", res->converged);
+    snprintf(v[4], sizeof v[4], "%.3e", res->fmax);
+    const vkmd_sdf_item items[5] = {{"UFF_ENERGY_KCAL_PER_MOL", v[0]},
+                                    {"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]},
+                                    {"FIRE_STEPS", v[2]},
+                                    {"FIRE_CONVERGED", v[3]},
+                                    {"MAX_FORCE_KCAL_PER_MOL_A", v[4]}};
+    return vkmd_sdf_write_record(f, m, title, xyz, items, 5);
 }
 
 /* Starts of every replica: [count][3 * atoms], malloc'd. */
@@ -290,7 +286,7 @@ int cmd_uff_relax(int argc, char **argv)
     for (int32_t r = 0; r < n; ++r) {
         char title[200];
         snprintf(title, sizeof title, "%s replica %d", recs[0].name, r + 1);
-        write_sdf_record(f, &recs[0], title, final + 3 * (size_t)r * na, &out[r]);
+        VKMD_TRY(write_record(f, &recs[0], title, final + 3 * (size_t)r * na, &out[r]));
         converged += out[r].converged;
     }
     if (fclose(f) != 0) {
@@ -429,49 +425,6 @@ static int md_args(int argc, char **argv, md_request *q)
     return -1;
 }
 
-/* R copies of m as a system for the viewer: elements, bonds, positions. */
-static vkmd_result replicas_system(const vkmd_uff_molecule *m, int32_t replicas, const double *xyz,
-                                   vkmd_system *sys)
-{
-    memset(sys, 0, sizeof *sys);
-    const int32_t na = m->atom_count;
-    sys->atom_count = na * replicas;
-    sys->atoms = calloc((size_t)sys->atom_count, sizeof *sys->atoms);
-    sys->bond_count = m->bond_count * replicas;
-    sys->bonds = calloc((size_t)(sys->bond_count ? sys->bond_count : 1), sizeof *sys->bonds);
-    sys->positions = malloc(3 * sizeof(double) * (size_t)sys->atom_count);
-    if (!sys->atoms || !sys->bonds || !sys->positions) {
-        vkmd_system_destroy(sys);
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "viewer: %d replicas", replicas);
-    }
-    for (int32_t r = 0; r < replicas; ++r) {
-        for (int32_t i = 0; i < na; ++i)
-            sys->atoms[r * na + i].element = m->z[i];
-        for (int32_t b = 0; b < m->bond_count; ++b) {
-            sys->bonds[r * m->bond_count + b].i = r * na + m->bonds[b].a;
-            sys->bonds[r * m->bond_count + b].j = r * na + m->bonds[b].b;
-        }
-    }
-    memcpy(sys->positions, xyz, 3 * sizeof(double) * (size_t)sys->atom_count);
-    return VKMD_OK;
-}
-
-/* Grid spacing for replicas side by side: the molecule's largest extent
- * plus room for it to move. */
-static double replica_spacing(const vkmd_uff_molecule *m)
-{
-    double ext = 0;
-    for (int k = 0; k < 3; ++k) {
-        double lo = m->positions[k], hi = lo;
-        for (int32_t i = 1; i < m->atom_count; ++i) {
-            lo = fmin(lo, m->positions[3 * i + k]);
-            hi = fmax(hi, m->positions[3 * i + k]);
-        }
-        ext = fmax(ext, hi - lo);
-    }
-    return ext + 4.0;
-}
-
 int cmd_uff_md(int argc, char **argv)
 {
     md_request q = {.device = "auto",
@@ -542,13 +495,15 @@ int cmd_uff_md(int argc, char **argv)
         VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
     } else {
         /* Steps between frames; the mean temperatures are weighted by steps. */
-        VKMD_TRY(replicas_system(&recs[0], nr, xyz, &vsys));
+        VKMD_TRY(vkmd_system_from_uff_molecule(&recs[0], nr, xyz, &vsys));
         const vkmd_render_sources src = {.positions = vkmd_uff_md_positions(md),
                                          .velocities = vkmd_uff_md_velocities(md),
                                          .forces = vkmd_uff_md_forces(md),
                                          .atoms_per_replica = na,
                                          .velocity_w_is_mass = 1,
-                                         .replica_spacing_a = replica_spacing(&recs[0])};
+                                         /* its extent plus room to move */
+                                         .replica_spacing_a =
+                                             vkmd_uff_molecule_extent(&recs[0]) + 4.0};
         VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
         tchunk = calloc((size_t)nr, sizeof *tchunk);
         if (!tchunk) {
@@ -596,7 +551,7 @@ int cmd_uff_md(int argc, char **argv)
             snprintf(title, sizeof title, "%s replica %d after %d steps", recs[0].name, r + 1,
                      q.steps);
             const vkmd_uff_fire_result info = {.energy_final = e[r].total};
-            write_sdf_record(f, &recs[0], title, xyz + 3 * (size_t)r * na, &info);
+            VKMD_TRY(write_record(f, &recs[0], title, xyz + 3 * (size_t)r * na, &info));
         }
         const int bad = fclose(f) != 0;
         f = NULL;
