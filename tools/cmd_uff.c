@@ -387,7 +387,7 @@ static int uff_energy(int argc, char **argv)
     uff_setup *setups = NULL;
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
-    uff_eval_replica *reps = NULL;
+    vkmd_uff_replica *reps = NULL;
     vkmd_uff_energy *energy = NULL;
     double *force_data = NULL, **forces = NULL;
     const vkmd_uff_terms **mols = NULL;
@@ -422,7 +422,7 @@ static int uff_energy(int argc, char **argv)
     for (int32_t k = 0, r = 0, at = 0; k < count; ++k) {
         mols[k] = &setups[k].terms;
         for (int32_t c = 0; c < recs[k].conformer_count; ++c, ++r) {
-            reps[r] = (uff_eval_replica){k, vkmd_uff_molecule_conformer(&recs[k], c)};
+            reps[r] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&recs[k], c)};
             forces[r] = force_data + 3 * (size_t)at;
             at += recs[k].atom_count;
         }
@@ -516,12 +516,12 @@ cleanup:
  * m's elements in m's order). *out_confs owns the coordinates. */
 static vkmd_result load_conformations(const uff_request *req, const vkmd_uff_molecule *m,
                                       vkmd_uff_molecule **out_confs, int32_t *out_conf_count,
-                                      uff_eval_replica **out_reps, int32_t *out_count)
+                                      vkmd_uff_replica **out_reps, int32_t *out_count)
 {
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *confs = NULL;
     int32_t nconf = 0, n = 0;
-    uff_eval_replica *reps = NULL;
+    vkmd_uff_replica *reps = NULL;
     VKMD_TRY(vkmd_uff_molecule_load(req->confs_path, &confs, &nconf));
     for (int32_t k = 0; k < nconf; ++k) {
         const vkmd_uff_molecule *c = &confs[k];
@@ -548,7 +548,7 @@ static vkmd_result load_conformations(const uff_request *req, const vkmd_uff_mol
     }
     for (int32_t k = 0, r = 0; k < nconf; ++k)
         for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
-            reps[r] = (uff_eval_replica){0, vkmd_uff_molecule_conformer(&confs[k], c)};
+            reps[r] = (vkmd_uff_replica){0, vkmd_uff_molecule_conformer(&confs[k], c)};
     *out_confs = confs;
     *out_conf_count = nconf;
     *out_reps = reps;
@@ -588,7 +588,7 @@ static int uff_scan(int argc, char **argv)
     uff_setup *setup = NULL;
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
-    uff_eval_replica *reps = NULL;
+    vkmd_uff_replica *reps = NULL;
     vkmd_uff_energy *energy = NULL;
     double *force_data = NULL, **forces = NULL;
     vkmd_uff_debug_record *dbg = NULL;

@@ -108,7 +108,7 @@ static void place(const double *src, int32_t n, double h, double *dst)
 
 static vkmd_result run_device(const uff_eval *ev, const vkmd_uff_surface *surf,
                               const vkmd_uff_surface_grid *grid, const vkmd_uff_terms *const *mols,
-                              int32_t mol_count, const uff_eval_replica *reps, int32_t count,
+                              int32_t mol_count, const vkmd_uff_replica *reps, int32_t count,
                               const int32_t *channel, const double *xyz, double *forces,
                               double *out_energy, int32_t *out_below)
 {
@@ -147,7 +147,7 @@ cleanup:
 
 vkmd_result uff_surface_run(const uff_surface_request *req, const uff_eval *ev,
                             const vkmd_uff_typing *const *types, const vkmd_uff_terms *const *mols,
-                            int32_t mol_count, const uff_eval_replica *reps, int32_t count,
+                            int32_t mol_count, const vkmd_uff_replica *reps, int32_t count,
                             double *const *forces, double *out_energy, int32_t *out_below,
                             char *out_desc, size_t desc_size)
 {
