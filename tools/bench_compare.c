@@ -4,7 +4,7 @@
  * files of `vkmd bench --json` (the MD suite). The files are read line by
  * line as bench_md.c writes them: "device_name" on its own line, one run per
  * line. */
-#include "bench_md.h"
+#include "cmd_bench.h"
 #include "commands.h"
 #include "core/result.h"
 

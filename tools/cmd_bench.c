@@ -8,7 +8,7 @@
  * pipelines on first use). Wall time per evaluation includes the submit and
  * fence wait, which a recorded MD loop amortises over many steps. */
 #include "args.h"
-#include "bench_md.h"
+#include "cmd_bench.h"
 #include "bench_uff.h"
 #include "json.h"
 #include "commands.h"
