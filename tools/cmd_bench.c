@@ -9,14 +9,16 @@
  * fence wait, which a recorded MD loop amortises over many steps. */
 #include "args.h"
 #include "cmd_bench.h"
-#include "bench_uff.h"
 #include "json.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
 #include "forces/precision.h"
 #include "io/load.h"
+#include "io/uff_load.h"
 #include "ref/ref.h"
+#include "ref/ref_uff.h"
+#include "sim/bench_uff.h"
 #include "vk/command.h"
 #include "vk/context.h"
 #include "vk/timer.h"
@@ -284,16 +286,47 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     return VKMD_OK;
 }
 
+/* The CPU double reference's rate for scale: one replica at a time for
+ * half a second. */
+static vkmd_result cpu_uff_rate(const vkmd_uff_molecule *m, const vkmd_uff_terms *terms,
+                                double *out_evals_per_s)
+{
+    double *f = malloc(sizeof *f * 3 * (size_t)m->atom_count);
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff");
+    vkmd_result res = VKMD_OK;
+    int n = 0;
+    const double t0 = now_ms();
+    vkmd_uff_energy e;
+    do {
+        res = vkmd_ref_uff_compute(terms, vkmd_uff_molecule_conformer(m, 0), &e, f);
+        ++n;
+    } while (res == VKMD_OK && now_ms() - t0 < 500);
+    *out_evals_per_s = n / ((now_ms() - t0) * 1e-3);
+    free(f);
+    return res;
+}
+
 static int bench_uff_main(const char *device, const char *molecule, const int32_t *reps, int nrep,
                           int repeat, int relax, const char *json)
 {
     vkmd_vk_context *ctx = NULL;
-    bench_uff_result res[16];
+    vkmd_bench_uff_result res[16];
     double cpu = 0;
+    vkmd_uff_molecule *recs = NULL;
+    int32_t nrec = 0;
+    vkmd_uff_typing types = {0};
+    vkmd_uff_terms terms = {0};
     const vkmd_vk_context_desc cd = {.device = device};
     vkmd_result r = vkmd_vk_context_create(&cd, &ctx);
     if (r == VKMD_OK)
-        r = bench_uff_run(ctx, molecule, reps, nrep, repeat, relax, res, &cpu);
+        r = vkmd_uff_molecule_load(molecule, &recs, &nrec);
+    if (r == VKMD_OK)
+        r = vkmd_uff_setup(&recs[0], NULL, &types, &terms);
+    if (r == VKMD_OK)
+        r = vkmd_bench_uff_run(ctx, &recs[0], &terms, reps, nrep, repeat, relax, res);
+    if (r == VKMD_OK)
+        r = cpu_uff_rate(&recs[0], &terms, &cpu);
     if (r == VKMD_OK) {
         const vkmd_vk_device_info *d = &ctx->info;
         printf("vkmd bench --uff: %s on %s (%s %s), vkmd %s (%s)\n%10s %14s %14s %16s\n", molecule,
@@ -336,6 +369,9 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
     int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
+    vkmd_uff_terms_free(&terms);
+    vkmd_uff_typing_free(&types);
+    vkmd_uff_molecule_array_free(recs, nrec);
     vkmd_vk_context_destroy(ctx);
     return rc;
 }
