@@ -14,6 +14,7 @@
 #include "cmd_uff_relax.h"
 #include "commands.h"
 #include "system/uff_molecule.h"
+#include "io/uff_conformations.h"
 #include "io/uff_load.h"
 #include "system/uff_terms.h"
 #include "uff_eval.h"
@@ -512,66 +513,6 @@ cleanup:
     return exit_code;
 }
 
-/* The conformations of req->confs_path as replicas of `m` (checked to have
- * m's elements in m's order). *out_confs owns the coordinates. */
-static vkmd_result load_conformations(const uff_request *req, const vkmd_uff_molecule *m,
-                                      vkmd_uff_molecule **out_confs, int32_t *out_conf_count,
-                                      vkmd_uff_replica **out_reps, int32_t *out_count)
-{
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *confs = NULL;
-    int32_t nconf = 0, n = 0;
-    vkmd_uff_replica *reps = NULL;
-    VKMD_TRY(vkmd_uff_molecule_load(req->confs_path, &confs, &nconf));
-    for (int32_t k = 0; k < nconf; ++k) {
-        const vkmd_uff_molecule *c = &confs[k];
-        if (c->atom_count != m->atom_count) {
-            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                            "%s: record %d has %d atoms, %s has %d: not a conformation of it",
-                            c->source, k + 1, c->atom_count, req->molecule, m->atom_count);
-            goto cleanup;
-        }
-        for (int32_t a = 0; a < m->atom_count; ++a)
-            if (c->z[a] != m->z[a]) {
-                res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                "%s: record %d atom %d has atomic number %d, %s has %d there (the "
-                                "atoms must come in the same order)",
-                                c->source, k + 1, a + 1, c->z[a], req->molecule, m->z[a]);
-                goto cleanup;
-            }
-        n += c->conformer_count;
-    }
-    reps = calloc((size_t)n, sizeof *reps);
-    if (!reps) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", n);
-        goto cleanup;
-    }
-    for (int32_t k = 0, r = 0; k < nconf; ++k)
-        for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
-            reps[r] = (vkmd_uff_replica){0, vkmd_uff_molecule_conformer(&confs[k], c)};
-    *out_confs = confs;
-    *out_conf_count = nconf;
-    *out_reps = reps;
-    *out_count = n;
-    return VKMD_OK;
-cleanup:
-    vkmd_uff_molecule_array_free(confs, nconf);
-    return res;
-}
-
-/* Record and conformer (0-based) of conformation r. */
-static void conformation_origin(const vkmd_uff_molecule *confs, int32_t r, int32_t *out_record,
-                                int32_t *out_conformer)
-{
-    int32_t k = 0;
-    while (r >= confs[k].conformer_count) {
-        r -= confs[k].conformer_count;
-        ++k;
-    }
-    *out_record = k;
-    *out_conformer = r;
-}
-
 static int uff_scan(int argc, char **argv)
 {
     uff_request req;
@@ -604,7 +545,14 @@ static int uff_scan(int argc, char **argv)
         goto cleanup;
     }
     VKMD_TRY(setup_records(&req, recs, 1, &setup));
-    VKMD_TRY(load_conformations(&req, &recs[0], &confs, &nconf, &reps, &n));
+    VKMD_TRY(
+        vkmd_uff_conformations_load(req.confs_path, &recs[0], req.molecule, &confs, &nconf, &n));
+    reps = calloc((size_t)n, sizeof *reps);
+    if (!reps) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", n);
+        goto cleanup;
+    }
+    vkmd_uff_conformations_replicas(confs, nconf, reps);
     if ((res = check_debug_range(&req, n)) != VKMD_OK) {
         exit_code = 2;
         goto cleanup;
@@ -663,7 +611,7 @@ static int uff_scan(int argc, char **argv)
     }
     for (int32_t r = 0; r < n; ++r) {
         int32_t k, c;
-        conformation_origin(confs, r, &k, &c);
+        vkmd_uff_conformation(confs, r, &k, &c);
         const vkmd_uff_energy *e = &energy[r];
         if (req.json) {
             printf("%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, \"energy\": ",
@@ -685,7 +633,7 @@ static int uff_scan(int argc, char **argv)
         printf("\n  ]");
     if (dbg) {
         int32_t k, c;
-        conformation_origin(confs, req.debug_replica - 1, &k, &c);
+        vkmd_uff_conformation(confs, req.debug_replica - 1, &k, &c);
         char what[96];
         snprintf(what, sizeof what, "conformation %d: record %d, conformer %d", req.debug_replica,
                  k + 1, c + 1);

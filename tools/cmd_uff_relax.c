@@ -17,6 +17,7 @@
 #include "args.h"
 #include "commands.h"
 #include "io/sdf.h"
+#include "io/uff_conformations.h"
 #include "io/uff_load.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
@@ -172,52 +173,25 @@ static vkmd_result make_starts(const relax_request *q, const vkmd_uff_molecule *
 {
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *confs = NULL;
-    int32_t nconf = 0, n = 0;
-    const int32_t na = m->atom_count;
+    int32_t nconf = 0, n = q->replicas;
+    const size_t per = 3 * (size_t)m->atom_count;
     double *xyz = NULL;
-    if (q->confs) {
-        VKMD_TRY(vkmd_uff_molecule_load(q->confs, &confs, &nconf));
-        for (int32_t k = 0; k < nconf; ++k) {
-            if (confs[k].atom_count != na) {
-                res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                "%s: record %d has %d atoms, %s has %d: not a conformation of it",
-                                confs[k].source, k + 1, confs[k].atom_count, q->molecule, na);
-                goto cleanup;
-            }
-            for (int32_t a = 0; a < na; ++a)
-                if (confs[k].z[a] != m->z[a]) {
-                    res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                    "%s: record %d atom %d has atomic number %d, %s has %d there",
-                                    confs[k].source, k + 1, a + 1, confs[k].z[a], q->molecule,
-                                    m->z[a]);
-                    goto cleanup;
-                }
-            n += confs[k].conformer_count;
-        }
-    } else {
-        n = q->replicas;
-    }
-    xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)n);
+    if (q->confs)
+        VKMD_TRY(vkmd_uff_conformations_load(q->confs, m, q->molecule, &confs, &nconf, &n));
+    xyz = malloc(sizeof *xyz * per * (size_t)n);
     if (!xyz) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts of %d replicas", n);
         goto cleanup;
     }
-    if (q->confs) {
-        int32_t r = 0;
-        for (int32_t k = 0; k < nconf; ++k)
-            for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
-                memcpy(xyz + 3 * (size_t)r * na, vkmd_uff_molecule_conformer(&confs[k], c),
-                       3 * sizeof *xyz * (size_t)na);
-    } else {
-        for (int32_t r = 0; r < n; ++r)
-            vkmd_uff_perturb(m->positions, na, q->perturb, (uint64_t)q->seed, (uint32_t)r,
-                             xyz + 3 * (size_t)r * na);
-    }
+    for (int32_t r = 0; r < n; ++r)
+        if (q->confs)
+            memcpy(xyz + per * r, vkmd_uff_conformation(confs, r, NULL, NULL), sizeof *xyz * per);
+        else
+            vkmd_uff_perturb(m->positions, m->atom_count, q->perturb, (uint64_t)q->seed,
+                             (uint32_t)r, xyz + per * r);
     *out_xyz = xyz;
     *out_count = n;
-    xyz = NULL;
 cleanup:
-    free(xyz);
     vkmd_uff_molecule_array_free(confs, nconf);
     return res;
 }

@@ -9,17 +9,11 @@
 #define VKMD_SIM_UFF_REPLICAS_H
 
 #include "common/vkmd_layout.h"
+#include "system/uff_batch.h"
 #include "system/uff_terms.h"
 #include "vk/context.h"
 
 #include <stdint.h>
-
-/* One replica: molecule index into the `mols` of the call and its
- * coordinates [3 * atoms] A (borrowed). */
-typedef struct vkmd_uff_replica {
-    int32_t molecule;
-    const double *positions;
-} vkmd_uff_replica;
 
 typedef struct vkmd_uff_replicas_desc {
     int32_t replicas_per_batch; /* 0: every replica of the call in one batch */
