@@ -4,50 +4,18 @@
  * run). */
 #include "cmd_bench.h"
 #include "commands.h"
-#include "json.h"
 #include "forces/positions.h"
 #include "io/load.h"
-#include "sim/bench_md.h"
+#include "sim/bench_md_file.h"
 #include "vk/context.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_RUNS 32
 
 typedef vkmd_bench_md_result md_run;
-
-static const char *pass_key[VKMD_MD_PASS_COUNT] = {
-    "neighbor",   "nonbonded", "bonded",      "pme_spread", "pme_fft", "pme_convolve",
-    "pme_gather", "integrate", "constraints", "reductions", "step",    "forces"};
-
-static void host_cpu(char *out, size_t size)
-{
-    snprintf(out, size, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
-    char line[512];
-    int cores = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (!strncmp(line, "model name", 10)) {
-            ++cores;
-            if (cores == 1) {
-                const char *c = strchr(line, ':');
-                snprintf(out, size, "%.200s", c ? c + 2 : line);
-                out[strcspn(out, "\n")] = 0;
-            }
-        }
-    }
-    fclose(f);
-    if (cores > 0) {
-        const size_t len = strlen(out);
-        snprintf(out + len, size - len, " (%d logical cores)", cores);
-    }
-}
 
 static void print_table(const vkmd_vk_context *ctx, const md_run *r, int n)
 {
@@ -80,7 +48,7 @@ static void print_table(const vkmd_vk_context *ctx, const md_run *r, int n)
     printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-40s %5s",
            VKMD_BENCH_MD_PROFILE_STEPS, "system", "dt_fs");
     for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
-        printf(" %12s", pass_key[p]);
+        printf(" %12s", vkmd_bench_md_pass_key(p));
     printf("\n");
     for (int i = 0; i < n; ++i) {
         printf("%-40s %5g", r[i].system, r[i].dt_fs);
@@ -88,71 +56,6 @@ static void print_table(const vkmd_vk_context *ctx, const md_run *r, int n)
             printf(" %12.1f", r[i].prof.pass_ns[p] * 1e-3);
         printf("\n");
     }
-}
-
-static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, const md_run *r, int n)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", path);
-    const vkmd_vk_device_info *d = &ctx->info;
-    char cpu[256], date[64];
-    host_cpu(cpu, sizeof cpu);
-    const time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    /* One key per line for the device and one line per run: bench --compare
-     * reads these files line by line. */
-    fprintf(f, "{\n  \"benchmark\": \"md\",\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n",
-            VKMD_VERSION, VKMD_GIT_COMMIT);
-    fprintf(f, "  \"date\": \"%s\",\n  \"host_cpu\": ", date);
-    json_string(f, cpu);
-    fprintf(f, ",\n  \"device_name\": ");
-    json_string(f, d->name);
-    fprintf(f, ",\n  \"device\": ");
-    json_device(f, d);
-    fprintf(f, ",\n");
-    fprintf(f,
-            "  \"settings\": {\"method\": \"PME\", \"cutoff_A\": 9, \"ewald_tolerance\": "
-            "0.0005, \"constraints\": \"hbonds\", \"rigid_water\": true, \"integrator\": "
-            "\"langevin-middle\", \"temperature_K\": 300, \"friction_per_ps\": 1, "
-            "\"minimize_iterations\": 50, \"warmup_steps\": 100, \"profiled_steps\": %d},\n",
-            VKMD_BENCH_MD_PROFILE_STEPS);
-    fprintf(f, "  \"runs\": [\n");
-    for (int i = 0; i < n; ++i) {
-        fprintf(f, "    {\"system\": ");
-        json_string(f, r[i].system);
-        fprintf(f, ", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
-                r[i].lj == VKMD_LJ_FP16_POWERS ? "fp16-powers"
-                : r[i].lj                      ? "fp16"
-                                               : "fp32",
-                r[i].lj_min_r);
-        fprintf(f, ", \"positions\": \"%s\"", vkmd_positions_mode_name(r[i].positions));
-        fprintf(f,
-                ", \"atoms\": %d, \"dt_fs\": %g, \"hmr_amu\": %g, \"steps\": %d, \"wall_s\": "
-                "%.6f, \"ns_per_day\": %.6f, \"us_per_step\": %.3f, \"gpu_us_per_step\": %.3f, "
-                "\"dispatches_per_step\": %.3f, \"barriers_per_step\": %.3f, "
-                "\"submits_per_step\": %.5f, \"steps_per_command_buffer\": %d, ",
-                r[i].atoms, r[i].dt_fs, r[i].hmr_amu, r[i].steps, r[i].wall_s, r[i].ns_per_day,
-                r[i].us_per_step, r[i].prof.step_ns * 1e-3, r[i].prof.dispatches_per_step,
-                r[i].prof.barriers_per_step, r[i].submits_per_step, r[i].prof.batch_steps);
-        fprintf(f,
-                "\"lane_pairs_per_step\": %.0f, \"pairs_within_cutoff\": %.0f, "
-                "\"inner_tiles\": %u, \"outer_tiles\": %u, \"list_rebuilds_per_100_steps\": %.3f, "
-                "\"list_prunes_per_100_steps\": %.3f, \"repeated_steps_per_100_steps\": %.3f, "
-                "\"fused_step\": %s, \"skin_A\": %g, \"outer_skin_A\": %g, ",
-                r[i].lane_pairs, r[i].pairs_within_cutoff, r[i].inner_tiles, r[i].outer_tiles,
-                r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].repeats_per_100,
-                r[i].fused ? "true" : "false", r[i].skin_a, r[i].outer_skin_a);
-        fprintf(f, "\"passes_us_per_step\": {");
-        for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
-            fprintf(f, "%s\"%s\": %.3f", p ? ", " : "", pass_key[p], r[i].prof.pass_ns[p] * 1e-3);
-        fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
-    }
-    fprintf(f, "  ]\n}\n");
-    const int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
-    return VKMD_OK;
 }
 
 int bench_md_main(const char *device, const char *systems, const char *dts, int steps,
@@ -213,7 +116,7 @@ int bench_md_main(const char *device, const char *systems, const char *dts, int 
     if (res == VKMD_OK) {
         print_table(ctx, runs, n);
         if (json)
-            res = write_json(json, ctx, runs, n);
+            res = vkmd_bench_md_write(json, &ctx->info, runs, n);
     }
     if (res == VKMD_OK)
         res = vkmd_vk_context_check_validation(ctx);
