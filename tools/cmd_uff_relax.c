@@ -23,6 +23,7 @@
 #include "ref/ref_uff_fire.h"
 #include "system/uff_batch.h"
 #include "sim/uff_fire.h"
+#include "sim/uff_relax.h"
 #include "sim/uff_md.h"
 #include "system/molecule_system.h"
 #include "system/uff_molecule.h"
@@ -207,8 +208,6 @@ int cmd_uff_relax(int argc, char **argv)
     int32_t count = 0, n = 0;
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
-    vkmd_uff_batch batch = {0};
-    vkmd_uff_fire *fire = NULL;
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
     double *start = NULL, *final = NULL;
@@ -241,11 +240,7 @@ int cmd_uff_relax(int argc, char **argv)
     VKMD_TRY(uff_eval_open(q.device, &ev));
     int32_t checks = 0;
     if (ev.ctx) {
-        const vkmd_uff_terms *mols[1] = {&terms};
-        VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, n, &batch));
-        VKMD_TRY(vkmd_uff_fire_create(ev.ctx, &batch, &params, &fire));
-        VKMD_TRY(vkmd_uff_fire_run(ev.ctx, fire, start, final, out));
-        checks = vkmd_uff_fire_submissions(fire);
+        VKMD_TRY(vkmd_uff_relax_replicas(ev.ctx, &terms, n, &params, start, final, out, &checks));
     } else {
         memcpy(final, start, 3 * sizeof *final * (size_t)na * (size_t)n);
         for (int32_t r = 0; r < n; ++r)
@@ -301,8 +296,6 @@ int cmd_uff_relax(int argc, char **argv)
         printf("\n%d of %d converged; relaxed structures in %s (energies in kcal/mol)\n", converged,
                n, q.out);
     }
-    vkmd_uff_fire_destroy(ev.ctx, fire); /* before the context closes */
-    fire = NULL;
     VKMD_TRY(uff_eval_close(&ev));
     exit_code = 0;
 cleanup:
@@ -312,9 +305,7 @@ cleanup:
     }
     if (f)
         fclose(f);
-    vkmd_uff_fire_destroy(ev.ctx, fire);
     uff_eval_close(&ev);
-    vkmd_uff_batch_free(&batch);
     free(start);
     free(final);
     free(out);
