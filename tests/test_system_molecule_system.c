@@ -1,7 +1,7 @@
 /* A UFF molecule as a vkmd_system (system/molecule_system.h): one copy with
  * its first conformer, replicas with their own coordinates (elements, bond
- * indices offset per replica, positions in replica order), the extent, and
- * the error for no replicas. */
+ * indices offset per replica, positions in replica order), the extent, the
+ * error for no replicas, and which names are molecules (io/uff_load.h). */
 #include "io/uff_load.h"
 #include "system/molecule_system.h"
 #include "testlib.h"
@@ -68,5 +68,12 @@ int main(void)
     CHECK(vkmd_system_from_uff_molecule(m, 0, NULL, &none) == VKMD_ERROR_INVALID_ARGUMENT);
     CHECK(none.atom_count == 0 && none.atoms == NULL);
     vkmd_uff_molecule_array_free(recs, n);
+
+    /* What vkmd view takes for a molecule rather than a system. */
+    CHECK(vkmd_uff_molecule_spec("xylitol") && vkmd_uff_molecule_spec("dir/a.SDF"));
+    CHECK(vkmd_uff_molecule_spec("b.mol") && vkmd_uff_molecule_spec("c.sd") &&
+          vkmd_uff_molecule_spec("d.xyz"));
+    CHECK(!vkmd_uff_molecule_spec("water:216") && !vkmd_uff_molecule_spec("dhfr.prmtop") &&
+          !vkmd_uff_molecule_spec(".xyz") && !vkmd_uff_molecule_spec("xylitol2"));
     return test_finish("test_system_molecule_system");
 }

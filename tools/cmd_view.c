@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static void usage(FILE *out)
 {
@@ -39,20 +38,6 @@ static void usage(FILE *out)
             "  --device gpu|N|NAME  Vulkan device (default: the best one)\n"
             "Keys: space pause, . next frame, c colour, w water, b box, r vdW/balls, p\n"
             "screenshot, f reset view, ? help, Esc quit. Mouse: orbit, pan, zoom.\n");
-}
-
-static int has_ext(const char *path, const char *ext)
-{
-    const size_t n = strlen(path), e = strlen(ext);
-    return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-static int is_builtin(const char *name)
-{
-    for (const char *const *b = vkmd_uff_builtin_names(); *b; ++b)
-        if (!strcmp(*b, name))
-            return 1;
-    return 0;
 }
 
 int cmd_view(int argc, char **argv)
@@ -117,8 +102,7 @@ int cmd_view(int argc, char **argv)
     double *xyz = NULL;
     float *x4 = NULL;
 
-    const int molecule = has_ext(system, ".sdf") || has_ext(system, ".sd") ||
-                         has_ext(system, ".mol") || has_ext(system, ".xyz") || is_builtin(system);
+    const int molecule = vkmd_uff_molecule_spec(system);
     int32_t frame_count = 1;
     if (molecule) {
         VKMD_TRY(vkmd_uff_molecule_load(system, &mols, &mol_count));
