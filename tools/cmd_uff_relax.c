@@ -21,10 +21,10 @@
 #include "io/uff_load.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
-#include "system/uff_batch.h"
 #include "sim/uff_fire.h"
 #include "sim/uff_relax.h"
 #include "sim/uff_md.h"
+#include "sim/uff_md_replicas.h"
 #include "system/molecule_system.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
@@ -407,11 +407,10 @@ int cmd_uff_md(int argc, char **argv)
     int32_t count = 0;
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
-    vkmd_uff_batch batch = {0};
     vkmd_uff_md *md = NULL;
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
-    double *xyz = NULL, *mass = NULL, *tmean = NULL;
+    double *xyz = NULL, *tmean = NULL;
     vkmd_uff_energy *e = NULL;
     FILE *f = NULL;
     int exit_code = 1;
@@ -428,17 +427,11 @@ int cmd_uff_md(int argc, char **argv)
     VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &ty, &terms));
     const int32_t na = recs[0].atom_count, nr = q.replicas;
     xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)nr);
-    mass = malloc(sizeof *mass * (size_t)na * (size_t)nr);
     tmean = calloc((size_t)nr, sizeof *tmean);
     e = calloc((size_t)nr, sizeof *e);
-    if (!xyz || !mass || !tmean || !e) {
+    if (!xyz || !tmean || !e) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
         goto cleanup;
-    }
-    VKMD_TRY(vkmd_uff_masses(&recs[0], mass));
-    for (int32_t r = 0; r < nr; ++r) {
-        memcpy(mass + (size_t)r * na, mass, sizeof *mass * (size_t)na);
-        memcpy(xyz + 3 * (size_t)r * na, recs[0].positions, 3 * sizeof *xyz * (size_t)na);
     }
     vkmd_vk_context_desc cd = {0};
     const vkmd_viewer_desc vd = {.title = q.molecule};
@@ -448,19 +441,16 @@ int cmd_uff_md(int argc, char **argv)
         res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "vkmd uff md needs a Vulkan device; %s", ev.device);
         goto cleanup;
     }
-    const vkmd_uff_terms *mols[1] = {&terms};
-    VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, nr, &batch));
     const vkmd_uff_md_params params = {.dt_fs = q.dt,
                                        .temperature_k = q.temperature,
                                        .friction_per_ps = q.friction,
                                        .seed = (uint64_t)q.seed};
-    VKMD_TRY(vkmd_uff_md_create(ev.ctx, &batch, mass, &params, &md));
-    VKMD_TRY(vkmd_uff_md_set_state(ev.ctx, md, xyz, NULL));
+    VKMD_TRY(vkmd_uff_md_create_replicas(ev.ctx, &recs[0], &terms, nr, &params, &md));
     if (!view) {
         VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
     } else {
         /* Steps between frames; the mean temperatures are weighted by steps. */
-        VKMD_TRY(vkmd_system_from_uff_molecule(&recs[0], nr, xyz, &vsys));
+        VKMD_TRY(vkmd_system_from_uff_molecule(&recs[0], nr, NULL, &vsys));
         const vkmd_render_sources src = {.positions = vkmd_uff_md_positions(md),
                                          .velocities = vkmd_uff_md_velocities(md),
                                          .forces = vkmd_uff_md_forces(md),
@@ -568,9 +558,7 @@ cleanup:
     vkmd_viewer_close(view, ev.ctx);
     vkmd_uff_md_destroy(ev.ctx, md);
     uff_eval_close(&ev);
-    vkmd_uff_batch_free(&batch);
     free(xyz);
-    free(mass);
     free(tmean);
     free(tchunk);
     free(e);
