@@ -1,7 +1,7 @@
 /* JSON output helpers (see json.h): the engine's writers under the tools'
  * short names. */
 #include "json.h"
-#include "core/json.h"
+#include "core/json_write.h"
 #include "vk/device_json.h"
 
 void json_string(FILE *out, const char *s)

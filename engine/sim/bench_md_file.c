@@ -1,6 +1,6 @@
 /* The MD benchmark's result file (see bench_md_file.h). */
 #include "sim/bench_md_file.h"
-#include "core/json.h"
+#include "core/json_write.h"
 #include "forces/positions.h"
 #include "vk/device_json.h"
 

@@ -1,6 +1,6 @@
 /* A device as a JSON object (see device_json.h). */
 #include "vk/device_json.h"
-#include "core/json.h"
+#include "core/json_write.h"
 
 void vkmd_vk_device_write_json(FILE *out, const vkmd_vk_device_info *d)
 {

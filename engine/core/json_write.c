@@ -1,5 +1,5 @@
-/* JSON string literals (see json.h). */
-#include "core/json.h"
+/* JSON string literals (see json_write.h). */
+#include "core/json_write.h"
 
 void vkmd_json_write_string(FILE *out, const char *s)
 {

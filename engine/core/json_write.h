@@ -1,7 +1,7 @@
 /* JSON string literals for the files and reports the engine writes (the
  * benchmark result files). */
-#ifndef VKMD_CORE_JSON_H
-#define VKMD_CORE_JSON_H
+#ifndef VKMD_CORE_JSON_WRITE_H
+#define VKMD_CORE_JSON_WRITE_H
 
 #include <stdio.h>
 
