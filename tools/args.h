@@ -52,6 +52,32 @@ typedef struct args_option {
     const char *choices; /* ARGS_CHOICE: "langevin|verlet" */
 } args_option;
 
+/* Table entries (designated, so that unused fields need no mention). */
+#define ARG_DOUBLE(n, p, l, h)                                                                     \
+    {                                                                                              \
+        .name = (n), .kind = ARGS_DOUBLE, .out = (p), .lo = (l), .hi = (h)                         \
+    }
+#define ARG_INT(n, p, l, h)                                                                        \
+    {                                                                                              \
+        .name = (n), .kind = ARGS_INT, .out = (p), .lo = (l), .hi = (h)                            \
+    }
+#define ARG_WHOLE(n, p, zero)                                                                      \
+    {                                                                                              \
+        .name = (n), .kind = ARGS_WHOLE, .out = (p), .lo = (zero)                                  \
+    }
+#define ARG_STRING(n, p)                                                                           \
+    {                                                                                              \
+        .name = (n), .kind = ARGS_STRING, .out = (p)                                               \
+    }
+#define ARG_FLAG(n, p)                                                                             \
+    {                                                                                              \
+        .name = (n), .kind = ARGS_FLAG, .out = (p)                                                 \
+    }
+#define ARG_CHOICE(n, p, c)                                                                        \
+    {                                                                                              \
+        .name = (n), .kind = ARGS_CHOICE, .out = (p), .choices = (c)                               \
+    }
+
 /* If argv[*i] is one of the `count` options, parses it (and its value,
  * advancing *i) into its `out`, sets *r (VKMD_OK or an error naming the
  * option) and returns 1; else returns 0 and leaves *r alone. */

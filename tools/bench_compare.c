@@ -1,120 +1,18 @@
 /* vkmd bench --compare: one markdown table (ns/day, us/step, dispatches per
  * step, lane pairs per pair within the cutoff, list rebuilds per 100 steps;
  * "-" where an older file lacks a figure) and an SVG plot from result
- * files of `vkmd bench --json` (the MD suite). The files are read line by
- * line as bench_md.c writes them: "device_name" on its own line, one run per
- * line. */
-#include "bench_md.h"
+ * files of `vkmd bench --json` (the MD suite), read by
+ * sim/bench_md_file.h. */
+#include "cmd_bench.h"
 #include "commands.h"
-#include "core/result.h"
+#include "sim/bench_md_file.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILES  16
-#define MAX_POINTS 64
-
-typedef struct point {
-    char system[128];
-    int atoms;
-    double dt, ns_day, us_step;
-    double dispatches, lane_ratio, rebuilds; /* < 0: not in the file (older results) */
-} point;
-
-typedef struct series_file {
-    char device[160];
-    char commit[48];
-    point p[MAX_POINTS];
-    int n;
-} series_file;
-
-/* The string value of "key" in `line`, or 0. */
-static int str_value(const char *line, const char *key, char *out, size_t size)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": \"", key);
-    const char *s = strstr(line, pat);
-    if (!s)
-        return 0;
-    s += strlen(pat);
-    size_t k = 0;
-    for (; *s && *s != '"' && k + 1 < size; ++s) {
-        if (*s == '\\' && s[1])
-            ++s;
-        out[k++] = *s;
-    }
-    out[k] = 0;
-    return 1;
-}
-
-static int num_value(const char *line, const char *key, double *out)
-{
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    const char *s = strstr(line, pat);
-    return s && sscanf(s + strlen(pat), "%lf", out) == 1;
-}
-
-static vkmd_result read_file(const char *path, series_file *f)
-{
-    memset(f, 0, sizeof *f);
-    FILE *in = fopen(path, "r");
-    if (!in)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open", path);
-    char line[4096];
-    int lineno = 0, md = 0;
-    vkmd_result res = VKMD_OK;
-    while (fgets(line, sizeof line, in) && res == VKMD_OK) {
-        ++lineno;
-        char v[64];
-        if (str_value(line, "benchmark", v, sizeof v))
-            md = !strcmp(v, "md");
-        if (strstr(line, "\"device_name\""))
-            str_value(line, "device_name", f->device, sizeof f->device);
-        if (strstr(line, "\"commit\"") && !f->commit[0])
-            str_value(line, "commit", f->commit, sizeof f->commit);
-        if (strstr(line, "{\"system\"")) {
-            if (f->n >= MAX_POINTS) {
-                res = vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: more than %d runs", path, lineno,
-                                MAX_POINTS);
-                break;
-            }
-            point *p = &f->p[f->n];
-            double atoms = 0;
-            if (!str_value(line, "system", p->system, sizeof p->system) ||
-                !num_value(line, "atoms", &atoms) || !num_value(line, "dt_fs", &p->dt) ||
-                !num_value(line, "ns_per_day", &p->ns_day) ||
-                !num_value(line, "us_per_step", &p->us_step) || !(p->ns_day > 0) || !(atoms > 0)) {
-                res = vkmd_fail(VKMD_ERROR_PARSE,
-                                "%s:%d: a run without system, atoms, dt_fs, ns_per_day and "
-                                "us_per_step",
-                                path, lineno);
-                break;
-            }
-            p->atoms = (int)atoms;
-            double lanes = 0, within = 0;
-            if (!num_value(line, "dispatches_per_step", &p->dispatches))
-                p->dispatches = -1;
-            p->lane_ratio = num_value(line, "lane_pairs_per_step", &lanes) &&
-                                    num_value(line, "pairs_within_cutoff", &within) && within > 0
-                                ? lanes / within
-                                : -1;
-            if (!num_value(line, "list_rebuilds_per_100_steps", &p->rebuilds))
-                p->rebuilds = -1;
-            ++f->n;
-        }
-    }
-    fclose(in);
-    if (res == VKMD_OK && (!md || !f->device[0] || f->n == 0))
-        res = vkmd_fail(VKMD_ERROR_PARSE,
-                        "%s: not a result file of `vkmd bench --json` (MD suite): no %s", path,
-                        !md             ? "\"benchmark\": \"md\""
-                        : !f->device[0] ? "device_name"
-                                        : "runs");
-    return res;
-}
+#define MAX_FILES 16
 
 static void svg_text(FILE *f, const char *s)
 {
@@ -130,7 +28,7 @@ static void svg_text(FILE *f, const char *s)
     }
 }
 
-static vkmd_result write_svg(const char *path, const series_file *files, int count)
+static vkmd_result write_svg(const char *path, const vkmd_bench_md_file *files, int count)
 {
     const double W = 760, H = 480, L = 80, R = 230, T = 40, B = 60;
     double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
@@ -186,7 +84,7 @@ static vkmd_result write_svg(const char *path, const series_file *files, int cou
     for (int i = 0; i < count; ++i) {
         const double dts[2] = {4, 2};
         for (int d = 0; d < 2; ++d) {
-            int idx[MAX_POINTS], m = 0;
+            int idx[VKMD_BENCH_MD_FILE_RUNS], m = 0;
             for (int k = 0; k < files[i].n; ++k)
                 if (files[i].p[k].dt == dts[d])
                     idx[m++] = k;
@@ -238,12 +136,12 @@ int bench_compare_main(char **paths, int count, const char *svg)
         fprintf(stderr, "vkmd bench --compare: give 1 to %d result files\n", MAX_FILES);
         return 2;
     }
-    series_file *files = calloc((size_t)count, sizeof *files);
+    vkmd_bench_md_file *files = calloc((size_t)count, sizeof *files);
     if (!files)
         return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
     vkmd_result res = VKMD_OK;
     for (int i = 0; i < count && res == VKMD_OK; ++i)
-        res = read_file(paths[i], &files[i]);
+        res = vkmd_bench_md_read(paths[i], &files[i]);
     if (res == VKMD_OK) {
         /* Rows: every (system, dt) in order of first appearance. */
         printf("| system | atoms | dt (fs) |");
@@ -257,7 +155,7 @@ int bench_compare_main(char **paths, int count, const char *svg)
         printf("\n");
         for (int i = 0; i < count; ++i)
             for (int k = 0; k < files[i].n; ++k) {
-                const point *p = &files[i].p[k];
+                const vkmd_bench_md_point *p = &files[i].p[k];
                 int seen = 0;
                 for (int j = 0; j <= i && !seen; ++j)
                     for (int q = 0; q < (j < i ? files[j].n : k) && !seen; ++q)
@@ -267,7 +165,7 @@ int bench_compare_main(char **paths, int count, const char *svg)
                     continue;
                 printf("| %s | %d | %g |", p->system, p->atoms, p->dt);
                 for (int j = 0; j < count; ++j) {
-                    const point *hit = NULL;
+                    const vkmd_bench_md_point *hit = NULL;
                     for (int q = 0; q < files[j].n && !hit; ++q)
                         if (!strcmp(files[j].p[q].system, p->system) && files[j].p[q].dt == p->dt)
                             hit = &files[j].p[q];

@@ -1,25 +1,21 @@
-/* vkmd bench --forces: how long one full force evaluation takes on a device,
- * and where the time goes, from GPU timestamps around every pass.
- *
- * Per system two figures: the steady state (positions unchanged, so the
- * neighbour list is only checked, as on most MD steps) and an evaluation
- * that rebuilds the list (as every 10-20 steps in MD). Each is the mean over
- * --repeat submissions after one warm-up evaluation (drivers compile
- * pipelines on first use). Wall time per evaluation includes the submit and
- * fence wait, which a recorded MD loop amortises over many steps. */
+/* vkmd bench: options, and the --forces (sim/bench_forces.h) and --uff
+ * (sim/bench_uff.h) suites' tables and JSON; the MD suite is
+ * bench_md_report.c, --compare bench_compare.c. The force errors of
+ * --forces are against the double reference (ref/), computed here. */
 #include "args.h"
-#include "bench_md.h"
-#include "bench_uff.h"
+#include "cmd_bench.h"
 #include "json.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
 #include "forces/precision.h"
 #include "io/load.h"
+#include "io/uff_load.h"
 #include "ref/ref.h"
-#include "vk/command.h"
+#include "ref/ref_uff.h"
+#include "sim/bench_forces.h"
+#include "sim/bench_uff.h"
 #include "vk/context.h"
-#include "vk/timer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,19 +57,7 @@ static void usage(FILE *out)
         "  --json FILE            also write the results as JSON (units in the keys)\n");
 }
 
-typedef struct bench_result {
-    const char *system;
-    int32_t atoms;
-    double steady_ms, rebuild_ms, wall_ms;
-    double steady_pass_ms[VKMD_FF_PASS_COUNT], rebuild_pass_ms[VKMD_FF_PASS_COUNT];
-    double memory_mib;
-    uint32_t builds;
-    int lj;                 /* VKMD_LJ_* */
-    double lj_min_r;        /* A */
-    int positions;          /* VKMD_POSITIONS_* */
-    double force_rms_rel;   /* against the double reference; < 0: not measured */
-    double lj_energy_error; /* kcal/mol, likewise */
-} bench_result;
+typedef vkmd_bench_forces_result bench_result;
 
 static double now_ms(void)
 {
@@ -82,116 +66,9 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-/* Submits `cmd` `repeat` times; accumulates GPU pass times and wall time. */
-static vkmd_result time_cmd(vkmd_vk_context *ctx, vkmd_forcefield *ff, vkmd_vk_cmd *cmd,
-                            const vkmd_vk_timer *timer, int repeat, double *pass_ms,
-                            double *total_ms, double *wall_ms)
-{
-    vkmd_result res = VKMD_OK;
-    double ns[VKMD_FF_PASS_COUNT];
-    *total_ms = *wall_ms = 0;
-    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-        pass_ms[p] = 0;
-    for (int it = 0; it < repeat; ++it) {
-        double t0 = now_ms();
-        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, cmd));
-        *wall_ms += now_ms() - t0;
-        VKMD_TRY(vkmd_forcefield_pass_times(ctx, ff, timer, 0, ns));
-        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p) {
-            pass_ms[p] += ns[p] * 1e-6 / repeat;
-            *total_ms += ns[p] * 1e-6 / repeat;
-        }
-    }
-    *wall_ms /= repeat;
-cleanup:
-    return res;
-}
-
 static const char *lj_name(int lj)
 {
     return lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : lj ? "fp16" : "fp32";
-}
-
-/* One system with LJ precision lj beyond lj_min_r; with ref_forces (double
- * reference forces of the float-rounded positions) and ref_e, the force and
- * LJ energy errors too. */
-static vkmd_result bench_system(vkmd_vk_context *ctx, const char *spec, int repeat, int lj,
-                                double lj_min_r, int positions, const double *ref_forces,
-                                const vkmd_energy *ref_e, bench_result *out)
-{
-    vkmd_result res = VKMD_OK;
-    vkmd_system sys = {0};
-    vkmd_forcefield *ff = NULL;
-    vkmd_vk_timer timer = {0};
-    vkmd_vk_cmd steady = {0}, rebuild = {0};
-    vkmd_ff_settings settings = {0};
-    vkmd_energy e;
-    double *forces = NULL;
-    memset(out, 0, sizeof *out);
-    out->system = spec;
-    out->lj = lj;
-    out->lj_min_r = lj_min_r;
-    out->force_rms_rel = -1;
-    out->lj_energy_error = -1;
-    VKMD_TRY(vkmd_system_load(spec, NULL, &sys));
-    settings.nonbonded_fp16 = lj;
-    settings.fp16_min_r_a = lj_min_r;
-    settings.positions = positions;
-    out->positions = positions;
-    VKMD_TRY(vkmd_ff_settings_resolve(&settings, &sys));
-    out->atoms = sys.atom_count;
-    const vkmd_forcefield_desc fd = {.settings = &settings};
-    VKMD_TRY(vkmd_forcefield_create(ctx, &sys, &fd, &ff));
-    out->memory_mib = vkmd_forcefield_memory_bytes(ff) / 1048576.0;
-    if (ref_forces) {
-        forces = malloc(sizeof *forces * 3 * (size_t)sys.atom_count);
-        if (!forces) {
-            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: forces of %s", spec);
-            goto cleanup;
-        }
-    }
-    VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, &e, forces)); /* warm-up, first build */
-    if (ref_forces) {
-        double num = 0, den = 0;
-        for (size_t k = 0; k < 3 * (size_t)sys.atom_count; ++k) {
-            num += (forces[k] - ref_forces[k]) * (forces[k] - ref_forces[k]);
-            den += ref_forces[k] * ref_forces[k];
-        }
-        out->force_rms_rel = den > 0 ? sqrt(num / den) : 0;
-        out->lj_energy_error = fabs(e.lj_pair - ref_e->lj_pair);
-    }
-    VKMD_TRY(vkmd_vk_timer_create(ctx, VKMD_FORCEFIELD_TIMER_SLOTS, &timer));
-
-    VKMD_TRY(vkmd_vk_cmd_create(ctx, &steady));
-    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &steady));
-    vkmd_vk_timer_record_reset(steady.cb, &timer);
-    vkmd_forcefield_record(ff, steady.cb, VKMD_FF_RECORD_ENERGY, &timer, 0);
-    VKMD_TRY(vkmd_vk_cmd_end(ctx, &steady));
-
-    VKMD_TRY(vkmd_vk_cmd_create(ctx, &rebuild));
-    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &rebuild));
-    vkmd_vk_timer_record_reset(rebuild.cb, &timer);
-    vkmd_forcefield_record_invalidate(ff, rebuild.cb);
-    vkmd_forcefield_record(ff, rebuild.cb, VKMD_FF_RECORD_ENERGY, &timer, 0);
-    VKMD_TRY(vkmd_vk_cmd_end(ctx, &rebuild));
-
-    double wall_rebuild;
-    VKMD_TRY(time_cmd(ctx, ff, &steady, &timer, repeat, out->steady_pass_ms, &out->steady_ms,
-                      &out->wall_ms));
-    int rebuild_repeat = repeat / 4 > 0 ? repeat / 4 : 1;
-    VKMD_TRY(time_cmd(ctx, ff, &rebuild, &timer, rebuild_repeat, out->rebuild_pass_ms,
-                      &out->rebuild_ms, &wall_rebuild));
-    /* the results are still checked: an overflowing list is an error here too */
-    VKMD_TRY(vkmd_forcefield_readback(ctx, ff, &e, NULL));
-    VKMD_TRY(vkmd_forcefield_neighbor_builds(ctx, ff, &out->builds));
-cleanup:
-    vkmd_vk_cmd_destroy(ctx, &steady);
-    vkmd_vk_cmd_destroy(ctx, &rebuild);
-    vkmd_vk_timer_destroy(ctx, &timer);
-    vkmd_forcefield_destroy(ctx, ff);
-    vkmd_system_destroy(&sys);
-    free(forces);
-    return res;
 }
 
 static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n, FILE *out)
@@ -284,16 +161,47 @@ static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, cons
     return VKMD_OK;
 }
 
+/* The CPU double reference's rate for scale: one replica at a time for
+ * half a second. */
+static vkmd_result cpu_uff_rate(const vkmd_uff_molecule *m, const vkmd_uff_terms *terms,
+                                double *out_evals_per_s)
+{
+    double *f = malloc(sizeof *f * 3 * (size_t)m->atom_count);
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff");
+    vkmd_result res = VKMD_OK;
+    int n = 0;
+    const double t0 = now_ms();
+    vkmd_uff_energy e;
+    do {
+        res = vkmd_ref_uff_compute(terms, vkmd_uff_molecule_conformer(m, 0), &e, f);
+        ++n;
+    } while (res == VKMD_OK && now_ms() - t0 < 500);
+    *out_evals_per_s = n / ((now_ms() - t0) * 1e-3);
+    free(f);
+    return res;
+}
+
 static int bench_uff_main(const char *device, const char *molecule, const int32_t *reps, int nrep,
                           int repeat, int relax, const char *json)
 {
     vkmd_vk_context *ctx = NULL;
-    bench_uff_result res[16];
+    vkmd_bench_uff_result res[16];
     double cpu = 0;
+    vkmd_uff_molecule *recs = NULL;
+    int32_t nrec = 0;
+    vkmd_uff_typing types = {0};
+    vkmd_uff_terms terms = {0};
     const vkmd_vk_context_desc cd = {.device = device};
     vkmd_result r = vkmd_vk_context_create(&cd, &ctx);
     if (r == VKMD_OK)
-        r = bench_uff_run(ctx, molecule, reps, nrep, repeat, relax, res, &cpu);
+        r = vkmd_uff_molecule_load(molecule, &recs, &nrec);
+    if (r == VKMD_OK)
+        r = vkmd_uff_setup(&recs[0], NULL, &types, &terms);
+    if (r == VKMD_OK)
+        r = vkmd_bench_uff_run(ctx, &recs[0], &terms, reps, nrep, repeat, relax, res);
+    if (r == VKMD_OK)
+        r = cpu_uff_rate(&recs[0], &terms, &cpu);
     if (r == VKMD_OK) {
         const vkmd_vk_device_info *d = &ctx->info;
         printf("vkmd bench --uff: %s on %s (%s %s), vkmd %s (%s)\n%10s %14s %14s %16s\n", molecule,
@@ -336,6 +244,9 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
     int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
+    vkmd_uff_terms_free(&terms);
+    vkmd_uff_typing_free(&types);
+    vkmd_uff_molecule_array_free(recs, nrec);
     vkmd_vk_context_destroy(ctx);
     return rc;
 }
@@ -527,10 +438,14 @@ int cmd_bench(int argc, char **argv)
             vkmd_system_destroy(&sys);
         }
         for (int k = 0; r == VKMD_OK && k < variants; ++k) {
-            const int lj = lj_all ? all[k % lj_variants].lj : lj_one;
-            const double min_r = lj_all ? all[k % lj_variants].min_r : lj_one_min_r;
-            r = bench_system(ctx, tok, repeat, lj, min_r, pos_modes[k / lj_variants],
-                             with_ref ? ref : NULL, &eref, &results[n]);
+            const vkmd_bench_forces_desc bd = {.repeat = repeat,
+                                               .lj = lj_all ? all[k % lj_variants].lj : lj_one,
+                                               .lj_min_r_a = lj_all ? all[k % lj_variants].min_r
+                                                                    : lj_one_min_r,
+                                               .positions = pos_modes[k / lj_variants],
+                                               .ref_forces = with_ref ? ref : NULL,
+                                               .ref_energy = &eref};
+            r = vkmd_bench_forces_run(ctx, tok, &bd, &results[n]);
             if (r == VKMD_OK)
                 ++n;
         }

@@ -88,32 +88,27 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
     vkmd_result r = VKMD_OK;
     int seed = 1, com = 100, integrator = 0, constraints = 0, flexible = 0;
     const args_option opts[] = {
-        {"--dt", ARGS_DOUBLE, &d->md.dt_fs, 1e-3, 10},
-        {"--temperature", ARGS_DOUBLE, &d->md.temperature_k, 1e-3, 1e4},
-        {"--friction", ARGS_DOUBLE, &d->md.friction_per_ps, 1e-6, 1e3},
-        {"--constraint-tol", ARGS_DOUBLE, &d->md.constraint_tol, 1e-10, 0.01},
-        {"--hmr", ARGS_DOUBLE, &d->hmr_mass_amu, 1.0, 10.0},
-        {"--min-tol", ARGS_DOUBLE, &d->min.force_tol, 1e-6, 1e4},
-        {"--cutoff", ARGS_DOUBLE, &d->ff.cutoff_a, 1e-3, 1e4},
-        {"--ewald-tolerance", ARGS_DOUBLE, &d->ff.ewald_tolerance, 1e-12, 0.49},
+        ARG_DOUBLE("--dt", &d->md.dt_fs, 1e-3, 10),
+        ARG_DOUBLE("--temperature", &d->md.temperature_k, 1e-3, 1e4),
+        ARG_DOUBLE("--friction", &d->md.friction_per_ps, 1e-6, 1e3),
+        ARG_DOUBLE("--constraint-tol", &d->md.constraint_tol, 1e-10, 0.01),
+        ARG_DOUBLE("--hmr", &d->hmr_mass_amu, 1.0, 10.0),
+        ARG_DOUBLE("--min-tol", &d->min.force_tol, 1e-6, 1e4),
+        ARG_DOUBLE("--cutoff", &d->ff.cutoff_a, 1e-3, 1e4),
+        ARG_DOUBLE("--ewald-tolerance", &d->ff.ewald_tolerance, 1e-12, 0.49),
         /* 0 given: -1, the desc's "none" (its 0 is the default) */
-        {"--steps", ARGS_WHOLE, &d->steps, -1},
-        {"--report-every", ARGS_WHOLE, &d->report_every, -1},
-        {"--equilibrate", ARGS_WHOLE, &d->equilibrate, 0},
-        {"--traj-every", ARGS_WHOLE, &d->traj_every, -1},
-        {"--checkpoint-every", ARGS_WHOLE, &d->checkpoint_every, -1},
-        {"--min-iterations", ARGS_INT, &d->min.max_iterations, 1, 10000000},
-        {"--seed", ARGS_INT, &seed, 0, 2147483647},
-        {"--com-every", ARGS_INT, &com, 0, 2147483647},
-        {"--integrator", ARGS_CHOICE, &integrator, .choices = "langevin|verlet"},
-        {"--constraints", ARGS_CHOICE, &constraints, .choices = "hbonds|none"},
-        {"--rigid-water", ARGS_CHOICE, &flexible, .choices = "yes|no"},
-        {"--coords", ARGS_STRING, &d->coords},
-        {"--out", ARGS_STRING, &d->out_dir},
-        {"--device", ARGS_STRING, &q->device},
-        {"--restart", ARGS_STRING, &d->restart},
-        {"--minimize", ARGS_FLAG, &d->minimize},
-        {"--json", ARGS_FLAG, &q->json}};
+        ARG_WHOLE("--steps", &d->steps, -1), ARG_WHOLE("--report-every", &d->report_every, -1),
+        ARG_WHOLE("--equilibrate", &d->equilibrate, 0),
+        ARG_WHOLE("--traj-every", &d->traj_every, -1),
+        ARG_WHOLE("--checkpoint-every", &d->checkpoint_every, -1),
+        ARG_INT("--min-iterations", &d->min.max_iterations, 1, 10000000),
+        ARG_INT("--seed", &seed, 0, 2147483647), ARG_INT("--com-every", &com, 0, 2147483647),
+        ARG_CHOICE("--integrator", &integrator, "langevin|verlet"),
+        ARG_CHOICE("--constraints", &constraints, "hbonds|none"),
+        ARG_CHOICE("--rigid-water", &flexible, "yes|no"), ARG_STRING("--coords", &d->coords),
+        ARG_STRING("--out", &d->out_dir), ARG_STRING("--device", &q->device),
+        ARG_STRING("--restart", &d->restart), ARG_FLAG("--minimize", &d->minimize),
+        ARG_FLAG("--json", &q->json)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
         int handled = 0;

@@ -14,7 +14,9 @@
 #include "cmd_uff_relax.h"
 #include "commands.h"
 #include "system/uff_molecule.h"
+#include "io/uff_conformations.h"
 #include "io/uff_load.h"
+#include "io/uff_record_setup.h"
 #include "system/uff_terms.h"
 #include "uff_eval.h"
 #include "uff_surface_cli.h"
@@ -107,41 +109,6 @@ static void json_energy(FILE *out, const vkmd_uff_energy *e)
     fputc('}', out);
 }
 
-/* One record's typing and terms. */
-typedef struct uff_setup {
-    vkmd_uff_typing ty;
-    vkmd_uff_terms terms;
-} uff_setup;
-
-static void setups_free(uff_setup *s, int32_t count)
-{
-    for (int32_t k = 0; s && k < count; ++k) {
-        vkmd_uff_terms_free(&s[k].terms);
-        vkmd_uff_typing_free(&s[k].ty);
-    }
-    free(s);
-}
-
-/* Charges (if asked) and setup of every record. */
-static vkmd_result setup_records(const uff_request *req, vkmd_uff_molecule *recs, int32_t count,
-                                 uff_setup **out)
-{
-    vkmd_result res = VKMD_OK;
-    uff_setup *s = calloc((size_t)count, sizeof *s);
-    if (!s)
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "setup of %d records", count);
-    for (int32_t k = 0; k < count; ++k) {
-        if (req->charges_path)
-            VKMD_TRY(vkmd_uff_molecule_read_charges(req->charges_path, &recs[k]));
-        VKMD_TRY(vkmd_uff_setup(&recs[k], &req->desc, &s[k].ty, &s[k].terms));
-    }
-    *out = s;
-    return VKMD_OK;
-cleanup:
-    setups_free(s, count);
-    return res;
-}
-
 static void force_stats(const double *f, int32_t n, double *out_max, double *out_rms)
 {
     double fmax2 = 0, fsum2 = 0;
@@ -163,11 +130,9 @@ static void write_forces(FILE *ff, const char *what, int32_t n, const double *f)
 
 /* Prints one record of `vkmd uff energy` with its conformers' results. */
 static void print_record(const uff_request *req, int32_t index, const vkmd_uff_molecule *m,
-                         const uff_setup *s, const vkmd_uff_energy *e, double *const *f,
-                         FILE *forces_file, int first)
+                         const vkmd_uff_typing *ty, const vkmd_uff_terms *terms,
+                         const vkmd_uff_energy *e, double *const *f, FILE *forces_file, int first)
 {
-    const vkmd_uff_terms *terms = &s->terms;
-    const vkmd_uff_typing *ty = &s->ty;
     FILE *out = stdout;
     if (req->json) {
         fprintf(out, "%s    {\n      \"record\": %d,\n      \"name\": ", first ? "" : ",\n",
@@ -384,23 +349,21 @@ static int uff_energy(int argc, char **argv)
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *recs = NULL;
     int32_t count = 0, nrep = 0;
-    uff_setup *setups = NULL;
+    vkmd_uff_record_setup setups = {0};
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
-    uff_eval_replica *reps = NULL;
+    vkmd_uff_replica *reps = NULL;
     vkmd_uff_energy *energy = NULL;
     double *force_data = NULL, **forces = NULL;
-    const vkmd_uff_terms **mols = NULL;
     vkmd_uff_debug_record *dbg = NULL;
     int32_t dbg_count = 0;
     FILE *ff = NULL;
     double *surf_e = NULL;
     int32_t *surf_below = NULL;
-    const vkmd_uff_typing **surf_types = NULL;
     char surf_desc[512] = "";
     int exit_code = 1;
     VKMD_TRY(vkmd_uff_molecule_load(req.molecule, &recs, &count));
-    VKMD_TRY(setup_records(&req, recs, count, &setups));
+    VKMD_TRY(vkmd_uff_record_setup_build(recs, count, req.charges_path, &req.desc, &setups));
     size_t natoms = 0;
     for (int32_t k = 0; k < count; ++k) {
         nrep += recs[k].conformer_count;
@@ -414,15 +377,13 @@ static int uff_energy(int argc, char **argv)
     energy = calloc((size_t)nrep, sizeof *energy);
     forces = calloc((size_t)nrep, sizeof *forces);
     force_data = calloc(3 * natoms, sizeof *force_data);
-    mols = calloc((size_t)count, sizeof *mols);
-    if (!reps || !energy || !forces || !force_data || !mols) {
+    if (!reps || !energy || !forces || !force_data) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d conformers", nrep);
         goto cleanup;
     }
     for (int32_t k = 0, r = 0, at = 0; k < count; ++k) {
-        mols[k] = &setups[k].terms;
         for (int32_t c = 0; c < recs[k].conformer_count; ++c, ++r) {
-            reps[r] = (uff_eval_replica){k, vkmd_uff_molecule_conformer(&recs[k], c)};
+            reps[r] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&recs[k], c)};
             forces[r] = force_data + 3 * (size_t)at;
             at += recs[k].atom_count;
         }
@@ -430,19 +391,17 @@ static int uff_energy(int argc, char **argv)
     VKMD_TRY(uff_eval_open(req.device, &ev));
     ev.replicas_per_batch = req.replicas;
     ev.debug_replica = req.debug_replica - 1;
-    VKMD_TRY(uff_eval_run(&ev, mols, count, reps, nrep, energy, forces, &dbg, &dbg_count));
+    VKMD_TRY(
+        uff_eval_run(&ev, setups.terms_of, count, reps, nrep, energy, forces, &dbg, &dbg_count));
     if (req.surface.spec) {
         surf_e = calloc((size_t)nrep, sizeof *surf_e);
         surf_below = calloc((size_t)nrep, sizeof *surf_below);
-        surf_types = calloc((size_t)count, sizeof *surf_types);
-        if (!surf_e || !surf_below || !surf_types) {
+        if (!surf_e || !surf_below) {
             res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface results");
             goto cleanup;
         }
-        for (int32_t k = 0; k < count; ++k)
-            surf_types[k] = &setups[k].ty;
-        VKMD_TRY(uff_surface_run(&req.surface, &ev, surf_types, mols, count, reps, nrep, forces,
-                                 surf_e, surf_below, surf_desc, sizeof surf_desc));
+        VKMD_TRY(uff_surface_run(&req.surface, &ev, setups.typing_of, setups.terms_of, count, reps,
+                                 nrep, forces, surf_e, surf_below, surf_desc, sizeof surf_desc));
     }
     VKMD_TRY(open_forces_file(&req, &ev, &ff));
 
@@ -470,7 +429,8 @@ static int uff_energy(int argc, char **argv)
                req.desc.include_interfragment ? "included" : "left out (as RDKit)");
     }
     for (int32_t k = 0, r = 0; k < count; r += recs[k].conformer_count, ++k)
-        print_record(&req, k, &recs[k], &setups[k], energy + r, forces + r, ff, k == 0);
+        print_record(&req, k, &recs[k], &setups.typing[k], &setups.terms[k], energy + r, forces + r,
+                     ff, k == 0);
     if (req.json)
         printf("\n  ]");
     if (req.surface.spec)
@@ -483,7 +443,7 @@ static int uff_energy(int argc, char **argv)
         char what[192];
         snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", k + 1, recs[k].name,
                  c + 1);
-        print_debug(&req, &ev, what, dbg, dbg_count, setups[k].ty.label);
+        print_debug(&req, &ev, what, dbg, dbg_count, setups.typing[k].label);
     }
     if (req.json)
         printf("\n}\n");
@@ -501,75 +461,13 @@ cleanup:
     free(dbg);
     free(surf_e);
     free(surf_below);
-    free(surf_types);
     free(reps);
     free(energy);
     free(forces);
     free(force_data);
-    free(mols);
-    setups_free(setups, count);
+    vkmd_uff_record_setup_free(&setups);
     vkmd_uff_molecule_array_free(recs, count);
     return exit_code;
-}
-
-/* The conformations of req->confs_path as replicas of `m` (checked to have
- * m's elements in m's order). *out_confs owns the coordinates. */
-static vkmd_result load_conformations(const uff_request *req, const vkmd_uff_molecule *m,
-                                      vkmd_uff_molecule **out_confs, int32_t *out_conf_count,
-                                      uff_eval_replica **out_reps, int32_t *out_count)
-{
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *confs = NULL;
-    int32_t nconf = 0, n = 0;
-    uff_eval_replica *reps = NULL;
-    VKMD_TRY(vkmd_uff_molecule_load(req->confs_path, &confs, &nconf));
-    for (int32_t k = 0; k < nconf; ++k) {
-        const vkmd_uff_molecule *c = &confs[k];
-        if (c->atom_count != m->atom_count) {
-            res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                            "%s: record %d has %d atoms, %s has %d: not a conformation of it",
-                            c->source, k + 1, c->atom_count, req->molecule, m->atom_count);
-            goto cleanup;
-        }
-        for (int32_t a = 0; a < m->atom_count; ++a)
-            if (c->z[a] != m->z[a]) {
-                res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                "%s: record %d atom %d has atomic number %d, %s has %d there (the "
-                                "atoms must come in the same order)",
-                                c->source, k + 1, a + 1, c->z[a], req->molecule, m->z[a]);
-                goto cleanup;
-            }
-        n += c->conformer_count;
-    }
-    reps = calloc((size_t)n, sizeof *reps);
-    if (!reps) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", n);
-        goto cleanup;
-    }
-    for (int32_t k = 0, r = 0; k < nconf; ++k)
-        for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
-            reps[r] = (uff_eval_replica){0, vkmd_uff_molecule_conformer(&confs[k], c)};
-    *out_confs = confs;
-    *out_conf_count = nconf;
-    *out_reps = reps;
-    *out_count = n;
-    return VKMD_OK;
-cleanup:
-    vkmd_uff_molecule_array_free(confs, nconf);
-    return res;
-}
-
-/* Record and conformer (0-based) of conformation r. */
-static void conformation_origin(const vkmd_uff_molecule *confs, int32_t r, int32_t *out_record,
-                                int32_t *out_conformer)
-{
-    int32_t k = 0;
-    while (r >= confs[k].conformer_count) {
-        r -= confs[k].conformer_count;
-        ++k;
-    }
-    *out_record = k;
-    *out_conformer = r;
 }
 
 static int uff_scan(int argc, char **argv)
@@ -585,10 +483,10 @@ static int uff_scan(int argc, char **argv)
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *recs = NULL, *confs = NULL;
     int32_t count = 0, nconf = 0, n = 0;
-    uff_setup *setup = NULL;
+    vkmd_uff_record_setup setup = {0};
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
-    uff_eval_replica *reps = NULL;
+    vkmd_uff_replica *reps = NULL;
     vkmd_uff_energy *energy = NULL;
     double *force_data = NULL, **forces = NULL;
     vkmd_uff_debug_record *dbg = NULL;
@@ -603,8 +501,15 @@ static int uff_scan(int argc, char **argv)
                         req.molecule, count);
         goto cleanup;
     }
-    VKMD_TRY(setup_records(&req, recs, 1, &setup));
-    VKMD_TRY(load_conformations(&req, &recs[0], &confs, &nconf, &reps, &n));
+    VKMD_TRY(vkmd_uff_record_setup_build(recs, 1, req.charges_path, &req.desc, &setup));
+    VKMD_TRY(
+        vkmd_uff_conformations_load(req.confs_path, &recs[0], req.molecule, &confs, &nconf, &n));
+    reps = calloc((size_t)n, sizeof *reps);
+    if (!reps) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", n);
+        goto cleanup;
+    }
+    vkmd_uff_conformations_replicas(confs, nconf, reps);
     if ((res = check_debug_range(&req, n)) != VKMD_OK) {
         exit_code = 2;
         goto cleanup;
@@ -624,12 +529,11 @@ static int uff_scan(int argc, char **argv)
     VKMD_TRY(uff_eval_open(req.device, &ev));
     ev.replicas_per_batch = req.replicas ? req.replicas : SCAN_DEFAULT_REPLICAS;
     ev.debug_replica = req.debug_replica - 1;
-    const vkmd_uff_terms *mols[1] = {&setup[0].terms};
-    VKMD_TRY(uff_eval_run(&ev, mols, 1, reps, n, energy, forces, &dbg, &dbg_count));
+    VKMD_TRY(uff_eval_run(&ev, setup.terms_of, 1, reps, n, energy, forces, &dbg, &dbg_count));
     VKMD_TRY(open_forces_file(&req, &ev, &ff));
 
     const int32_t per = ev.replicas_per_batch < n ? ev.replicas_per_batch : n;
-    const vkmd_uff_terms *t = &setup[0].terms;
+    const vkmd_uff_terms *t = &setup.terms[0];
     if (req.json) {
         printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
                "\"length\": \"angstrom\"},\n");
@@ -663,7 +567,7 @@ static int uff_scan(int argc, char **argv)
     }
     for (int32_t r = 0; r < n; ++r) {
         int32_t k, c;
-        conformation_origin(confs, r, &k, &c);
+        vkmd_uff_conformation(confs, r, &k, &c);
         const vkmd_uff_energy *e = &energy[r];
         if (req.json) {
             printf("%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, \"energy\": ",
@@ -685,11 +589,11 @@ static int uff_scan(int argc, char **argv)
         printf("\n  ]");
     if (dbg) {
         int32_t k, c;
-        conformation_origin(confs, req.debug_replica - 1, &k, &c);
+        vkmd_uff_conformation(confs, req.debug_replica - 1, &k, &c);
         char what[96];
         snprintf(what, sizeof what, "conformation %d: record %d, conformer %d", req.debug_replica,
                  k + 1, c + 1);
-        print_debug(&req, &ev, what, dbg, dbg_count, setup[0].ty.label);
+        print_debug(&req, &ev, what, dbg, dbg_count, setup.typing[0].label);
     }
     if (req.json)
         printf("\n}\n");
@@ -709,7 +613,7 @@ cleanup:
     free(energy);
     free(forces);
     free(force_data);
-    setups_free(setup, count == 1 ? 1 : 0);
+    vkmd_uff_record_setup_free(&setup);
     vkmd_uff_molecule_array_free(confs, nconf);
     vkmd_uff_molecule_array_free(recs, count);
     return exit_code;

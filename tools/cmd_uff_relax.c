@@ -16,13 +16,16 @@
 #include "cmd_uff_relax.h"
 #include "args.h"
 #include "commands.h"
-#include "system/element.h"
+#include "io/sdf.h"
+#include "io/uff_conformations.h"
 #include "io/uff_load.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
-#include "system/uff_batch.h"
 #include "sim/uff_fire.h"
+#include "sim/uff_relax.h"
 #include "sim/uff_md.h"
+#include "sim/uff_md_replicas.h"
+#include "system/molecule_system.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
@@ -146,28 +149,23 @@ static int relax_args(int argc, char **argv, relax_request *q)
     return -1;
 }
 
-/* One V2000 record: m's atoms and bonds at xyz, with data items. */
-static void write_sdf_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
-                             const double *xyz, const vkmd_uff_fire_result *res)
+/* One record of the relaxed (or final) structures with the FIRE results
+ * as data items. */
+static vkmd_result write_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
+                                const double *xyz, const vkmd_uff_fire_result *res)
 {
-    fprintf(f, "%s\n     vkmd          3D\n\n", title);
-    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", m->atom_count, m->bond_count);
-    for (int32_t a = 0; a < m->atom_count; ++a)
-        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", xyz[3 * a],
-                xyz[3 * a + 1], xyz[3 * a + 2], vkmd_element_symbol(m->z[a]));
-    for (int32_t b = 0; b < m->bond_count; ++b)
-        fprintf(f, "%3d%3d%3d  0\n", m->bonds[b].a + 1, m->bonds[b].b + 1, m->bonds[b].order);
-    for (int32_t a = 0; a < m->atom_count; ++a) {
-        if (m->formal_charge[a])
-            fprintf(f, "M  CHG  1 %3d %3d\n", a + 1, m->formal_charge[a]);
-        if (m->radicals[a])
-            fprintf(f, "M  RAD  1 %3d %3d\n", a + 1, m->radicals[a] == 1 ? 2 : 3);
-    }
-    fprintf(f,
-            "M  END\n> <UFF_ENERGY_KCAL_PER_MOL>\n%.6f\n\n> <UFF_INITIAL_ENERGY_KCAL_PER_MOL>\n"
-            "%.6f\n\n> <FIRE_STEPS>\n%d\n\n> <FIRE_CONVERGED>\n%d\n\n"
-            "> <MAX_FORCE_KCAL_PER_MOL_A>\n%.3e\n\n$$$$\n",
-            res->energy_final, res->energy_initial, res->steps, res->converged, res->fmax);
+    char v[5][32];
+    snprintf(v[0], sizeof v[0], "%.6f", res->energy_final);
+    snprintf(v[1], sizeof v[1], "%.6f", res->energy_initial);
+    snprintf(v[2], sizeof v[2], "%d", res->steps);
+    snprintf(v[3], sizeof v[3], "%d", res->converged);
+    snprintf(v[4], sizeof v[4], "%.3e", res->fmax);
+    const vkmd_sdf_item items[5] = {{"UFF_ENERGY_KCAL_PER_MOL", v[0]},
+                                    {"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]},
+                                    {"FIRE_STEPS", v[2]},
+                                    {"FIRE_CONVERGED", v[3]},
+                                    {"MAX_FORCE_KCAL_PER_MOL_A", v[4]}};
+    return vkmd_sdf_write_record(f, m, title, xyz, items, 5);
 }
 
 /* Starts of every replica: [count][3 * atoms], malloc'd. */
@@ -176,52 +174,25 @@ static vkmd_result make_starts(const relax_request *q, const vkmd_uff_molecule *
 {
     vkmd_result res = VKMD_OK;
     vkmd_uff_molecule *confs = NULL;
-    int32_t nconf = 0, n = 0;
-    const int32_t na = m->atom_count;
+    int32_t nconf = 0, n = q->replicas;
+    const size_t per = 3 * (size_t)m->atom_count;
     double *xyz = NULL;
-    if (q->confs) {
-        VKMD_TRY(vkmd_uff_molecule_load(q->confs, &confs, &nconf));
-        for (int32_t k = 0; k < nconf; ++k) {
-            if (confs[k].atom_count != na) {
-                res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                "%s: record %d has %d atoms, %s has %d: not a conformation of it",
-                                confs[k].source, k + 1, confs[k].atom_count, q->molecule, na);
-                goto cleanup;
-            }
-            for (int32_t a = 0; a < na; ++a)
-                if (confs[k].z[a] != m->z[a]) {
-                    res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                                    "%s: record %d atom %d has atomic number %d, %s has %d there",
-                                    confs[k].source, k + 1, a + 1, confs[k].z[a], q->molecule,
-                                    m->z[a]);
-                    goto cleanup;
-                }
-            n += confs[k].conformer_count;
-        }
-    } else {
-        n = q->replicas;
-    }
-    xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)n);
+    if (q->confs)
+        VKMD_TRY(vkmd_uff_conformations_load(q->confs, m, q->molecule, &confs, &nconf, &n));
+    xyz = malloc(sizeof *xyz * per * (size_t)n);
     if (!xyz) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts of %d replicas", n);
         goto cleanup;
     }
-    if (q->confs) {
-        int32_t r = 0;
-        for (int32_t k = 0; k < nconf; ++k)
-            for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
-                memcpy(xyz + 3 * (size_t)r * na, vkmd_uff_molecule_conformer(&confs[k], c),
-                       3 * sizeof *xyz * (size_t)na);
-    } else {
-        for (int32_t r = 0; r < n; ++r)
-            vkmd_uff_perturb(m->positions, na, q->perturb, (uint64_t)q->seed, (uint32_t)r,
-                             xyz + 3 * (size_t)r * na);
-    }
+    for (int32_t r = 0; r < n; ++r)
+        if (q->confs)
+            memcpy(xyz + per * r, vkmd_uff_conformation(confs, r, NULL, NULL), sizeof *xyz * per);
+        else
+            vkmd_uff_perturb(m->positions, m->atom_count, q->perturb, (uint64_t)q->seed,
+                             (uint32_t)r, xyz + per * r);
     *out_xyz = xyz;
     *out_count = n;
-    xyz = NULL;
 cleanup:
-    free(xyz);
     vkmd_uff_molecule_array_free(confs, nconf);
     return res;
 }
@@ -237,8 +208,6 @@ int cmd_uff_relax(int argc, char **argv)
     int32_t count = 0, n = 0;
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
-    vkmd_uff_batch batch = {0};
-    vkmd_uff_fire *fire = NULL;
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
     double *start = NULL, *final = NULL;
@@ -271,11 +240,7 @@ int cmd_uff_relax(int argc, char **argv)
     VKMD_TRY(uff_eval_open(q.device, &ev));
     int32_t checks = 0;
     if (ev.ctx) {
-        const vkmd_uff_terms *mols[1] = {&terms};
-        VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, n, &batch));
-        VKMD_TRY(vkmd_uff_fire_create(ev.ctx, &batch, &params, &fire));
-        VKMD_TRY(vkmd_uff_fire_run(ev.ctx, fire, start, final, out));
-        checks = vkmd_uff_fire_submissions(fire);
+        VKMD_TRY(vkmd_uff_relax_replicas(ev.ctx, &terms, n, &params, start, final, out, &checks));
     } else {
         memcpy(final, start, 3 * sizeof *final * (size_t)na * (size_t)n);
         for (int32_t r = 0; r < n; ++r)
@@ -290,7 +255,7 @@ int cmd_uff_relax(int argc, char **argv)
     for (int32_t r = 0; r < n; ++r) {
         char title[200];
         snprintf(title, sizeof title, "%s replica %d", recs[0].name, r + 1);
-        write_sdf_record(f, &recs[0], title, final + 3 * (size_t)r * na, &out[r]);
+        VKMD_TRY(write_record(f, &recs[0], title, final + 3 * (size_t)r * na, &out[r]));
         converged += out[r].converged;
     }
     if (fclose(f) != 0) {
@@ -331,8 +296,6 @@ int cmd_uff_relax(int argc, char **argv)
         printf("\n%d of %d converged; relaxed structures in %s (energies in kcal/mol)\n", converged,
                n, q.out);
     }
-    vkmd_uff_fire_destroy(ev.ctx, fire); /* before the context closes */
-    fire = NULL;
     VKMD_TRY(uff_eval_close(&ev));
     exit_code = 0;
 cleanup:
@@ -342,9 +305,7 @@ cleanup:
     }
     if (f)
         fclose(f);
-    vkmd_uff_fire_destroy(ev.ctx, fire);
     uff_eval_close(&ev);
-    vkmd_uff_batch_free(&batch);
     free(start);
     free(final);
     free(out);
@@ -429,49 +390,6 @@ static int md_args(int argc, char **argv, md_request *q)
     return -1;
 }
 
-/* R copies of m as a system for the viewer: elements, bonds, positions. */
-static vkmd_result replicas_system(const vkmd_uff_molecule *m, int32_t replicas, const double *xyz,
-                                   vkmd_system *sys)
-{
-    memset(sys, 0, sizeof *sys);
-    const int32_t na = m->atom_count;
-    sys->atom_count = na * replicas;
-    sys->atoms = calloc((size_t)sys->atom_count, sizeof *sys->atoms);
-    sys->bond_count = m->bond_count * replicas;
-    sys->bonds = calloc((size_t)(sys->bond_count ? sys->bond_count : 1), sizeof *sys->bonds);
-    sys->positions = malloc(3 * sizeof(double) * (size_t)sys->atom_count);
-    if (!sys->atoms || !sys->bonds || !sys->positions) {
-        vkmd_system_destroy(sys);
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "viewer: %d replicas", replicas);
-    }
-    for (int32_t r = 0; r < replicas; ++r) {
-        for (int32_t i = 0; i < na; ++i)
-            sys->atoms[r * na + i].element = m->z[i];
-        for (int32_t b = 0; b < m->bond_count; ++b) {
-            sys->bonds[r * m->bond_count + b].i = r * na + m->bonds[b].a;
-            sys->bonds[r * m->bond_count + b].j = r * na + m->bonds[b].b;
-        }
-    }
-    memcpy(sys->positions, xyz, 3 * sizeof(double) * (size_t)sys->atom_count);
-    return VKMD_OK;
-}
-
-/* Grid spacing for replicas side by side: the molecule's largest extent
- * plus room for it to move. */
-static double replica_spacing(const vkmd_uff_molecule *m)
-{
-    double ext = 0;
-    for (int k = 0; k < 3; ++k) {
-        double lo = m->positions[k], hi = lo;
-        for (int32_t i = 1; i < m->atom_count; ++i) {
-            lo = fmin(lo, m->positions[3 * i + k]);
-            hi = fmax(hi, m->positions[3 * i + k]);
-        }
-        ext = fmax(ext, hi - lo);
-    }
-    return ext + 4.0;
-}
-
 int cmd_uff_md(int argc, char **argv)
 {
     md_request q = {.device = "auto",
@@ -489,11 +407,10 @@ int cmd_uff_md(int argc, char **argv)
     int32_t count = 0;
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
-    vkmd_uff_batch batch = {0};
     vkmd_uff_md *md = NULL;
     uff_eval ev;
     memset(&ev, 0, sizeof ev);
-    double *xyz = NULL, *mass = NULL, *tmean = NULL;
+    double *xyz = NULL, *tmean = NULL;
     vkmd_uff_energy *e = NULL;
     FILE *f = NULL;
     int exit_code = 1;
@@ -510,17 +427,11 @@ int cmd_uff_md(int argc, char **argv)
     VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &ty, &terms));
     const int32_t na = recs[0].atom_count, nr = q.replicas;
     xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)nr);
-    mass = malloc(sizeof *mass * (size_t)na * (size_t)nr);
     tmean = calloc((size_t)nr, sizeof *tmean);
     e = calloc((size_t)nr, sizeof *e);
-    if (!xyz || !mass || !tmean || !e) {
+    if (!xyz || !tmean || !e) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
         goto cleanup;
-    }
-    VKMD_TRY(vkmd_uff_masses(&recs[0], mass));
-    for (int32_t r = 0; r < nr; ++r) {
-        memcpy(mass + (size_t)r * na, mass, sizeof *mass * (size_t)na);
-        memcpy(xyz + 3 * (size_t)r * na, recs[0].positions, 3 * sizeof *xyz * (size_t)na);
     }
     vkmd_vk_context_desc cd = {0};
     const vkmd_viewer_desc vd = {.title = q.molecule};
@@ -530,25 +441,24 @@ int cmd_uff_md(int argc, char **argv)
         res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "vkmd uff md needs a Vulkan device; %s", ev.device);
         goto cleanup;
     }
-    const vkmd_uff_terms *mols[1] = {&terms};
-    VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, nr, &batch));
     const vkmd_uff_md_params params = {.dt_fs = q.dt,
                                        .temperature_k = q.temperature,
                                        .friction_per_ps = q.friction,
                                        .seed = (uint64_t)q.seed};
-    VKMD_TRY(vkmd_uff_md_create(ev.ctx, &batch, mass, &params, &md));
-    VKMD_TRY(vkmd_uff_md_set_state(ev.ctx, md, xyz, NULL));
+    VKMD_TRY(vkmd_uff_md_create_replicas(ev.ctx, &recs[0], &terms, nr, &params, &md));
     if (!view) {
         VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
     } else {
         /* Steps between frames; the mean temperatures are weighted by steps. */
-        VKMD_TRY(replicas_system(&recs[0], nr, xyz, &vsys));
+        VKMD_TRY(vkmd_system_from_uff_molecule(&recs[0], nr, NULL, &vsys));
         const vkmd_render_sources src = {.positions = vkmd_uff_md_positions(md),
                                          .velocities = vkmd_uff_md_velocities(md),
                                          .forces = vkmd_uff_md_forces(md),
                                          .atoms_per_replica = na,
                                          .velocity_w_is_mass = 1,
-                                         .replica_spacing_a = replica_spacing(&recs[0])};
+                                         /* its extent plus room to move */
+                                         .replica_spacing_a =
+                                             vkmd_uff_molecule_extent(&recs[0]) + 4.0};
         VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
         tchunk = calloc((size_t)nr, sizeof *tchunk);
         if (!tchunk) {
@@ -596,7 +506,7 @@ int cmd_uff_md(int argc, char **argv)
             snprintf(title, sizeof title, "%s replica %d after %d steps", recs[0].name, r + 1,
                      q.steps);
             const vkmd_uff_fire_result info = {.energy_final = e[r].total};
-            write_sdf_record(f, &recs[0], title, xyz + 3 * (size_t)r * na, &info);
+            VKMD_TRY(write_record(f, &recs[0], title, xyz + 3 * (size_t)r * na, &info));
         }
         const int bad = fclose(f) != 0;
         f = NULL;
@@ -648,9 +558,7 @@ cleanup:
     vkmd_viewer_close(view, ev.ctx);
     vkmd_uff_md_destroy(ev.ctx, md);
     uff_eval_close(&ev);
-    vkmd_uff_batch_free(&batch);
     free(xyz);
-    free(mass);
     free(tmean);
     free(tchunk);
     free(e);

@@ -9,6 +9,7 @@
 #include "io/dcd.h"
 #include "io/uff_load.h"
 #include "io/load.h"
+#include "system/molecule_system.h"
 #include "system/molecules.h"
 #include "system/uff_molecule.h"
 #include "vk/buffer.h"
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static void usage(FILE *out)
 {
@@ -38,44 +38,6 @@ static void usage(FILE *out)
             "  --device gpu|N|NAME  Vulkan device (default: the best one)\n"
             "Keys: space pause, . next frame, c colour, w water, b box, r vdW/balls, p\n"
             "screenshot, f reset view, ? help, Esc quit. Mouse: orbit, pan, zoom.\n");
-}
-
-static int has_ext(const char *path, const char *ext)
-{
-    const size_t n = strlen(path), e = strlen(ext);
-    return n > e && strcasecmp(path + n - e, ext) == 0;
-}
-
-static int is_builtin(const char *name)
-{
-    for (const char *const *b = vkmd_uff_builtin_names(); *b; ++b)
-        if (!strcmp(*b, name))
-            return 1;
-    return 0;
-}
-
-/* A molecule's topology as a system (elements, bonds, first conformer). */
-static vkmd_result molecule_system(const vkmd_uff_molecule *m, vkmd_system *sys)
-{
-    memset(sys, 0, sizeof *sys);
-    snprintf(sys->title, sizeof sys->title, "%s", m->name);
-    sys->atom_count = m->atom_count;
-    sys->atoms = calloc((size_t)m->atom_count, sizeof *sys->atoms);
-    sys->bonds = calloc((size_t)(m->bond_count ? m->bond_count : 1), sizeof *sys->bonds);
-    sys->positions = malloc(sizeof(double) * 3 * (size_t)m->atom_count);
-    if (!sys->atoms || !sys->bonds || !sys->positions) {
-        vkmd_system_destroy(sys);
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "view: out of memory");
-    }
-    for (int32_t i = 0; i < m->atom_count; ++i)
-        sys->atoms[i].element = m->z[i];
-    sys->bond_count = m->bond_count;
-    for (int32_t b = 0; b < m->bond_count; ++b) {
-        sys->bonds[b].i = m->bonds[b].a;
-        sys->bonds[b].j = m->bonds[b].b;
-    }
-    memcpy(sys->positions, m->positions, sizeof(double) * 3 * (size_t)m->atom_count);
-    return VKMD_OK;
 }
 
 int cmd_view(int argc, char **argv)
@@ -140,12 +102,11 @@ int cmd_view(int argc, char **argv)
     double *xyz = NULL;
     float *x4 = NULL;
 
-    const int molecule = has_ext(system, ".sdf") || has_ext(system, ".sd") ||
-                         has_ext(system, ".mol") || has_ext(system, ".xyz") || is_builtin(system);
+    const int molecule = vkmd_uff_molecule_spec(system);
     int32_t frame_count = 1;
     if (molecule) {
         VKMD_TRY(vkmd_uff_molecule_load(system, &mols, &mol_count));
-        VKMD_TRY(molecule_system(&mols[0], &sys));
+        VKMD_TRY(vkmd_system_from_uff_molecule(&mols[0], 1, NULL, &sys));
         frame_count = mols[0].conformer_count;
         if (mol_count > 1)
             fprintf(stderr, "vkmd view: %s holds %d molecules; showing the first\n", system,

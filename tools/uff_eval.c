@@ -1,6 +1,7 @@
-/* Replica evaluation for the uff subcommands (see uff_eval.h). */
+/* Replica evaluation for the uff subcommands (see uff_eval.h): the CPU
+ * reference one replica at a time, or the device batches of
+ * sim/uff_replicas.h. */
 #include "uff_eval.h"
-#include "forces/pass_uff.h"
 #include "ref/ref_uff.h"
 #include "system/uff_batch.h"
 
@@ -50,7 +51,7 @@ vkmd_result uff_eval_close(uff_eval *ev)
     return res;
 }
 
-static vkmd_result run_cpu(const vkmd_uff_terms *const *mols, const uff_eval_replica *reps,
+static vkmd_result run_cpu(const vkmd_uff_terms *const *mols, const vkmd_uff_replica *reps,
                            int32_t count, vkmd_uff_energy *out_energy, double *const *out_forces)
 {
     for (int32_t r = 0; r < count; ++r) {
@@ -63,7 +64,7 @@ static vkmd_result run_cpu(const vkmd_uff_terms *const *mols, const uff_eval_rep
 }
 
 vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_t mol_count,
-                         const uff_eval_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
+                         const vkmd_uff_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
                          double *const *out_forces, vkmd_uff_debug_record **out_debug,
                          int32_t *out_debug_count)
 {
@@ -77,87 +78,11 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
                              "per-interaction details are computed on a Vulkan device only");
         return run_cpu(mols, reps, count, out_energy, out_forces);
     }
-    vkmd_result res = VKMD_OK;
-    const int32_t per = ev->replicas_per_batch > 0 && ev->replicas_per_batch < count
-                            ? ev->replicas_per_batch
-                            : count;
-    int32_t *which = calloc((size_t)per, sizeof *which);
-    int32_t *prev = calloc((size_t)per, sizeof *prev);
-    vkmd_uff_energy *energy = calloc((size_t)per, sizeof *energy);
-    double *xyz = NULL, *forces = NULL;
-    vkmd_uff_batch batch;
-    memset(&batch, 0, sizeof batch);
-    vkmd_pass_uff *pass = NULL;
-    int32_t prev_n = 0, prev_debug = 0;
-    if (!which || !prev || !energy) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "batches of %d replicas", per);
-        goto cleanup;
-    }
-    for (int32_t start = 0; start < count; start += per) {
-        const int32_t n = count - start < per ? count - start : per;
-        for (int32_t i = 0; i < n; ++i)
-            which[i] = reps[start + i].molecule;
-        const int debug_here = ev->debug_replica >= start && ev->debug_replica < start + n;
-        /* Full batches of a scan have the same layout: keep the pass (its
-         * pipeline and tables) and upload only the coordinates. */
-        if (!pass || debug_here || prev_debug || n != prev_n ||
-            memcmp(which, prev, (size_t)n * sizeof *which) != 0) {
-            vkmd_pass_uff_destroy(ev->ctx, pass);
-            pass = NULL;
-            vkmd_uff_batch_free(&batch);
-            free(xyz);
-            free(forces);
-            xyz = forces = NULL;
-            VKMD_TRY(vkmd_uff_batch_build(mols, mol_count, which, n, &batch));
-            const vkmd_pass_uff_desc desc = {.debug = debug_here,
-                                             .debug_replica = ev->debug_replica - start};
-            VKMD_TRY(vkmd_pass_uff_create(ev->ctx, &batch, &desc, &pass));
-            xyz = malloc(3 * (size_t)batch.atom_count * sizeof *xyz);
-            forces = malloc(3 * (size_t)batch.atom_count * sizeof *forces);
-            if (!xyz || !forces) {
-                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "batch of %d atoms", batch.atom_count);
-                goto cleanup;
-            }
-            memcpy(prev, which, (size_t)n * sizeof *which);
-            prev_n = n;
-            prev_debug = debug_here;
-        }
-        for (int32_t i = 0; i < n; ++i)
-            memcpy(xyz + 3 * (size_t)batch.replica_atom_offset[i], reps[start + i].positions,
-                   3 * (size_t)vkmd_uff_batch_replica_atoms(&batch, i) * sizeof *xyz);
-        VKMD_TRY(vkmd_pass_uff_evaluate(ev->ctx, pass, xyz, out_forces ? forces : NULL, energy));
-        ++ev->batches;
-        for (int32_t i = 0; i < n; ++i) {
-            out_energy[start + i] = energy[i];
-            if (out_forces && out_forces[start + i])
-                memcpy(out_forces[start + i], forces + 3 * (size_t)batch.replica_atom_offset[i],
-                       3 * (size_t)vkmd_uff_batch_replica_atoms(&batch, i) * sizeof *forces);
-        }
-        if (debug_here && out_debug && vkmd_pass_uff_debug_count(pass) > 0) {
-            int32_t nd = vkmd_pass_uff_debug_count(pass);
-            *out_debug = calloc((size_t)nd, sizeof **out_debug);
-            if (!*out_debug) {
-                res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d debug records", nd);
-                goto cleanup;
-            }
-            *out_debug_count = nd;
-            VKMD_TRY(vkmd_pass_uff_readback_debug(ev->ctx, pass, *out_debug));
-        }
-    }
-cleanup:
-    vkmd_pass_uff_destroy(ev->ctx, pass);
-    vkmd_uff_batch_free(&batch);
-    free(xyz);
-    free(forces);
-    free(which);
-    free(prev);
-    free(energy);
-    if (res != VKMD_OK && out_debug) {
-        free(*out_debug);
-        *out_debug = NULL;
-        *out_debug_count = 0;
-    }
-    return res;
+    const vkmd_uff_replicas_desc d = {.replicas_per_batch = ev->replicas_per_batch,
+                                      .debug = ev->debug_replica >= 0,
+                                      .debug_replica = ev->debug_replica};
+    return vkmd_uff_replicas_evaluate(ev->ctx, mols, mol_count, reps, count, &d, out_energy,
+                                      out_forces, out_debug, out_debug_count, &ev->batches);
 }
 
 /* Atoms a term of `kind` names. */

@@ -1,6 +1,6 @@
 /* UFF energies and forces of many replicas for `vkmd uff energy` and
  * `vkmd uff scan`: on the CPU double reference (one replica at a time) or
- * on a Vulkan device (forces/pass_uff.h: batches of up to
+ * on a Vulkan device (sim/uff_replicas.h: batches of up to
  * replicas_per_batch replicas, one dispatch each), with the same outputs,
  * plus the device's per-interaction details of one replica and their
  * printing. */
@@ -10,6 +10,7 @@
 #include "common/vkmd_layout.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
+#include "sim/uff_replicas.h"
 #include "vk/context.h"
 
 #include <stdio.h>
@@ -35,13 +36,6 @@ vkmd_result uff_eval_open_desc(const char *device, const vkmd_vk_context_desc *b
 /* Checks the validation layer's count (VKMD_ERROR_VALIDATION) and closes. */
 vkmd_result uff_eval_close(uff_eval *ev);
 
-/* One replica: molecule index into the `mols` of uff_eval_run and its
- * coordinates [3 * atoms] A (borrowed). */
-typedef struct uff_eval_replica {
-    int32_t molecule;
-    const double *positions;
-} uff_eval_replica;
-
 /* Energies out_energy[r] and forces out_forces[r] ([3 * atoms] kcal/mol/A;
  * out_forces or any entry may be NULL) of `count` replicas. When
  * ev->debug_replica is one of them, *out_debug receives its records
@@ -50,7 +44,7 @@ typedef struct uff_eval_replica {
  * energy), VKMD_ERROR_INVALID_ARGUMENT (debug replica on the CPU), pass and
  * Vulkan errors. */
 vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_t mol_count,
-                         const uff_eval_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
+                         const vkmd_uff_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
                          double *const *out_forces, vkmd_uff_debug_record **out_debug,
                          int32_t *out_debug_count);
 

@@ -44,7 +44,7 @@ void uff_surface_usage(FILE *out);
  * [count] atoms below the grid; *out_desc a one-line description. */
 vkmd_result uff_surface_run(const uff_surface_request *req, const uff_eval *ev,
                             const vkmd_uff_typing *const *types, const vkmd_uff_terms *const *mols,
-                            int32_t mol_count, const uff_eval_replica *reps, int32_t count,
+                            int32_t mol_count, const vkmd_uff_replica *reps, int32_t count,
                             double *const *forces, double *out_energy, int32_t *out_below,
                             char *out_desc, size_t desc_size);
 

@@ -1,4 +1,4 @@
-/* SDF / MOL V2000 reader (see sdf.h). Fields are cut by column as the
+/* SDF / MOL V2000 reader and record writer (see sdf.h). Fields are cut by column as the
  * V2000 format defines them; a line shorter than a field reads as blank. */
 #include "io/sdf.h"
 
@@ -386,4 +386,29 @@ vkmd_result vkmd_sdf_read_string(const char *text, const char *name,
     res = read_all(&t, name, out_records, out_count);
     vkmd_text_free(&t);
     return res;
+}
+
+vkmd_result vkmd_sdf_write_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
+                                  const double *xyz, const vkmd_sdf_item *items, int32_t item_count)
+{
+    fprintf(f, "%s\n     vkmd          3D\n\n", title);
+    fprintf(f, "%3d%3d  0  0  0  0  0  0  0  0999 V2000\n", m->atom_count, m->bond_count);
+    for (int32_t a = 0; a < m->atom_count; ++a)
+        fprintf(f, "%10.4f%10.4f%10.4f %-3s 0  0  0  0  0  0  0  0  0  0  0  0\n", xyz[3 * a],
+                xyz[3 * a + 1], xyz[3 * a + 2], vkmd_element_symbol(m->z[a]));
+    for (int32_t b = 0; b < m->bond_count; ++b)
+        fprintf(f, "%3d%3d%3d  0\n", m->bonds[b].a + 1, m->bonds[b].b + 1, m->bonds[b].order);
+    for (int32_t a = 0; a < m->atom_count; ++a) {
+        if (m->formal_charge[a])
+            fprintf(f, "M  CHG  1 %3d %3d\n", a + 1, m->formal_charge[a]);
+        if (m->radicals[a])
+            fprintf(f, "M  RAD  1 %3d %3d\n", a + 1, m->radicals[a] == 1 ? 2 : 3);
+    }
+    fprintf(f, "M  END\n");
+    for (int32_t k = 0; k < item_count; ++k)
+        fprintf(f, "> <%s>\n%s\n\n", items[k].name, items[k].value);
+    fprintf(f, "$$$$\n");
+    if (ferror(f))
+        return vkmd_fail(VKMD_ERROR_IO, "writing SDF record '%s' failed", title);
+    return VKMD_OK;
 }

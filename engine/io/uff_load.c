@@ -29,6 +29,15 @@ static int has_ext(const char *path, const char *ext)
     return n > e && strcasecmp(path + n - e, ext) == 0;
 }
 
+int vkmd_uff_molecule_spec(const char *spec)
+{
+    for (const char *const *b = builtin_names; *b; ++b)
+        if (!strcmp(spec, *b))
+            return 1;
+    return has_ext(spec, ".sdf") || has_ext(spec, ".sd") || has_ext(spec, ".mol") ||
+           has_ext(spec, ".xyz");
+}
+
 vkmd_result vkmd_uff_molecule_load(const char *spec, vkmd_uff_molecule **out_records,
                                    int32_t *out_count)
 {

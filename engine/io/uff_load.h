@@ -20,6 +20,10 @@ const char *const *vkmd_uff_builtin_names(void);
 vkmd_result vkmd_uff_molecule_load(const char *spec, vkmd_uff_molecule **out_records,
                                    int32_t *out_count);
 
+/* 1 if `spec` names what vkmd_uff_molecule_load takes (a built-in name or a
+ * path ending .sdf .sd .mol .xyz, any case), else 0; nothing is read. */
+int vkmd_uff_molecule_spec(const char *spec);
+
 /* Reads one partial charge (e) per atom from the text file at `path` (numbers
  * separated by white space or newlines, '#' comments) into m->partial_charges.
  * Errors: VKMD_ERROR_IO, VKMD_ERROR_PARSE ("path:line: ..."; also a count that

@@ -1,7 +1,7 @@
 /* Run summaries as text and JSON (see run_summary.h). */
 #include "run/run_summary.h"
 
-#include "core/json_string.h"
+#include "core/json_write.h"
 
 void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
 {
@@ -19,9 +19,9 @@ void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_
     const vkmd_run_desc *d = vkmd_run_desc_get(run);
     const vkmd_precision_choice *c = vkmd_run_precision(run);
     fprintf(out, "{\"system\": ");
-    vkmd_json_string(out, d->system);
+    vkmd_json_write_string(out, d->system);
     fprintf(out, ", \"device\": ");
-    vkmd_json_string(out, s->device);
+    vkmd_json_write_string(out, s->device);
     fprintf(out,
             ", \"atoms\": %d, \"dof\": %lld, \"integrator\": \"%s\", \"dt_fs\": %g, "
             "\"steps\": %lld, \"first_step\": %lld, \"temperature_target_K\": %g, "

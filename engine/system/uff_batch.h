@@ -28,6 +28,13 @@
  * shader's 32-bit grid-stride index cannot wrap. */
 #define VKMD_UFF_BATCH_MAX_ITEMS (1u << 31)
 
+/* One replica of a molecule: its index into a caller's molecule array and
+ * its coordinates [3 * atoms] A (borrowed). */
+typedef struct vkmd_uff_replica {
+    int32_t molecule;
+    const double *positions;
+} vkmd_uff_replica;
+
 typedef struct vkmd_uff_batch {
     int32_t molecule_count;
     int32_t replica_count;

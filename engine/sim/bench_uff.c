@@ -1,14 +1,6 @@
-/* vkmd bench --uff: UFF throughput of the multi-replica GPU pass for one
- * molecule (default xylitol) at several replica counts, in replica
- * evaluations (energy + forces) per second, from GPU timestamps around one
- * clear + pass, averaged over --repeat submissions after a warm-up; plus the
- * CPU double reference's rate for scale; with --relax, FIRE relaxations of
- * every replica per second (wall time, host checks included). Replicas are the molecule's
- * coordinates displaced by up to 0.2 A (fixed seed), so they differ. */
-#include "bench_uff.h"
+/* The UFF benchmark (see bench_uff.h). */
+#include "sim/bench_uff.h"
 #include "forces/pass_uff.h"
-#include "io/uff_load.h"
-#include "ref/ref_uff.h"
 #include "system/uff_batch.h"
 #include "sim/uff_fire.h"
 #include "system/uff_molecule.h"
@@ -28,19 +20,19 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static double rnd(void)
+/* xorshift64*: the displacements of the starts. */
+static double rnd(uint64_t *rng)
 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
+    *rng ^= *rng >> 12;
+    *rng ^= *rng << 25;
+    *rng ^= *rng >> 27;
+    return (double)((*rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
 }
 
 /* One replica count: GPU ms per pass and evaluations per second. */
 static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
                                   const vkmd_uff_terms *terms, int32_t replicas, int repeat,
-                                  int relax, bench_uff_result *out)
+                                  int relax, uint64_t *rng, vkmd_bench_uff_result *out)
 {
     vkmd_uff_fire *fire = NULL;
     vkmd_uff_fire_result *fr = NULL;
@@ -61,7 +53,7 @@ static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule 
     const double *x0 = vkmd_uff_molecule_conformer(mol, 0);
     for (int32_t r = 0; r < replicas; ++r)
         for (int32_t i = 0; i < 3 * mol->atom_count; ++i)
-            xyz[3 * (size_t)batch.replica_atom_offset[r] + i] = x0[i] + 0.4 * (rnd() - 0.5);
+            xyz[3 * (size_t)batch.replica_atom_offset[r] + i] = x0[i] + 0.4 * (rnd(rng) - 0.5);
     VKMD_TRY(vkmd_pass_uff_create(ctx, &batch, NULL, &pass));
     VKMD_TRY(vkmd_pass_uff_upload_positions(ctx, pass, xyz));
     VKMD_TRY(vkmd_vk_timer_create(ctx, 2, &timer));
@@ -114,38 +106,13 @@ cleanup:
     return res;
 }
 
-vkmd_result bench_uff_run(vkmd_vk_context *ctx, const char *molecule, const int32_t *replicas,
-                          int count, int repeat, int relax, bench_uff_result *out,
-                          double *out_cpu_evals_per_s)
+vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
+                               const vkmd_uff_terms *terms, const int32_t *replicas, int count,
+                               int repeat, int relax, vkmd_bench_uff_result *out)
 {
     vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *recs = NULL;
-    int32_t nrec = 0;
-    vkmd_uff_typing types = {0};
-    vkmd_uff_terms terms = {0};
-    double *f = NULL;
-    VKMD_TRY(vkmd_uff_molecule_load(molecule, &recs, &nrec));
-    VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &types, &terms));
-    for (int k = 0; k < count; ++k)
-        VKMD_TRY(bench_replicas(ctx, &recs[0], &terms, replicas[k], repeat, relax, &out[k]));
-    /* the CPU double reference, one replica at a time, for scale */
-    f = malloc(sizeof *f * 3 * (size_t)recs[0].atom_count);
-    if (!f) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff");
-        goto cleanup;
-    }
-    int n = 0;
-    double t0 = now_s();
-    vkmd_uff_energy e;
-    do {
-        VKMD_TRY(vkmd_ref_uff_compute(&terms, vkmd_uff_molecule_conformer(&recs[0], 0), &e, f));
-        ++n;
-    } while (now_s() - t0 < 0.5);
-    *out_cpu_evals_per_s = n / (now_s() - t0);
-cleanup:
-    free(f);
-    vkmd_uff_terms_free(&terms);
-    vkmd_uff_typing_free(&types);
-    vkmd_uff_molecule_array_free(recs, nrec);
+    uint64_t rng = 0x2545F4914F6CDD1Dull; /* one stream over every replica count */
+    for (int k = 0; k < count && res == VKMD_OK; ++k)
+        res = bench_replicas(ctx, mol, terms, replicas[k], repeat, relax, &rng, &out[k]);
     return res;
 }

@@ -1,7 +1,7 @@
-/* vkmd bench (MD suite, bench_md.c) and vkmd bench --compare
- * (bench_compare.c). */
-#ifndef VKMD_TOOLS_BENCH_MD_H
-#define VKMD_TOOLS_BENCH_MD_H
+/* vkmd bench's suites beside cmd_bench.c: the MD suite (bench_md_report.c)
+ * and --compare (bench_compare.c). */
+#ifndef VKMD_TOOLS_CMD_BENCH_H
+#define VKMD_TOOLS_CMD_BENCH_H
 
 /* Neighbour-list skins of the MD suite's runs (A; 0: vkmd_md's defaults). */
 typedef struct bench_md_skins {

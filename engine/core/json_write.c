@@ -1,11 +1,11 @@
-/* JSON text (see json_string.h). */
-#include "core/json_string.h"
+/* JSON string literals (see json_write.h). */
+#include "core/json_write.h"
 
-void vkmd_json_string(FILE *out, const char *s)
+void vkmd_json_write_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; ++s) {
-        const unsigned char c = (unsigned char)*s;
+        unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
         else if (c < 0x20)

@@ -1,0 +1,47 @@
+/* The force-evaluation benchmark behind `vkmd bench --forces`, beside the
+ * force field it measures: how long one full evaluation takes on a device
+ * and where the time goes, from GPU timestamps around every pass.
+ *
+ * Two figures per system: the steady state (positions unchanged, so the
+ * neighbour list is only checked, as on most MD steps) and an evaluation
+ * that rebuilds the list (as every 10-20 steps in MD). Each is the mean over
+ * `repeat` submissions (repeat / 4 for the rebuild) after one warm-up
+ * evaluation (drivers compile pipelines on first use). Wall time per
+ * evaluation includes the submit and fence wait, which a recorded MD loop
+ * amortises over many steps. */
+#ifndef VKMD_SIM_BENCH_FORCES_H
+#define VKMD_SIM_BENCH_FORCES_H
+
+#include "forces/forcefield.h"
+
+typedef struct vkmd_bench_forces_desc {
+    int repeat;                    /* submissions averaged per figure (>= 1) */
+    int lj;                        /* VKMD_LJ_FP32 (0) or an fp16 form (VKMD_LJ_*) ... */
+    double lj_min_r_a;             /* 0; ... for pairs beyond this, A */
+    int positions;                 /* VKMD_POSITIONS_FP32 (0) or another VKMD_POSITIONS_* */
+    const double *ref_forces;      /* NULL; else reference forces [3 * atoms] kcal/mol/A ... */
+    const vkmd_energy *ref_energy; /* ... and energies, for the errors below (borrowed) */
+} vkmd_bench_forces_desc;
+
+typedef struct vkmd_bench_forces_result {
+    const char *system; /* the spec timed (borrowed from the call) */
+    int32_t atoms;
+    double steady_ms, rebuild_ms, wall_ms; /* GPU ms per evaluation; wall ms (steady) */
+    double steady_pass_ms[VKMD_FF_PASS_COUNT], rebuild_pass_ms[VKMD_FF_PASS_COUNT];
+    double memory_mib;      /* the force field's device memory */
+    uint32_t builds;        /* neighbour-list builds over the whole benchmark */
+    int lj;                 /* VKMD_LJ_* */
+    double lj_min_r;        /* A */
+    int positions;          /* VKMD_POSITIONS_* */
+    double force_rms_rel;   /* RMS(F - F_ref) / RMS(F_ref) of the warm-up; < 0: no reference */
+    double lj_energy_error; /* |E_lj_pair - ref|, kcal/mol; < 0: no reference */
+} vkmd_bench_forces_result;
+
+/* Times the system `spec` (vkmd_system_load: prmtop path or water:N, default
+ * force-field settings) on ctx. Errors: loading, settings, device and
+ * memory errors; a neighbour-list overflow as in any evaluation. */
+vkmd_result vkmd_bench_forces_run(vkmd_vk_context *ctx, const char *spec,
+                                  const vkmd_bench_forces_desc *desc,
+                                  vkmd_bench_forces_result *out);
+
+#endif

@@ -1,0 +1,44 @@
+/* The MD benchmark's result file (`vkmd bench --json FILE`), written from
+ * the runs of sim/bench_md.h and read back by `vkmd bench --compare`: JSON
+ * with the device's name on its own line ("device_name") and one line per
+ * run, which is how the reader takes it (line by line, not a general JSON
+ * parser). Keys carry their units. */
+#ifndef VKMD_SIM_BENCH_MD_FILE_H
+#define VKMD_SIM_BENCH_MD_FILE_H
+
+#include "sim/bench_md.h"
+
+#define VKMD_BENCH_MD_FILE_RUNS 64 /* runs a file may hold for the reader */
+
+/* The key of MD pass `pass` (VKMD_MD_PASS_*) in the files and tables:
+ * "neighbor", "nonbonded", ... */
+const char *vkmd_bench_md_pass_key(int pass);
+
+/* Writes the `n` runs `r` on device `d`, with the date, the host CPU (from
+ * /proc/cpuinfo where there is one) and the suite's settings, to `path`.
+ * Errors: VKMD_ERROR_IO naming the path. */
+vkmd_result vkmd_bench_md_write(const char *path, const vkmd_vk_device_info *d,
+                                const vkmd_bench_md_result *r, int n);
+
+/* One run as the reader sees it. */
+typedef struct vkmd_bench_md_point {
+    char system[128];
+    int atoms;
+    double dt, ns_day, us_step;
+    double dispatches, lane_ratio, rebuilds; /* < 0: not in the file (older results) */
+} vkmd_bench_md_point;
+
+typedef struct vkmd_bench_md_file {
+    char device[160];
+    char commit[48];
+    vkmd_bench_md_point p[VKMD_BENCH_MD_FILE_RUNS];
+    int n;
+} vkmd_bench_md_file;
+
+/* Reads a file written by vkmd_bench_md_write (or an older one: figures it
+ * lacks read as -1) into *out. Errors: VKMD_ERROR_IO (cannot open),
+ * VKMD_ERROR_PARSE ("path:line: ..." for a run without its figures or too
+ * many runs; "path: not a result file ..." naming what is missing). */
+vkmd_result vkmd_bench_md_read(const char *path, vkmd_bench_md_file *out);
+
+#endif

@@ -1,0 +1,39 @@
+/* The UFF benchmark behind `vkmd bench --uff`, beside the passes it
+ * measures: replica evaluations (energy + forces) per second of the
+ * multi-replica pass (forces/pass_uff.h), from GPU timestamps around one
+ * clear + pass averaged over `repeat` submissions after a warm-up; with
+ * relax, FIRE relaxations (sim/uff_fire.h) of every replica per second
+ * (wall time, host checks included). Replicas are the molecule's first
+ * conformer displaced by up to 0.2 A per coordinate (a fixed generator, so
+ * every run times the same starts). */
+#ifndef VKMD_SIM_BENCH_UFF_H
+#define VKMD_SIM_BENCH_UFF_H
+
+#include "core/result.h"
+#include "system/uff_molecule.h"
+#include "system/uff_terms.h"
+#include "vk/context.h"
+
+#include <stdint.h>
+
+typedef struct vkmd_bench_uff_result {
+    int32_t replicas;
+    double gpu_ms_per_batch;  /* GPU time of one clear + pass over every replica, ms */
+    double wall_ms_per_batch; /* the same with submit and fence wait, ms */
+    double evals_per_s;       /* replicas / GPU time */
+    double relax_s;           /* wall time of FIRE on every replica (0: not run) */
+    double relax_per_s;       /* replicas / relax_s */
+    int32_t relax_converged;  /* replicas that met the force tolerance */
+    int32_t relax_max_steps;  /* most FIRE steps any replica took */
+} vkmd_bench_uff_result;
+
+/* Times each of the `count` replica counts replicas[k] of `mol` (its terms
+ * `terms`, both borrowed) on ctx into out[k]; with relax, also FIRE
+ * relaxations (default tolerance, max |F| < 1e-3 kcal/mol/A) of every
+ * replica from the same displaced starts. Errors: pass, FIRE, Vulkan and
+ * memory errors. */
+vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
+                               const vkmd_uff_terms *terms, const int32_t *replicas, int count,
+                               int repeat, int relax, vkmd_bench_uff_result *out);
+
+#endif
