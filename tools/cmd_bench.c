@@ -4,7 +4,6 @@
  * --forces are against the double reference (ref/), computed here. */
 #include "args.h"
 #include "cmd_bench.h"
-#include "json.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
@@ -66,11 +65,6 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-static const char *lj_name(int lj)
-{
-    return lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : lj ? "fp16" : "fp32";
-}
-
 static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n, FILE *out)
 {
     const vkmd_vk_device_info *d = &ctx->info;
@@ -92,7 +86,7 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
     for (int i = 0; i < n; ++i) {
         char lj[32], frms[16];
         if (r[i].lj)
-            snprintf(lj, sizeof lj, "%s:%g", lj_name(r[i].lj), r[i].lj_min_r);
+            snprintf(lj, sizeof lj, "%s:%g", vkmd_lj_form_name(r[i].lj), r[i].lj_min_r);
         else
             snprintf(lj, sizeof lj, "fp32");
         if (r[i].force_rms_rel >= 0)
@@ -110,55 +104,6 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
             fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
         fprintf(out, "\n");
     }
-}
-
-static void json_passes(FILE *f, const double *ms)
-{
-    fprintf(f, "{");
-    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-        fprintf(f, "%s\"%s\": %.6f", p ? ", " : "", vkmd_ff_pass_name((vkmd_ff_pass)p), ms[p]);
-    fprintf(f, "}");
-}
-
-static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, const bench_result *r,
-                              int n, int repeat)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", path);
-    const vkmd_vk_device_info *d = &ctx->info;
-    fprintf(f,
-            "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
-            "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
-            "  \"device\": ",
-            VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
-    json_device(f, d);
-    fprintf(f, ",\n  \"systems\": [\n");
-    for (int i = 0; i < n; ++i) {
-        fprintf(f, "    {\"system\": ");
-        json_string(f, r[i].system);
-        fprintf(f, ", \"positions\": \"%s\", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
-                vkmd_positions_mode_name(r[i].positions), lj_name(r[i].lj), r[i].lj_min_r);
-        if (r[i].force_rms_rel >= 0)
-            fprintf(f,
-                    ", \"force_rms_rel_vs_reference\": %.6e, "
-                    "\"lj_energy_error_kcal_mol\": %.6e",
-                    r[i].force_rms_rel, r[i].lj_energy_error);
-        fprintf(f,
-                ", \"atoms\": %d, \"eval_ms\": %.6f, "
-                "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
-                "\"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
-                r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms, r[i].memory_mib);
-        json_passes(f, r[i].steady_pass_ms);
-        fprintf(f, ",\n     \"passes_with_rebuild_ms\": ");
-        json_passes(f, r[i].rebuild_pass_ms);
-        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
-    }
-    fprintf(f, "  ]\n}\n");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
-    return VKMD_OK;
 }
 
 /* The CPU double reference's rate for scale: one replica at a time for
@@ -217,29 +162,8 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
             printf("\n");
         }
         printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
-        FILE *f = json ? fopen(json, "w") : NULL;
-        if (json && !f)
-            r = vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", json);
-        if (f) {
-            fprintf(
-                f,
-                "{\n  \"benchmark\": \"uff\",\n  \"molecule\": \"%s\",\n  \"units\": {\"time\": "
-                "\"ms\", \"rate\": \"replica evaluations per second\"},\n  \"device\": \"%s\","
-                "\n  \"commit\": \"%s\",\n  \"cpu_reference_evals_per_s\": %.3f,\n  "
-                "\"runs\": [\n",
-                molecule, d->name, VKMD_GIT_COMMIT, cpu);
-            for (int k = 0; k < nrep; ++k)
-                fprintf(f,
-                        "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
-                        "%.6f, \"evals_per_s\": %.3f, \"relax_s\": %.6f, \"relaxations_per_s\": "
-                        "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d}%s\n",
-                        res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
-                        res[k].evals_per_s, res[k].relax_s, res[k].relax_per_s,
-                        res[k].relax_converged, res[k].relax_max_steps, k + 1 < nrep ? "," : "");
-            fprintf(f, "  ]\n}\n");
-            if (fclose(f) != 0)
-                r = vkmd_fail(VKMD_ERROR_IO, "%s: write failed", json);
-        }
+        if (json)
+            r = vkmd_bench_uff_write(json, molecule, d->name, cpu, res, nrep);
     }
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
@@ -253,9 +177,9 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
 
 int cmd_bench(int argc, char **argv)
 {
-    const char *systems = "water:8000", *device = NULL, *json = NULL;
+    const char *systems = NULL, *device = NULL, *json = NULL;
     const char *molecule = "xylitol", *replica_list = "1,100,10000";
-    int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0, systems_given = 0;
+    int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0;
     int lj_all = 0, lj_one = VKMD_LJ_FP32;
     double lj_one_min_r = 0;
     int pos_modes[3] = {VKMD_POSITIONS_FP32}, pos_count = 1;
@@ -272,18 +196,27 @@ int cmd_bench(int argc, char **argv)
         }
         return bench_compare_main(files, count, svg);
     }
+    const args_option opts[] = {ARG_FLAG("--forces", &forces),
+                                ARG_FLAG("--uff", &uff),
+                                ARG_FLAG("--relax", &relax),
+                                ARG_DOUBLE("--skin", &skins.skin_a, 0.1, 15.0),
+                                ARG_DOUBLE("--outer-skin", &skins.outer_skin_a, 0.1, 15.0),
+                                ARG_STRING("--systems", &systems),
+                                ARG_STRING("--device", &device),
+                                ARG_STRING("--json", &json),
+                                ARG_INT("--repeat", &repeat, 1, 100000),
+                                ARG_STRING("--molecule", &molecule),
+                                ARG_STRING("--replicas", &replica_list),
+                                ARG_STRING("--dt", &dts),
+                                ARG_INT("--steps", &md_steps, 1, 100000000)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
+        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--forces")) {
-            forces = 1;
-        } else if (!strcmp(a, "--uff")) {
-            uff = 1;
-        } else if (!strcmp(a, "--relax")) {
-            relax = 1;
         } else if (!strcmp(a, "--precision")) {
             vkmd_precision pr = VKMD_PRECISION_SINGLE;
             if (!(v = args_value(argc, argv, &i)))
@@ -309,12 +242,6 @@ int cmd_bench(int argc, char **argv)
                 pos_count = 1;
                 r = vkmd_positions_mode_parse(v, &pos_modes[0]);
             }
-        } else if (!strcmp(a, "--skin") || !strcmp(a, "--outer-skin")) {
-            double val = 0;
-            if (!(v = args_value(argc, argv, &i)))
-                r = VKMD_ERROR_INVALID_ARGUMENT;
-            else if ((r = args_double(a, v, 0.1, 15.0, &val)) == VKMD_OK)
-                *(!strcmp(a, "--skin") ? &skins.skin_a : &skins.outer_skin_a) = val;
         } else if (!strcmp(a, "--nonbonded")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
@@ -322,28 +249,6 @@ int cmd_bench(int argc, char **argv)
                 lj_all = 1;
             else
                 r = args_nonbonded(a, v, &lj_one, &lj_one_min_r);
-        } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
-                   !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas") ||
-                   !strcmp(a, "--dt") || !strcmp(a, "--steps")) {
-            if (!(v = args_value(argc, argv, &i)))
-                r = VKMD_ERROR_INVALID_ARGUMENT;
-            else if (!strcmp(a, "--dt"))
-                dts = v;
-            else if (!strcmp(a, "--steps"))
-                r = args_int(a, v, 1, 100000000, &md_steps);
-            else if (!strcmp(a, "--molecule"))
-                molecule = v;
-            else if (!strcmp(a, "--replicas"))
-                replica_list = v;
-            else if (!strcmp(a, "--systems")) {
-                systems = v;
-                systems_given = 1;
-            } else if (!strcmp(a, "--device"))
-                device = v;
-            else if (!strcmp(a, "--json"))
-                json = v;
-            else
-                r = args_int(a, v, 1, 100000, &repeat);
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
         }
@@ -386,11 +291,10 @@ int cmd_bench(int argc, char **argv)
                 vl[nv] = lj_all ? all_lj[l] : lj_one;
                 vr[nv] = lj_all ? all_r[l] : lj_one_min_r;
             }
-        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, vl, vr, vp, nv,
-                             &skins, json);
+        return bench_md_main(device, systems, dts, md_steps, vl, vr, vp, nv, &skins, json);
     }
 
-    char *list = strdup(systems);
+    char *list = strdup(systems ? systems : "water:8000");
     bench_result results[64];
     /* The LJ variants to time: one, or all of them side by side. */
     static const struct {
@@ -454,7 +358,7 @@ int cmd_bench(int argc, char **argv)
     if (r == VKMD_OK) {
         print_table(ctx, results, n, stdout);
         if (json)
-            r = write_json(json, ctx, results, n, repeat);
+            r = vkmd_bench_forces_write(json, &ctx->info, results, n, repeat);
     }
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
