@@ -229,6 +229,12 @@ static void print_md_table(const vkmd_vk_device_info *d, const vkmd_bench_md_res
     }
 }
 
+static void md_progress(void *user, const char *name, int32_t atoms, double dt_fs)
+{
+    (void)user;
+    fprintf(stderr, "vkmd bench: %s (%d atoms) at %g fs...\n", name, atoms, dt_fs);
+}
+
 /* The MD suite (sim/bench_md.h) on every system of the comma-separated
  * `systems` (NULL: water boxes of ~3k, ~24k and ~96k atoms), time step of
  * `dts` ("4,2": 4 fs with HMR 1.5 amu, 2 fs without) and variant; prints
@@ -260,34 +266,20 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     const vkmd_vk_context_desc cd = {.device = device};
     if (res == VKMD_OK)
         res = vkmd_vk_context_create(&cd, &ctx);
-    const char *list = systems ? systems : "water:1000,water:8000,water:32000";
-    char name[256];
-    for (const char *p = list; res == VKMD_OK && *p;) {
-        const size_t len = strcspn(p, ",");
-        snprintf(name, sizeof name, "%.*s", (int)len, p);
-        p += len + (p[len] == ',');
-        for (int k = 0; k < ndt && res == VKMD_OK; ++k)
-            for (int v = 0; v < nvar && res == VKMD_OK && n < MAX_RUNS; ++v) {
-                vkmd_system sys = {0};
-                res = vkmd_system_load(name, NULL, &sys);
-                if (res == VKMD_OK) {
-                    fprintf(stderr, "vkmd bench: %s (%d atoms) at %g fs...\n", name, sys.atom_count,
-                            dt_list[k]);
-                    const vkmd_bench_md_desc bd = {.name = name,
-                                                   .dt_fs = dt_list[k],
-                                                   .steps = steps,
-                                                   .lj = var[v].lj,
-                                                   .lj_min_r_a = var[v].min_r,
-                                                   .positions = var[v].positions,
-                                                   .skin_a = skin_a,
-                                                   .outer_skin_a = outer_skin_a};
-                    res = vkmd_bench_md_run(ctx, &sys, &bd, &runs[n]);
-                }
-                if (res == VKMD_OK)
-                    ++n;
-                vkmd_system_destroy(&sys);
-            }
-    }
+    vkmd_bench_md_desc descs[64];
+    int nd = 0;
+    for (int k = 0; k < ndt; ++k)
+        for (int v = 0; v < nvar; ++v)
+            descs[nd++] = (vkmd_bench_md_desc){.dt_fs = dt_list[k],
+                                               .steps = steps,
+                                               .lj = var[v].lj,
+                                               .lj_min_r_a = var[v].min_r,
+                                               .positions = var[v].positions,
+                                               .skin_a = skin_a,
+                                               .outer_skin_a = outer_skin_a};
+    if (res == VKMD_OK)
+        res = vkmd_bench_md_suite(ctx, systems ? systems : "water:1000,water:8000,water:32000",
+                                  descs, nd, md_progress, NULL, runs, MAX_RUNS, &n);
     if (res == VKMD_OK) {
         print_md_table(&ctx->info, runs, n);
         if (json)
