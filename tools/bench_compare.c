@@ -1,8 +1,6 @@
-/* vkmd bench --compare: one markdown table (ns/day, us/step, dispatches per
- * step, lane pairs per pair within the cutoff, list rebuilds per 100 steps;
- * "-" where an older file lacks a figure) and an SVG plot from result
- * files of `vkmd bench --json` (the MD suite), read by
- * sim/bench_md_file.h. */
+/* vkmd bench --compare: the markdown table of result files of `vkmd bench
+ * --json` (the MD suite; read and tabulated by sim/bench_md_file.h) and an
+ * SVG plot of ns/day against atoms. */
 #include "cmd_bench.h"
 #include "commands.h"
 #include "sim/bench_md_file.h"
@@ -10,7 +8,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define MAX_FILES 16
 
@@ -143,43 +140,7 @@ int bench_compare_main(char **paths, int count, const char *svg)
     for (int i = 0; i < count && res == VKMD_OK; ++i)
         res = vkmd_bench_md_read(paths[i], &files[i]);
     if (res == VKMD_OK) {
-        /* Rows: every (system, dt) in order of first appearance. */
-        printf("| system | atoms | dt (fs) |");
-        for (int i = 0; i < count; ++i)
-            printf(" %s (%s): ns/day, us/step, dispatches/step, lane pairs per pair within the "
-                   "cutoff, list rebuilds per 100 steps |",
-                   files[i].device, files[i].commit);
-        printf("\n|---|---|---|");
-        for (int i = 0; i < count; ++i)
-            printf("---|");
-        printf("\n");
-        for (int i = 0; i < count; ++i)
-            for (int k = 0; k < files[i].n; ++k) {
-                const vkmd_bench_md_point *p = &files[i].p[k];
-                int seen = 0;
-                for (int j = 0; j <= i && !seen; ++j)
-                    for (int q = 0; q < (j < i ? files[j].n : k) && !seen; ++q)
-                        seen =
-                            !strcmp(files[j].p[q].system, p->system) && files[j].p[q].dt == p->dt;
-                if (seen)
-                    continue;
-                printf("| %s | %d | %g |", p->system, p->atoms, p->dt);
-                for (int j = 0; j < count; ++j) {
-                    const vkmd_bench_md_point *hit = NULL;
-                    for (int q = 0; q < files[j].n && !hit; ++q)
-                        if (!strcmp(files[j].p[q].system, p->system) && files[j].p[q].dt == p->dt)
-                            hit = &files[j].p[q];
-                    if (hit) {
-                        printf(" %.3f, %.1f", hit->ns_day, hit->us_step);
-                        const double extra[3] = {hit->dispatches, hit->lane_ratio, hit->rebuilds};
-                        for (int e = 0; e < 3; ++e)
-                            printf(extra[e] < 0 ? ", -" : ", %.*f", e == 1 ? 2 : 1, extra[e]);
-                        printf(" |");
-                    } else
-                        printf(" - |");
-                }
-                printf("\n");
-            }
+        vkmd_bench_md_compare_write(stdout, files, count);
         res = write_svg(svg, files, count);
         if (res == VKMD_OK)
             fprintf(stderr, "vkmd bench --compare: plot written to %s\n", svg);

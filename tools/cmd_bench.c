@@ -1,10 +1,10 @@
-/* vkmd bench: options, and the --forces (sim/bench_forces.h) and --uff
- * (sim/bench_uff.h) suites' tables and JSON; the MD suite is
- * bench_md_report.c, --compare bench_compare.c. The force errors of
- * --forces are against the double reference (ref/), computed here. */
+/* vkmd bench: options; the MD suite (sim/bench_md.h), the --forces
+ * (sim/bench_forces.h) and --uff (sim/bench_uff.h) suites' tables, their
+ * result files written by the engine; --compare is bench_compare.c. The
+ * force errors of --forces are against the double reference (ref/),
+ * computed here, as is the CPU reference's rate of --uff. */
 #include "args.h"
 #include "cmd_bench.h"
-#include "json.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
@@ -14,6 +14,7 @@
 #include "ref/ref.h"
 #include "ref/ref_uff.h"
 #include "sim/bench_forces.h"
+#include "sim/bench_md_file.h"
 #include "sim/bench_uff.h"
 #include "vk/context.h"
 
@@ -22,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#define MAX_RUNS 32
 
 static void usage(FILE *out)
 {
@@ -59,6 +62,14 @@ static void usage(FILE *out)
 
 typedef vkmd_bench_forces_result bench_result;
 
+/* One variant timed: LJ precision (VKMD_LJ_*) beyond min_r A, positions
+ * (VKMD_POSITIONS_*). */
+typedef struct bench_variant {
+    int lj;
+    double min_r;
+    int positions;
+} bench_variant;
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -66,24 +77,24 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-static const char *lj_name(int lj)
+/* "<what>: device (vendor, driver name info), Vulkan x.y.z; vkmd version (commit)" */
+static void print_device(FILE *out, const char *what, const vkmd_vk_device_info *d)
 {
-    return lj == VKMD_LJ_FP16_POWERS ? "fp16-powers" : lj ? "fp16" : "fp32";
+    fprintf(out, "%s: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n", what, d->name,
+            d->vendor_name, d->driver_name, d->driver_info, VK_API_VERSION_MAJOR(d->api_version),
+            VK_API_VERSION_MINOR(d->api_version), VK_API_VERSION_PATCH(d->api_version),
+            VKMD_VERSION, VKMD_GIT_COMMIT);
 }
 
-static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n, FILE *out)
+static void print_forces_table(const vkmd_vk_device_info *d, const bench_result *r, int n,
+                               FILE *out)
 {
-    const vkmd_vk_device_info *d = &ctx->info;
-    fprintf(out,
-            "vkmd bench --forces: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n"
-            "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
-            "rebuild = list rebuilt; LJ: pair math precision (fp16 forms beyond R A); "
-            "F rms: force RMS error against the double reference (with --nonbonded all or\n"
-            "--precision all; of the exact positions when positions vary, else of the\n"
-            "float-rounded ones)\n",
-            d->name, d->vendor_name, d->driver_name, d->driver_info,
-            VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
-            VK_API_VERSION_PATCH(d->api_version), VKMD_VERSION, VKMD_GIT_COMMIT);
+    print_device(out, "vkmd bench --forces", d);
+    fprintf(out, "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
+                 "rebuild = list rebuilt; LJ: pair math precision (fp16 forms beyond R A); "
+                 "F rms: force RMS error against the double reference (with --nonbonded all or\n"
+                 "--precision all; of the exact positions when positions vary, else of the\n"
+                 "float-rounded ones)\n");
     fprintf(out, "%-22s %8s %-11s %-16s %9s %9s %9s %9s", "system", "atoms", "positions", "LJ",
             "F rms", "steady", "rebuild", "wall");
     for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
@@ -92,7 +103,7 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
     for (int i = 0; i < n; ++i) {
         char lj[32], frms[16];
         if (r[i].lj)
-            snprintf(lj, sizeof lj, "%s:%g", lj_name(r[i].lj), r[i].lj_min_r);
+            snprintf(lj, sizeof lj, "%s:%g", vkmd_lj_form_name(r[i].lj), r[i].lj_min_r);
         else
             snprintf(lj, sizeof lj, "fp32");
         if (r[i].force_rms_rel >= 0)
@@ -110,55 +121,6 @@ static void print_table(const vkmd_vk_context *ctx, const bench_result *r, int n
             fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
         fprintf(out, "\n");
     }
-}
-
-static void json_passes(FILE *f, const double *ms)
-{
-    fprintf(f, "{");
-    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-        fprintf(f, "%s\"%s\": %.6f", p ? ", " : "", vkmd_ff_pass_name((vkmd_ff_pass)p), ms[p]);
-    fprintf(f, "}");
-}
-
-static vkmd_result write_json(const char *path, const vkmd_vk_context *ctx, const bench_result *r,
-                              int n, int repeat)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", path);
-    const vkmd_vk_device_info *d = &ctx->info;
-    fprintf(f,
-            "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
-            "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
-            "  \"device\": ",
-            VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
-    json_device(f, d);
-    fprintf(f, ",\n  \"systems\": [\n");
-    for (int i = 0; i < n; ++i) {
-        fprintf(f, "    {\"system\": ");
-        json_string(f, r[i].system);
-        fprintf(f, ", \"positions\": \"%s\", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
-                vkmd_positions_mode_name(r[i].positions), lj_name(r[i].lj), r[i].lj_min_r);
-        if (r[i].force_rms_rel >= 0)
-            fprintf(f,
-                    ", \"force_rms_rel_vs_reference\": %.6e, "
-                    "\"lj_energy_error_kcal_mol\": %.6e",
-                    r[i].force_rms_rel, r[i].lj_energy_error);
-        fprintf(f,
-                ", \"atoms\": %d, \"eval_ms\": %.6f, "
-                "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
-                "\"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
-                r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms, r[i].memory_mib);
-        json_passes(f, r[i].steady_pass_ms);
-        fprintf(f, ",\n     \"passes_with_rebuild_ms\": ");
-        json_passes(f, r[i].rebuild_pass_ms);
-        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
-    }
-    fprintf(f, "  ]\n}\n");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
-    return VKMD_OK;
 }
 
 /* The CPU double reference's rate for scale: one replica at a time for
@@ -217,29 +179,8 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
             printf("\n");
         }
         printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
-        FILE *f = json ? fopen(json, "w") : NULL;
-        if (json && !f)
-            r = vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", json);
-        if (f) {
-            fprintf(
-                f,
-                "{\n  \"benchmark\": \"uff\",\n  \"molecule\": \"%s\",\n  \"units\": {\"time\": "
-                "\"ms\", \"rate\": \"replica evaluations per second\"},\n  \"device\": \"%s\","
-                "\n  \"commit\": \"%s\",\n  \"cpu_reference_evals_per_s\": %.3f,\n  "
-                "\"runs\": [\n",
-                molecule, d->name, VKMD_GIT_COMMIT, cpu);
-            for (int k = 0; k < nrep; ++k)
-                fprintf(f,
-                        "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
-                        "%.6f, \"evals_per_s\": %.3f, \"relax_s\": %.6f, \"relaxations_per_s\": "
-                        "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d}%s\n",
-                        res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
-                        res[k].evals_per_s, res[k].relax_s, res[k].relax_per_s,
-                        res[k].relax_converged, res[k].relax_max_steps, k + 1 < nrep ? "," : "");
-            fprintf(f, "  ]\n}\n");
-            if (fclose(f) != 0)
-                r = vkmd_fail(VKMD_ERROR_IO, "%s: write failed", json);
-        }
+        if (json)
+            r = vkmd_bench_uff_write(json, molecule, d->name, cpu, res, nrep);
     }
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
@@ -251,16 +192,117 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     return rc;
 }
 
+static void print_md_table(const vkmd_vk_device_info *d, const vkmd_bench_md_result *r, int n)
+{
+    print_device(stdout, "vkmd bench", d);
+    printf("PME, cutoff 9 A, Ewald tolerance 5e-4, H bonds constrained, rigid water, Langevin "
+           "middle 300 K 1/ps; 4 fs with HMR 1.5 amu, 2 fs without\n");
+    printf("%-40s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
+           "ns/day", "us/step", "gpu_us/step", "disp/st", "barr/st", "subm/st");
+    for (int i = 0; i < n; ++i)
+        printf("%-40s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
+               r[i].atoms, r[i].dt_fs, r[i].steps, r[i].ns_per_day, r[i].us_per_step,
+               r[i].prof.step_ns * 1e-3, r[i].prof.dispatches_per_step, r[i].prof.barriers_per_step,
+               r[i].submits_per_step);
+    printf("\nThe work per step: lane pairs the pair kernel computes (64 per inner tile, masked "
+           "or not) and unique pairs within the cutoff; neighbour-list rebuilds and prunes per "
+           "100 steps, and steps redone because a rebuild fell between recorded ones; skins "
+           "(A)\n%-40s %5s %12s %12s %7s %9s %9s %9s %6s %6s\n",
+           "system", "dt_fs", "lane_pairs", "pairs<cut", "ratio", "rebuilds", "prunes", "redone",
+           "skin", "outer");
+    for (int i = 0; i < n; ++i)
+        printf("%-40s %5g %12.0f %12.0f %7.2f %9.1f %9.1f %9.1f %6.2f %6.2f\n", r[i].system,
+               r[i].dt_fs, r[i].lane_pairs, r[i].pairs_within_cutoff,
+               r[i].pairs_within_cutoff > 0 ? r[i].lane_pairs / r[i].pairs_within_cutoff : 0.0,
+               r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].repeats_per_100, r[i].skin_a,
+               r[i].outer_skin_a);
+    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-40s %5s",
+           VKMD_BENCH_MD_PROFILE_STEPS, "system", "dt_fs");
+    for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
+        printf(" %12s", vkmd_bench_md_pass_key(p));
+    printf("\n");
+    for (int i = 0; i < n; ++i) {
+        printf("%-40s %5g", r[i].system, r[i].dt_fs);
+        for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
+            printf(" %12.1f", r[i].prof.pass_ns[p] * 1e-3);
+        printf("\n");
+    }
+}
+
+static void md_progress(void *user, const char *name, int32_t atoms, double dt_fs)
+{
+    (void)user;
+    fprintf(stderr, "vkmd bench: %s (%d atoms) at %g fs...\n", name, atoms, dt_fs);
+}
+
+/* The MD suite (sim/bench_md.h) on every system of the comma-separated
+ * `systems` (NULL: water boxes of ~3k, ~24k and ~96k atoms), time step of
+ * `dts` ("4,2": 4 fs with HMR 1.5 amu, 2 fs without) and variant; prints
+ * the tables, writes the result file to `json` if not NULL. */
+static int bench_md_main(const char *device, const char *systems, const char *dts, int steps,
+                         const bench_variant *var, int nvar, double skin_a, double outer_skin_a,
+                         const char *json)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_vk_context *ctx = NULL;
+    vkmd_bench_md_result *runs = calloc(MAX_RUNS, sizeof *runs);
+    int n = 0;
+    double dt_list[4];
+    int ndt = 0;
+    if (!runs)
+        return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
+    for (const char *p = dts; *p && ndt < 4;) {
+        char *end;
+        const double v = strtod(p, &end);
+        if (end == p || !(v == 2 || v == 4) || (*end && *end != ',')) {
+            res =
+                vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                          "--dt: expected 4, 2 or 4,2 (fs; 4 fs uses HMR 1.5 amu), got '%s'", dts);
+            break;
+        }
+        dt_list[ndt++] = v;
+        p = *end ? end + 1 : end;
+    }
+    const vkmd_vk_context_desc cd = {.device = device};
+    if (res == VKMD_OK)
+        res = vkmd_vk_context_create(&cd, &ctx);
+    vkmd_bench_md_desc descs[64];
+    int nd = 0;
+    for (int k = 0; k < ndt; ++k)
+        for (int v = 0; v < nvar; ++v)
+            descs[nd++] = (vkmd_bench_md_desc){.dt_fs = dt_list[k],
+                                               .steps = steps,
+                                               .lj = var[v].lj,
+                                               .lj_min_r_a = var[v].min_r,
+                                               .positions = var[v].positions,
+                                               .skin_a = skin_a,
+                                               .outer_skin_a = outer_skin_a};
+    if (res == VKMD_OK)
+        res = vkmd_bench_md_suite(ctx, systems ? systems : "water:1000,water:8000,water:32000",
+                                  descs, nd, md_progress, NULL, runs, MAX_RUNS, &n);
+    if (res == VKMD_OK) {
+        print_md_table(&ctx->info, runs, n);
+        if (json)
+            res = vkmd_bench_md_write(json, &ctx->info, runs, n);
+    }
+    if (res == VKMD_OK)
+        res = vkmd_vk_context_check_validation(ctx);
+    const int rc = res == VKMD_OK ? 0 : tool_error("bench", res);
+    vkmd_vk_context_destroy(ctx);
+    free(runs);
+    return rc;
+}
+
 int cmd_bench(int argc, char **argv)
 {
-    const char *systems = "water:8000", *device = NULL, *json = NULL;
+    const char *systems = NULL, *device = NULL, *json = NULL;
     const char *molecule = "xylitol", *replica_list = "1,100,10000";
-    int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0, systems_given = 0;
+    int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0;
     int lj_all = 0, lj_one = VKMD_LJ_FP32;
     double lj_one_min_r = 0;
     int pos_modes[3] = {VKMD_POSITIONS_FP32}, pos_count = 1;
     const char *dts = "4,2", *svg = "bench_compare.svg";
-    bench_md_skins skins = {0, 0};
+    double skin = 0, outer_skin = 0;
     if (argc >= 2 && !strcmp(argv[1], "--compare")) {
         int count = 0;
         char *files[16];
@@ -272,18 +314,27 @@ int cmd_bench(int argc, char **argv)
         }
         return bench_compare_main(files, count, svg);
     }
+    const args_option opts[] = {ARG_FLAG("--forces", &forces),
+                                ARG_FLAG("--uff", &uff),
+                                ARG_FLAG("--relax", &relax),
+                                ARG_DOUBLE("--skin", &skin, 0.1, 15.0),
+                                ARG_DOUBLE("--outer-skin", &outer_skin, 0.1, 15.0),
+                                ARG_STRING("--systems", &systems),
+                                ARG_STRING("--device", &device),
+                                ARG_STRING("--json", &json),
+                                ARG_INT("--repeat", &repeat, 1, 100000),
+                                ARG_STRING("--molecule", &molecule),
+                                ARG_STRING("--replicas", &replica_list),
+                                ARG_STRING("--dt", &dts),
+                                ARG_INT("--steps", &md_steps, 1, 100000000)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
+        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--forces")) {
-            forces = 1;
-        } else if (!strcmp(a, "--uff")) {
-            uff = 1;
-        } else if (!strcmp(a, "--relax")) {
-            relax = 1;
         } else if (!strcmp(a, "--precision")) {
             vkmd_precision pr = VKMD_PRECISION_SINGLE;
             if (!(v = args_value(argc, argv, &i)))
@@ -309,12 +360,6 @@ int cmd_bench(int argc, char **argv)
                 pos_count = 1;
                 r = vkmd_positions_mode_parse(v, &pos_modes[0]);
             }
-        } else if (!strcmp(a, "--skin") || !strcmp(a, "--outer-skin")) {
-            double val = 0;
-            if (!(v = args_value(argc, argv, &i)))
-                r = VKMD_ERROR_INVALID_ARGUMENT;
-            else if ((r = args_double(a, v, 0.1, 15.0, &val)) == VKMD_OK)
-                *(!strcmp(a, "--skin") ? &skins.skin_a : &skins.outer_skin_a) = val;
         } else if (!strcmp(a, "--nonbonded")) {
             if (!(v = args_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
@@ -322,28 +367,6 @@ int cmd_bench(int argc, char **argv)
                 lj_all = 1;
             else
                 r = args_nonbonded(a, v, &lj_one, &lj_one_min_r);
-        } else if (!strcmp(a, "--systems") || !strcmp(a, "--device") || !strcmp(a, "--json") ||
-                   !strcmp(a, "--repeat") || !strcmp(a, "--molecule") || !strcmp(a, "--replicas") ||
-                   !strcmp(a, "--dt") || !strcmp(a, "--steps")) {
-            if (!(v = args_value(argc, argv, &i)))
-                r = VKMD_ERROR_INVALID_ARGUMENT;
-            else if (!strcmp(a, "--dt"))
-                dts = v;
-            else if (!strcmp(a, "--steps"))
-                r = args_int(a, v, 1, 100000000, &md_steps);
-            else if (!strcmp(a, "--molecule"))
-                molecule = v;
-            else if (!strcmp(a, "--replicas"))
-                replica_list = v;
-            else if (!strcmp(a, "--systems")) {
-                systems = v;
-                systems_given = 1;
-            } else if (!strcmp(a, "--device"))
-                device = v;
-            else if (!strcmp(a, "--json"))
-                json = v;
-            else
-                r = args_int(a, v, 1, 100000, &repeat);
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
         }
@@ -372,37 +395,31 @@ int cmd_bench(int argc, char **argv)
 
     if (uff)
         return bench_uff_main(device, molecule, reps, nrep, repeat, relax, json);
-    if (!forces) {
-        /* The MD suite: one LJ precision, or (all) fp32 and the fp16 forms
-         * that meet the force criterion (beyond 5 A; docs/PRECISION.md). */
-        const int all_lj[3] = {VKMD_LJ_FP32, VKMD_LJ_FP16, VKMD_LJ_FP16_POWERS};
-        const double all_r[3] = {0, 5, 5};
-        int vl[9], vp[9];
-        double vr[9];
-        int nv = 0;
-        for (int p = 0; p < pos_count; ++p)
-            for (int l = 0; l < (lj_all ? 3 : 1); ++l, ++nv) {
-                vp[nv] = pos_modes[p];
-                vl[nv] = lj_all ? all_lj[l] : lj_one;
-                vr[nv] = lj_all ? all_r[l] : lj_one_min_r;
-            }
-        return bench_md_main(device, systems_given ? systems : NULL, dts, md_steps, vl, vr, vp, nv,
-                             &skins, json);
-    }
+    /* The variants: positions modes, each with one LJ precision or (all)
+     * several side by side: for --forces all five forms, each with its force
+     * error; for the MD suite fp32 and the fp16 forms that meet the force
+     * criterion (beyond 5 A; docs/PRECISION.md). */
+    static const bench_variant all[] = {{VKMD_LJ_FP32, 0, 0},
+                                        {VKMD_LJ_FP16, 0, 0},
+                                        {VKMD_LJ_FP16_POWERS, 0, 0},
+                                        {VKMD_LJ_FP16, 5, 0},
+                                        {VKMD_LJ_FP16_POWERS, 5, 0}};
+    static const int md_all[] = {0, 3, 4};
+    const int lj_variants = !lj_all ? 1 : forces ? (int)ARRAY_LEN(all) : (int)ARRAY_LEN(md_all);
+    bench_variant var[15];
+    int variants = 0;
+    for (int p = 0; p < pos_count; ++p)
+        for (int l = 0; l < lj_variants; ++l, ++variants) {
+            var[variants] = !lj_all  ? (bench_variant){lj_one, lj_one_min_r, 0}
+                            : forces ? all[l]
+                                     : all[md_all[l]];
+            var[variants].positions = pos_modes[p];
+        }
+    if (!forces)
+        return bench_md_main(device, systems, dts, md_steps, var, variants, skin, outer_skin, json);
 
-    char *list = strdup(systems);
+    char *list = strdup(systems ? systems : "water:8000");
     bench_result results[64];
-    /* The LJ variants to time: one, or all of them side by side. */
-    static const struct {
-        int lj;
-        double min_r;
-    } all[] = {{VKMD_LJ_FP32, 0},
-               {VKMD_LJ_FP16, 0},
-               {VKMD_LJ_FP16_POWERS, 0},
-               {VKMD_LJ_FP16, 5},
-               {VKMD_LJ_FP16_POWERS, 5}};
-    const int lj_variants = lj_all ? (int)(sizeof all / sizeof *all) : 1;
-    const int variants = lj_variants * pos_count;
     /* Force errors: against the reference of the float-rounded positions
      * when only the LJ arithmetic varies (it isolates that), against the
      * exact positions when the position representation varies (the whole
@@ -439,10 +456,9 @@ int cmd_bench(int argc, char **argv)
         }
         for (int k = 0; r == VKMD_OK && k < variants; ++k) {
             const vkmd_bench_forces_desc bd = {.repeat = repeat,
-                                               .lj = lj_all ? all[k % lj_variants].lj : lj_one,
-                                               .lj_min_r_a = lj_all ? all[k % lj_variants].min_r
-                                                                    : lj_one_min_r,
-                                               .positions = pos_modes[k / lj_variants],
+                                               .lj = var[k].lj,
+                                               .lj_min_r_a = var[k].min_r,
+                                               .positions = var[k].positions,
                                                .ref_forces = with_ref ? ref : NULL,
                                                .ref_energy = &eref};
             r = vkmd_bench_forces_run(ctx, tok, &bd, &results[n]);
@@ -452,9 +468,9 @@ int cmd_bench(int argc, char **argv)
     }
     free(ref);
     if (r == VKMD_OK) {
-        print_table(ctx, results, n, stdout);
+        print_forces_table(&ctx->info, results, n, stdout);
         if (json)
-            r = write_json(json, ctx, results, n, repeat);
+            r = vkmd_bench_forces_write(json, &ctx->info, results, n, repeat);
     }
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);

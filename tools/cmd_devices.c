@@ -2,8 +2,8 @@
  * memory and the optional features vkmd uses, and which one vkmd picks by
  * default (honouring $VKMD_DEVICE). Exit 0 when at least one device is
  * listed; 1 with a clear message when there is none. */
-#include "json.h"
 #include "commands.h"
+#include "vk/device_json.h"
 #include "vk/context.h"
 
 #include <stdio.h>
@@ -53,45 +53,6 @@ static void print_text(const vkmd_vk_device_info *d, int is_default)
         printf("    unusable: vkmd needs Vulkan 1.2 and a compute queue\n");
 }
 
-static void print_json(const vkmd_vk_device_info *d, int is_default, int last)
-{
-    const vkmd_vk_features *f = &d->features;
-    printf("    {\n      \"index\": %u,\n      \"name\": ", d->index);
-    json_string(stdout, d->name);
-    printf(",\n      \"default\": %s,\n      \"usable\": %s,\n", is_default ? "true" : "false",
-           d->usable ? "true" : "false");
-    printf("      \"vendor\": ");
-    json_string(stdout, d->vendor_name);
-    printf(",\n      \"vendor_id\": %u,\n      \"device_id\": %u,\n      \"type\": \"%s\",\n",
-           d->vendor_id, d->device_id, d->type_name);
-    printf("      \"driver_name\": ");
-    json_string(stdout, d->driver_name);
-    printf(",\n      \"driver_info\": ");
-    json_string(stdout, d->driver_info);
-    printf(",\n      \"driver_version\": ");
-    json_string(stdout, d->driver_version_str);
-    printf(",\n      \"api_version\": \"%u.%u.%u\",\n", VK_API_VERSION_MAJOR(d->api_version),
-           VK_API_VERSION_MINOR(d->api_version), VK_API_VERSION_PATCH(d->api_version));
-    printf("      \"device_local_bytes\": %llu,\n      \"host_bytes\": %llu,\n",
-           (unsigned long long)d->device_local_bytes, (unsigned long long)d->host_bytes);
-    printf("      \"unified_memory\": %s,\n", d->unified_memory ? "true" : "false");
-    printf("      \"max_workgroup_invocations\": %u,\n      \"max_shared_memory_bytes\": %u,\n",
-           d->max_workgroup_invocations, d->max_shared_memory_bytes);
-    printf("      \"features\": {\n");
-    printf("        \"shader_float16\": %s,\n", f->shader_float16 ? "true" : "false");
-    printf("        \"storage_buffer_16bit_access\": %s,\n",
-           f->storage_buffer_16bit ? "true" : "false");
-    printf("        \"shader_int64\": %s,\n", f->shader_int64 ? "true" : "false");
-    printf("        \"shader_buffer_int64_atomics\": %s,\n",
-           f->buffer_int64_atomics ? "true" : "false");
-    printf("        \"shader_buffer_float32_atomic_add\": %s,\n",
-           f->buffer_float32_atomic_add ? "true" : "false");
-    printf("        \"subgroup_size\": %u,\n", f->subgroup_size);
-    printf("        \"timestamps\": %s,\n", f->timestamps ? "true" : "false");
-    printf("        \"timestamp_period_ns\": %.9g\n", d->timestamp_period_ns);
-    printf("      }\n    }%s\n", last ? "" : ",");
-}
-
 int cmd_devices(int argc, char **argv)
 {
     int json = 0;
@@ -125,10 +86,7 @@ int cmd_devices(int argc, char **argv)
     if (vkmd_vk_devices_choose(devs, n, getenv("VKMD_DEVICE"), &def) != VKMD_OK)
         def = UINT32_MAX; /* listed anyway; the reason shows when a command runs */
     if (json) {
-        printf("{\n  \"devices\": [\n");
-        for (uint32_t i = 0; i < n; ++i)
-            print_json(&devs[i], i == def, i + 1 == n);
-        printf("  ]\n}\n");
+        vkmd_vk_devices_write_json(stdout, devs, n, def);
     } else {
         for (uint32_t i = 0; i < n; ++i)
             print_text(&devs[i], i == def);

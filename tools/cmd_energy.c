@@ -1,11 +1,15 @@
 /* vkmd energy: potential energy per term and per-atom forces of one
  * configuration, on the CPU double-precision reference (--device cpu, the
- * default) or, every term, on a Vulkan device (energy_gpu.c). */
+ * default) or, every term, on a Vulkan device through the engine's force
+ * field; printed by forces/energy_report.h. */
 #include "args.h"
 #include "commands.h"
-#include "energy_report.h"
+#include "forces/energy_report.h"
+#include "forces/forcefield.h"
 #include "io/load.h"
+#include "precision_options.h"
 #include "ref/ref.h"
+#include "vk/context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,77 +45,75 @@ static void usage(FILE *out)
         "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
 }
 
+/* Every term on the Vulkan device `device` ("gpu": the context's own
+ * choice, VKMD_DEVICE else the best device); fills e, forces, the device's
+ * label and the precision the options resolved to. */
+static vkmd_result energy_gpu(const char *device, const precision_options *precision,
+                              const vkmd_system *sys, vkmd_ff_settings *s, char label[320],
+                              vkmd_precision_choice *choice, vkmd_energy *e, double *forces)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_vk_context *ctx = NULL;
+    vkmd_forcefield *ff = NULL;
+    const vkmd_vk_context_desc cdesc = {.device = strcmp(device, "gpu") ? device : NULL};
+    VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
+    snprintf(label, 320, "%s (Vulkan device %u)", ctx->info.name, ctx->info.index);
+    VKMD_TRY(precision_options_resolve(precision, ctx, sys, s, choice));
+    const vkmd_forcefield_desc fdesc = {.settings = s};
+    VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fdesc, &ff));
+    VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, e, forces));
+    VKMD_TRY(vkmd_vk_context_check_validation(ctx));
+cleanup:
+    if (ctx) {
+        vkmd_forcefield_destroy(ctx, ff);
+        vkmd_vk_context_destroy(ctx);
+    }
+    return res;
+}
+
 int cmd_energy(int argc, char **argv)
 {
-    energy_request req;
-    memset(&req, 0, sizeof req);
-    req.device = "cpu";
-    req.precision = (precision_options)PRECISION_OPTIONS_INIT;
+    const char *system = NULL, *coords = NULL, *forces_path = NULL, *device = "cpu";
+    int json = 0, coulomb = VKMD_COULOMB_OPENMM;
+    vkmd_ff_settings ff = {0};
+    precision_options precision = PRECISION_OPTIONS_INIT;
+    const args_option opts[] = {
+        ARG_STRING("--coords", &coords),
+        ARG_DOUBLE("--cutoff", &ff.cutoff_a, 1e-3, 1e4),
+        ARG_DOUBLE("--ewald-tolerance", &ff.ewald_tolerance, 1e-12, 0.49),
+        ARG_DOUBLE("--ewald-alpha", &ff.ewald_alpha, 1e-6, 100),
+        ARG_INT("--pme-order", &ff.pme_order, 3, 12),
+        ARG_FLAG("--openmm-reference-grid", &ff.openmm_reference_grid),
+        ARG_FLAG("--net-charge-correction", &ff.net_charge_correction),
+        ARG_FLAG("--no-dispersion-correction", &ff.no_dispersion_correction),
+        ARG_CHOICE("--coulomb-constant", &coulomb, "openmm|amber"),
+        ARG_STRING("--device", &device),
+        ARG_FLAG("--json", &json),
+        ARG_STRING("--forces", &forces_path)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
         int handled = 0;
-        r = precision_options_parse(&req.precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK)
+        r = precision_options_parse(&precision, argc, argv, &i, &handled);
+        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--coords")) {
-            ARGS_VALUE();
-            req.coords = v;
-        } else if (!strcmp(a, "--cutoff")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-3, 1e4, &req.ff.cutoff_a);
-        } else if (!strcmp(a, "--ewald-tolerance")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-12, 0.49, &req.ff.ewald_tolerance);
-        } else if (!strcmp(a, "--ewald-alpha")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-6, 100, &req.ff.ewald_alpha);
         } else if (!strcmp(a, "--pme-grid")) {
             ARGS_VALUE();
             if (v)
-                r = args_grid(a, v, req.ff.pme_grid);
-        } else if (!strcmp(a, "--pme-order")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 3, 12, &req.ff.pme_order);
-        } else if (!strcmp(a, "--openmm-reference-grid")) {
-            req.ff.openmm_reference_grid = 1;
-        } else if (!strcmp(a, "--net-charge-correction")) {
-            req.ff.net_charge_correction = 1;
-        } else if (!strcmp(a, "--no-dispersion-correction")) {
-            req.ff.no_dispersion_correction = 1;
-        } else if (!strcmp(a, "--coulomb-constant")) {
-            ARGS_VALUE();
-            if (v && !strcmp(v, "openmm"))
-                req.ff.coulomb = VKMD_COULOMB_OPENMM;
-            else if (v && !strcmp(v, "amber"))
-                req.ff.coulomb = VKMD_COULOMB_AMBER;
-            else if (v)
-                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                              "--coulomb-constant: '%s' is not openmm or amber", v);
-        } else if (!strcmp(a, "--device")) {
-            ARGS_VALUE();
-            req.device = v;
-        } else if (!strcmp(a, "--json")) {
-            req.json = 1;
-        } else if (!strcmp(a, "--forces")) {
-            ARGS_VALUE();
-            req.forces_path = v;
+                r = args_grid(a, v, ff.pme_grid);
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
-        } else if (!req.system) {
-            req.system = a;
+        } else if (!system) {
+            system = a;
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
     }
-    if (r == VKMD_OK && !req.system)
+    ff.coulomb = (vkmd_coulomb_constant)coulomb;
+    if (r == VKMD_OK && !system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd energy --help)");
     if (r != VKMD_OK) {
         tool_error("energy", r);
@@ -124,36 +126,40 @@ int cmd_energy(int argc, char **argv)
     double *forces = NULL;
     vkmd_energy e;
     memset(&e, 0, sizeof e);
+    char label[320];
+    vkmd_precision_choice choice;
+    vkmd_energy_report_desc report = {.system = system, .json = json};
     int exit_code = 1;
 
-    VKMD_TRY(vkmd_system_load(req.system, req.coords, &sys));
+    VKMD_TRY(vkmd_system_load(system, coords, &sys));
     /* Name the coordinate file in a missing-coordinates or small-box error. */
-    const char *source = req.coords ? req.coords : req.system;
-    VKMD_TRY(
-        vkmd_system_check_coordinates(&sys, req.ff.cutoff_a > 0 ? req.ff.cutoff_a : 9.0, source));
-    VKMD_TRY(vkmd_ff_settings_resolve(&req.ff, &sys));
+    VKMD_TRY(vkmd_system_check_coordinates(&sys, ff.cutoff_a > 0 ? ff.cutoff_a : 9.0,
+                                           coords ? coords : system));
+    VKMD_TRY(vkmd_ff_settings_resolve(&ff, &sys));
     forces = calloc((size_t)sys.atom_count * 3, sizeof *forces);
     if (!forces) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "no memory for %d forces", sys.atom_count);
         goto cleanup;
     }
-    if (!strcmp(req.device, "cpu") &&
-        (req.precision.precision != VKMD_PRECISION_AUTO || req.precision.positions >= 0 ||
-         (req.precision.lj_set && req.precision.lj != VKMD_LJ_FP32))) {
+    if (!strcmp(device, "cpu") &&
+        (precision.precision != VKMD_PRECISION_AUTO || precision.positions >= 0 ||
+         (precision.lj_set && precision.lj != VKMD_LJ_FP32))) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                         "--precision, --positions and --nonbonded fp16 choose device arithmetic; "
                         "the CPU reference is double (add --device gpu)");
         goto cleanup;
     }
-    if (!strcmp(req.device, "cpu")) {
-        req.device_name = "cpu (double-precision reference)";
-        VKMD_TRY(vkmd_ref_compute(&sys, &req.ff, &e, forces));
+    if (!strcmp(device, "cpu")) {
+        report.device = "cpu (double-precision reference)";
+        VKMD_TRY(vkmd_ref_compute(&sys, &ff, &e, forces));
     } else {
-        VKMD_TRY(energy_gpu(&req, &sys, &e, forces));
+        VKMD_TRY(energy_gpu(device, &precision, &sys, &ff, label, &choice, &e, forces));
+        report.device = label;
+        report.choice = &choice;
     }
-    VKMD_TRY(energy_report_print(&req, &sys, &e, stdout));
-    if (req.forces_path)
-        VKMD_TRY(energy_report_write_forces(&req, &sys, forces));
+    VKMD_TRY(vkmd_energy_report_write(stdout, &report, &sys, &ff, &e));
+    if (forces_path)
+        VKMD_TRY(vkmd_energy_report_write_forces(forces_path, report.device, &sys, forces));
     exit_code = 0;
 cleanup:
     if (exit_code != 0)

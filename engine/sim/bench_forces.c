@@ -1,6 +1,10 @@
 /* The force-evaluation benchmark (see bench_forces.h). */
 #include "sim/bench_forces.h"
+#include "core/json_write.h"
+#include "forces/positions.h"
+#include "forces/precision.h"
 #include "io/load.h"
+#include "vk/device_json.h"
 #include "vk/command.h"
 #include "vk/timer.h"
 
@@ -122,4 +126,53 @@ cleanup:
     vkmd_system_destroy(&sys);
     free(forces);
     return res;
+}
+
+static void json_passes(FILE *f, const double *ms)
+{
+    fprintf(f, "{");
+    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+        fprintf(f, "%s\"%s\": %.6f", p ? ", " : "", vkmd_ff_pass_name((vkmd_ff_pass)p), ms[p]);
+    fprintf(f, "}");
+}
+
+vkmd_result vkmd_bench_forces_write(const char *path, const vkmd_vk_device_info *d,
+                                    const vkmd_bench_forces_result *r, int n, int repeat)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", path);
+    fprintf(f,
+            "{\n  \"benchmark\": \"forces\",\n  \"units\": {\"time\": \"ms\", \"memory\": "
+            "\"MiB\"},\n  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"repeat\": %d,\n"
+            "  \"device\": ",
+            VKMD_VERSION, VKMD_GIT_COMMIT, repeat);
+    vkmd_vk_device_write_json(f, d);
+    fprintf(f, ",\n  \"systems\": [\n");
+    for (int i = 0; i < n; ++i) {
+        fprintf(f, "    {\"system\": ");
+        vkmd_json_write_string(f, r[i].system);
+        fprintf(f, ", \"positions\": \"%s\", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
+                vkmd_positions_mode_name(r[i].positions), vkmd_lj_form_name(r[i].lj),
+                r[i].lj_min_r);
+        if (r[i].force_rms_rel >= 0)
+            fprintf(f,
+                    ", \"force_rms_rel_vs_reference\": %.6e, "
+                    "\"lj_energy_error_kcal_mol\": %.6e",
+                    r[i].force_rms_rel, r[i].lj_energy_error);
+        fprintf(f,
+                ", \"atoms\": %d, \"eval_ms\": %.6f, "
+                "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
+                "\"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
+                r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms, r[i].memory_mib);
+        json_passes(f, r[i].steady_pass_ms);
+        fprintf(f, ",\n     \"passes_with_rebuild_ms\": ");
+        json_passes(f, r[i].rebuild_pass_ms);
+        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
+    return VKMD_OK;
 }

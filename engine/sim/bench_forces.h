@@ -44,4 +44,10 @@ vkmd_result vkmd_bench_forces_run(vkmd_vk_context *ctx, const char *spec,
                                   const vkmd_bench_forces_desc *desc,
                                   vkmd_bench_forces_result *out);
 
+/* Writes the `n` results of a run averaging `repeat` evaluations on the
+ * device d as one JSON object ("benchmark": "forces", units in "units",
+ * one object per result) to `path`. Errors: VKMD_ERROR_IO naming the path. */
+vkmd_result vkmd_bench_forces_write(const char *path, const vkmd_vk_device_info *d,
+                                    const vkmd_bench_forces_result *r, int n, int repeat);
+
 #endif

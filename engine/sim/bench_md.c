@@ -2,6 +2,7 @@
 #include "sim/bench_md.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
+#include "io/load.h"
 #include "maths/pair_count.h"
 #include "sim/md_health.h"
 #include "system/hmr.h"
@@ -120,5 +121,35 @@ vkmd_result vkmd_bench_md_run(vkmd_vk_context *ctx, vkmd_system *sys,
 cleanup:
     free(x);
     vkmd_md_destroy(ctx, md);
+    return res;
+}
+
+vkmd_result vkmd_bench_md_suite(vkmd_vk_context *ctx, const char *systems,
+                                const vkmd_bench_md_desc *descs, int count,
+                                vkmd_bench_md_progress_fn progress, void *user,
+                                vkmd_bench_md_result *out, int max, int *out_n)
+{
+    vkmd_result res = VKMD_OK;
+    char name[256];
+    *out_n = 0;
+    for (const char *p = systems; res == VKMD_OK && *p;) {
+        const size_t len = strcspn(p, ",");
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        p += len + (p[len] == ',');
+        for (int k = 0; k < count && res == VKMD_OK && *out_n < max; ++k) {
+            vkmd_system sys = {0};
+            res = vkmd_system_load(name, NULL, &sys);
+            if (res == VKMD_OK) {
+                if (progress)
+                    progress(user, name, sys.atom_count, descs[k].dt_fs);
+                vkmd_bench_md_desc d = descs[k];
+                d.name = name;
+                res = vkmd_bench_md_run(ctx, &sys, &d, &out[*out_n]);
+            }
+            if (res == VKMD_OK)
+                ++*out_n;
+            vkmd_system_destroy(&sys);
+        }
+    }
     return res;
 }

@@ -64,4 +64,19 @@ typedef struct vkmd_bench_md_result {
 vkmd_result vkmd_bench_md_run(vkmd_vk_context *ctx, vkmd_system *sys,
                               const vkmd_bench_md_desc *desc, vkmd_bench_md_result *out);
 
+/* Called before each run of a suite: the system's name, atoms and time step (fs). */
+typedef void (*vkmd_bench_md_progress_fn)(void *user, const char *name, int32_t atoms,
+                                          double dt_fs);
+
+/* A suite: each system of the comma-separated `systems` (vkmd_system_load
+ * specs, loaded afresh for each run) with each of the `count` descs[] in
+ * turn (their name is the system's), into out[], at most `max` runs
+ * (*out_n: the runs made). `progress` (NULL: none) comes before each run.
+ * Errors: as vkmd_system_load and vkmd_bench_md_run; the suite stops at the
+ * first. */
+vkmd_result vkmd_bench_md_suite(vkmd_vk_context *ctx, const char *systems,
+                                const vkmd_bench_md_desc *descs, int count,
+                                vkmd_bench_md_progress_fn progress, void *user,
+                                vkmd_bench_md_result *out, int max, int *out_n);
+
 #endif

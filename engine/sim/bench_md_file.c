@@ -194,3 +194,50 @@ vkmd_result vkmd_bench_md_read(const char *path, vkmd_bench_md_file *f)
                                         : "runs");
     return res;
 }
+
+/* The run of `system` at `dt` among the first `limit` runs of f, or NULL. */
+static const vkmd_bench_md_point *find_run(const vkmd_bench_md_file *f, int limit,
+                                           const vkmd_bench_md_point *like)
+{
+    for (int q = 0; q < limit; ++q)
+        if (!strcmp(f->p[q].system, like->system) && f->p[q].dt == like->dt)
+            return &f->p[q];
+    return NULL;
+}
+
+void vkmd_bench_md_compare_write(FILE *out, const vkmd_bench_md_file *files, int count)
+{
+    fprintf(out, "| system | atoms | dt (fs) |");
+    for (int i = 0; i < count; ++i)
+        fprintf(out,
+                " %s (%s): ns/day, us/step, dispatches/step, lane pairs per pair within the "
+                "cutoff, list rebuilds per 100 steps |",
+                files[i].device, files[i].commit);
+    fprintf(out, "\n|---|---|---|");
+    for (int i = 0; i < count; ++i)
+        fprintf(out, "---|");
+    fprintf(out, "\n");
+    /* Rows: every (system, dt) in order of first appearance. */
+    for (int i = 0; i < count; ++i)
+        for (int k = 0; k < files[i].n; ++k) {
+            const vkmd_bench_md_point *p = &files[i].p[k];
+            int seen = find_run(&files[i], k, p) != NULL;
+            for (int j = 0; j < i && !seen; ++j)
+                seen = find_run(&files[j], files[j].n, p) != NULL;
+            if (seen)
+                continue;
+            fprintf(out, "| %s | %d | %g |", p->system, p->atoms, p->dt);
+            for (int j = 0; j < count; ++j) {
+                const vkmd_bench_md_point *hit = find_run(&files[j], files[j].n, p);
+                if (hit) {
+                    fprintf(out, " %.3f, %.1f", hit->ns_day, hit->us_step);
+                    const double extra[3] = {hit->dispatches, hit->lane_ratio, hit->rebuilds};
+                    for (int e = 0; e < 3; ++e)
+                        fprintf(out, extra[e] < 0 ? ", -" : ", %.*f", e == 1 ? 2 : 1, extra[e]);
+                    fprintf(out, " |");
+                } else
+                    fprintf(out, " - |");
+            }
+            fprintf(out, "\n");
+        }
+}

@@ -8,6 +8,8 @@
 
 #include "sim/bench_md.h"
 
+#include <stdio.h>
+
 #define VKMD_BENCH_MD_FILE_RUNS 64 /* runs a file may hold for the reader */
 
 /* The key of MD pass `pass` (VKMD_MD_PASS_*) in the files and tables:
@@ -40,5 +42,12 @@ typedef struct vkmd_bench_md_file {
  * VKMD_ERROR_PARSE ("path:line: ..." for a run without its figures or too
  * many runs; "path: not a result file ..." naming what is missing). */
 vkmd_result vkmd_bench_md_read(const char *path, vkmd_bench_md_file *out);
+
+/* Writes one markdown table comparing `count` files read by
+ * vkmd_bench_md_read: a row per (system, time step) in order of first
+ * appearance, a column per file (its device and commit) with ns/day,
+ * us/step, dispatches per step, lane pairs per pair within the cutoff and
+ * list rebuilds per 100 steps ("-" for a figure or a run the file lacks). */
+void vkmd_bench_md_compare_write(FILE *out, const vkmd_bench_md_file *files, int count);
 
 #endif

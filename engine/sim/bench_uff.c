@@ -116,3 +116,29 @@ vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mo
         res = bench_replicas(ctx, mol, terms, replicas[k], repeat, relax, &rng, &out[k]);
     return res;
 }
+
+vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const char *device,
+                                 double cpu_evals_per_s, const vkmd_bench_uff_result *res, int nrep)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing", path);
+    fprintf(f,
+            "{\n  \"benchmark\": \"uff\",\n  \"molecule\": \"%s\",\n  \"units\": {\"time\": "
+            "\"ms\", \"rate\": \"replica evaluations per second\"},\n  \"device\": \"%s\","
+            "\n  \"commit\": \"%s\",\n  \"cpu_reference_evals_per_s\": %.3f,\n  "
+            "\"runs\": [\n",
+            molecule, device, VKMD_GIT_COMMIT, cpu_evals_per_s);
+    for (int k = 0; k < nrep; ++k)
+        fprintf(f,
+                "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
+                "%.6f, \"evals_per_s\": %.3f, \"relax_s\": %.6f, \"relaxations_per_s\": "
+                "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d}%s\n",
+                res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
+                res[k].evals_per_s, res[k].relax_s, res[k].relax_per_s, res[k].relax_converged,
+                res[k].relax_max_steps, k + 1 < nrep ? "," : "");
+    fprintf(f, "  ]\n}\n");
+    if (fclose(f) != 0)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
+    return VKMD_OK;
+}

@@ -36,4 +36,11 @@ vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mo
                                const vkmd_uff_terms *terms, const int32_t *replicas, int count,
                                int repeat, int relax, vkmd_bench_uff_result *out);
 
+/* Writes the `nrep` results res[] of `molecule` on `device` (its name), with
+ * the CPU reference's rate for scale, as one JSON object ("benchmark":
+ * "uff") to `path`. Errors: VKMD_ERROR_IO naming the path. */
+vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const char *device,
+                                 double cpu_evals_per_s, const vkmd_bench_uff_result *res,
+                                 int nrep);
+
 #endif

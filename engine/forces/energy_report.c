@@ -1,7 +1,6 @@
-/* Printing of `vkmd energy` results (see energy_report.h). JSON keys carry
- * their units in the "units" object; every energy is kcal/mol. */
-#include "json.h"
-#include "energy_report.h"
+/* An energy breakdown as text or JSON (see energy_report.h). */
+#include "forces/energy_report.h"
+#include "core/json_write.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,21 +41,21 @@ static const char *coulomb_name(const vkmd_ff_settings *s)
     return s->coulomb == VKMD_COULOMB_AMBER ? "amber" : "openmm";
 }
 
-vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sys,
-                                const vkmd_energy *e, FILE *out)
+vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *desc,
+                                     const vkmd_system *sys, const vkmd_ff_settings *s,
+                                     const vkmd_energy *e)
 {
     term_row rows[16];
     int n = fill_rows(e, rows);
-    const vkmd_ff_settings *s = &req->ff;
-    if (req->json) {
+    if (desc->json) {
         fprintf(out, "{\n  \"units\": {\"energy\": \"kcal/mol\", \"length\": \"angstrom\", "
                      "\"ewald_alpha\": \"1/angstrom\", \"force\": \"kcal/mol/angstrom\"},\n");
         fprintf(out, "  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n", VKMD_VERSION,
                 VKMD_GIT_COMMIT);
         fprintf(out, "  \"system\": ");
-        json_string(out, req->system);
+        vkmd_json_write_string(out, desc->system);
         fprintf(out, ",\n  \"device\": ");
-        json_string(out, req->device_name ? req->device_name : req->device);
+        vkmd_json_write_string(out, desc->device);
         fprintf(out, ",\n  \"n_atoms\": %d,\n  \"periodic\": %s,\n", sys->atom_count,
                 sys->box.periodic ? "true" : "false");
         if (sys->box.periodic)
@@ -76,9 +75,9 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
         } else {
             fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
         }
-        if (req->device_name && strncmp(req->device_name, "cpu", 3)) {
+        if (desc->choice) {
             fprintf(out, "  ");
-            vkmd_precision_print_json(out, &req->choice);
+            vkmd_precision_print_json(out, desc->choice);
             fprintf(out, ",\n");
         } else {
             fprintf(out, "  \"precision\": \"double\", \"precision_asked\": \"auto\", "
@@ -94,8 +93,8 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
                 "  \"coulomb_constant\": \"%s\",\n  \"coulomb_k_kcal_a_per_mol_e2\": %.10f\n}\n",
                 coulomb_name(s), vkmd_ff_coulomb_k(s));
     } else {
-        fprintf(out, "vkmd energy: %s, %d atoms, device %s\n", req->system, sys->atom_count,
-                req->device_name ? req->device_name : req->device);
+        fprintf(out, "vkmd energy: %s, %d atoms, device %s\n", desc->system, sys->atom_count,
+                desc->device);
         if (sys->box.periodic)
             fprintf(out,
                     "box %.4f x %.4f x %.4f A; cutoff %.4f A; Ewald alpha %.6f 1/A "
@@ -109,8 +108,8 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
         fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),
                 s->coulomb == VKMD_COULOMB_AMBER ? "AMBER pmemd" : "OpenMM, CODATA 2018");
-        if (req->device_name && strncmp(req->device_name, "cpu", 3))
-            vkmd_precision_print(out, &req->choice);
+        if (desc->choice)
+            vkmd_precision_print(out, desc->choice);
         if (s->nonbonded_fp16)
             fprintf(out, "LJ pair math %s for pairs beyond %g A, fp32 closer\n",
                     s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "with fp16 powers" : "in fp16",
@@ -124,15 +123,14 @@ vkmd_result energy_report_print(const energy_request *req, const vkmd_system *sy
     return VKMD_OK;
 }
 
-vkmd_result energy_report_write_forces(const energy_request *req, const vkmd_system *sys,
-                                       const double *forces)
+vkmd_result vkmd_energy_report_write_forces(const char *path, const char *device,
+                                            const vkmd_system *sys, const double *forces)
 {
-    const char *path = req->forces_path;
     FILE *f = fopen(path, "w");
     if (!f)
         return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
     fprintf(f, "# vkmd forces, %d atoms, units kcal/mol/A, device %s\n# atom fx fy fz\n",
-            sys->atom_count, req->device_name ? req->device_name : req->device);
+            sys->atom_count, device);
     for (int32_t a = 0; a < sys->atom_count; ++a)
         fprintf(f, "%d %.10e %.10e %.10e\n", a + 1, forces[3 * a], forces[3 * a + 1],
                 forces[3 * a + 2]);
