@@ -2,7 +2,6 @@
  * surface and grid set up from them, the CPU reference or the device
  * evaluation (sim/uff_surface_eval.h), printing. */
 #include "uff_surface_cli.h"
-#include "args.h"
 #include "io/uff_surface_io.h"
 #include "ref/ref_uff_surface.h"
 #include "forces/pass_uff_surface.h"
@@ -20,45 +19,6 @@ void uff_surface_request_init(uff_surface_request *req)
 {
     memset(req, 0, sizeof *req);
     req->mode = -1;
-}
-
-int uff_surface_parse_arg(int argc, char **argv, int *i, uff_surface_request *req, vkmd_result *res)
-{
-    const char *a = argv[*i];
-    const char *v = NULL;
-    if (strcmp(a, "--surface") && strcmp(a, "--surface-mode") && strcmp(a, "--surface-form") &&
-        strcmp(a, "--grid-spacing") && strcmp(a, "--height") && strcmp(a, "--save-grid") &&
-        strcmp(a, "--load-grid"))
-        return 0;
-    if (!(v = args_value(argc, argv, i))) {
-        *res = VKMD_ERROR_INVALID_ARGUMENT;
-        return 1;
-    }
-    if (!strcmp(a, "--surface")) {
-        req->spec = v;
-    } else if (!strcmp(a, "--surface-mode")) {
-        if (!strcmp(v, "direct") || !strcmp(v, "grid"))
-            req->mode = !strcmp(v, "grid");
-        else
-            *res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                             "--surface-mode: '%s' is not direct or grid", v);
-    } else if (!strcmp(a, "--surface-form")) {
-        if (!strcmp(v, "lj") || !strcmp(v, "morse"))
-            req->form =
-                !strcmp(v, "morse") ? VKMD_UFF_SURFACE_FORM_MORSE : VKMD_UFF_SURFACE_FORM_LJ;
-        else
-            *res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--surface-form: '%s' is not lj or morse",
-                             v);
-    } else if (!strcmp(a, "--grid-spacing")) {
-        *res = args_double(a, v, 0.02, 2.0, &req->spacing);
-    } else if (!strcmp(a, "--height")) {
-        *res = args_double(a, v, 0.5, 50.0, &req->height);
-    } else if (!strcmp(a, "--save-grid")) {
-        req->save_grid = v;
-    } else {
-        req->load_grid = v;
-    }
-    return 1;
 }
 
 vkmd_result uff_surface_check(const uff_surface_request *req)

@@ -1,6 +1,6 @@
-/* The --surface options of `vkmd uff energy` (tools/cmd_uff.c): parse them,
- * place every replica above the substrate, evaluate the surface interaction
- * (system/uff_surface.h) directly or through a potential grid, on the CPU
+/* The --surface options of `vkmd uff energy` (tools/cmd_uff.c parses them):
+ * check them, place every replica above the substrate, evaluate the surface
+ * interaction (system/uff_surface.h) directly or through a potential grid, on the CPU
  * reference or on the Vulkan device the UFF evaluation uses, and print it. */
 #ifndef VKMD_TOOLS_UFF_SURFACE_CLI_H
 #define VKMD_TOOLS_UFF_SURFACE_CLI_H
@@ -23,11 +23,6 @@ typedef struct uff_surface_request {
 
 /* Zeroed request with mode unset. */
 void uff_surface_request_init(uff_surface_request *req);
-
-/* If argv[*i] is a surface option: consumes it (and its value, advancing
- * *i), sets *res on a bad value, returns 1; else 0. */
-int uff_surface_parse_arg(int argc, char **argv, int *i, uff_surface_request *req,
-                          vkmd_result *res);
 
 /* Consistency of the options (surface options without --surface, both
  * grid files, a grid file in direct mode). */
