@@ -3,11 +3,10 @@
  * evaluation (sim/uff_surface_eval.h), printing. */
 #include "uff_surface_cli.h"
 #include "io/uff_surface_io.h"
+#include "io/uff_surface_setup.h"
 #include "ref/ref_uff_surface.h"
 #include "forces/pass_uff_surface.h"
 #include "sim/uff_surface_eval.h"
-#include "system/uff_surface_replicas.h"
-#include "system/uff_surface.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,95 +59,54 @@ vkmd_result uff_surface_run(const uff_surface_request *req, const uff_eval *ev,
                             char *out_desc, size_t desc_size)
 {
     vkmd_result res = VKMD_OK;
-    vkmd_uff_param_table params = {0};
-    vkmd_uff_substrate sub = {0};
-    vkmd_uff_surface surf = {0};
-    vkmd_uff_surface_grid grid = {0};
-    vkmd_uff_surface_replicas placed = {0};
-    char(*labels)[VKMD_UFF_LABEL_MAX] = NULL;
+    const vkmd_uff_surface_setup_desc sd = {
+        .spec = req->spec,
+        .form = req->form,
+        .grid = req->mode == 1 || (req->mode < 0 && (req->load_grid || req->save_grid)),
+        .spacing_a = req->spacing,
+        .load_grid = req->load_grid,
+        .height_a = req->height > 0 ? req->height : DEFAULT_HEIGHT};
+    vkmd_uff_surface_setup s;
     double *f = NULL;
-    const int grid_mode = req->mode == 1 || (req->mode < 0 && (req->load_grid || req->save_grid));
-    const double height = req->height > 0 ? req->height : DEFAULT_HEIGHT;
-
-    VKMD_TRY(vkmd_uff_params_load_default(&params));
-    VKMD_TRY(vkmd_uff_substrate_load(req->spec, &params, &sub));
-    int32_t label_count = 0, max_labels = 0;
-    for (int32_t m = 0; m < mol_count; ++m)
-        max_labels += types[m]->atom_count;
-    labels = calloc((size_t)max_labels, sizeof *labels);
-    if (!labels)
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
-    if (req->load_grid) {
-        VKMD_TRY(vkmd_uff_surface_grid_load(req->load_grid, &grid));
-        label_count = grid.channel_count;
-        memcpy(labels, grid.channel_label, (size_t)label_count * sizeof *labels);
-    } else {
-        label_count = vkmd_uff_surface_labels_of(types, mol_count, labels);
-    }
-    const vkmd_uff_surface_desc sd = {.form = req->form};
-    VKMD_TRY(vkmd_uff_surface_build(&sub, &params, (const char(*)[VKMD_UFF_LABEL_MAX])labels,
-                                    label_count, &sd, &surf));
-    VKMD_TRY(vkmd_uff_surface_replicas_place(&surf, types, reps, count, height, &placed));
-    f = calloc(3 * (size_t)(placed.atom_count > 0 ? placed.atom_count : 1), sizeof *f);
+    VKMD_TRY(vkmd_uff_surface_setup_build(&sd, types, mol_count, reps, count, &s));
+    const vkmd_uff_surface_replicas *placed = &s.placed;
+    f = calloc(3 * (size_t)(placed->atom_count > 0 ? placed->atom_count : 1), sizeof *f);
     if (!f)
         VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
-    if (grid_mode) {
-        if (req->load_grid) {
-            VKMD_TRY(vkmd_uff_surface_grid_check(&surf, &grid));
+    if (sd.grid && !req->load_grid) {
+        if (ev->ctx) {
+            VKMD_TRY(vkmd_pass_uff_surface_grid_compute(ev->ctx, &s.surf, &s.grid));
         } else {
-            const vkmd_uff_surface_grid_desc gd = {.spacing_a = req->spacing};
-            VKMD_TRY(vkmd_uff_surface_grid_alloc(&surf, &gd, &grid));
-            if (ev->ctx) {
-                VKMD_TRY(vkmd_pass_uff_surface_grid_compute(ev->ctx, &surf, &grid));
-            } else {
-                ref_uff_surface_grid_values(&surf, &grid);
-                VKMD_TRY(vkmd_uff_surface_grid_prefilter(&grid));
-            }
+            ref_uff_surface_grid_values(&s.surf, &s.grid);
+            VKMD_TRY(vkmd_uff_surface_grid_prefilter(&s.grid));
         }
-        if (req->save_grid)
-            VKMD_TRY(vkmd_uff_surface_grid_save(req->save_grid, &grid));
     }
+    if (req->save_grid)
+        VKMD_TRY(vkmd_uff_surface_grid_save(req->save_grid, &s.grid));
     if (ev->ctx) {
-        VKMD_TRY(vkmd_uff_surface_evaluate(ev->ctx, &surf, grid_mode ? &grid : NULL, mols,
-                                           mol_count, reps, &placed, f, out_energy, out_below));
+        VKMD_TRY(vkmd_uff_surface_evaluate(ev->ctx, &s.surf, sd.grid ? &s.grid : NULL, mols,
+                                           mol_count, reps, placed, f, out_energy, out_below));
     } else {
         for (int32_t r = 0; r < count; ++r) {
             const int32_t n = types[reps[r].molecule]->atom_count;
-            const size_t o = (size_t)placed.offset[r];
-            const int32_t *channel = placed.channel;
-            const double *xyz = placed.xyz;
+            const size_t o = (size_t)placed->offset[r];
+            const int32_t *channel = placed->channel;
+            const double *xyz = placed->xyz;
             out_below[r] = 0;
             out_energy[r] =
-                grid_mode ? ref_uff_surface_grid(&grid, channel + o, n, xyz + 3 * o, f + 3 * o,
-                                                 &out_below[r])
-                          : ref_uff_surface_direct(&surf, channel + o, n, xyz + 3 * o, f + 3 * o);
+                sd.grid ? ref_uff_surface_grid(&s.grid, channel + o, n, xyz + 3 * o, f + 3 * o,
+                                               &out_below[r])
+                        : ref_uff_surface_direct(&s.surf, channel + o, n, xyz + 3 * o, f + 3 * o);
         }
     }
     for (int32_t r = 0; r < count; ++r)
         if (forces && forces[r])
             for (int32_t i = 0; i < 3 * types[reps[r].molecule]->atom_count; ++i)
-                forces[r][i] += f[3 * (size_t)placed.offset[r] + i];
-    if (grid_mode)
-        snprintf(out_desc, desc_size,
-                 "%s, grid %d x %d x %d (spacing %.4f A in z, z %.2f .. %.2f A), %s, cutoff %.1f "
-                 "A, lowest atom %.3f A above the top layer",
-                 sub.name, grid.nx, grid.ny, grid.nz, grid.dz, grid.z0,
-                 grid.z0 + (grid.nz - 1) * grid.dz,
-                 req->form == VKMD_UFF_SURFACE_FORM_MORSE ? "Morse (UFF well)" : "UFF LJ 12-6",
-                 surf.cutoff_a, height);
-    else
-        snprintf(out_desc, desc_size,
-                 "%s, direct, %s, cutoff %.1f A, lowest atom %.3f A above the top layer", sub.name,
-                 req->form == VKMD_UFF_SURFACE_FORM_MORSE ? "Morse (UFF well)" : "UFF LJ 12-6",
-                 surf.cutoff_a, height);
+                forces[r][i] += f[3 * (size_t)placed->offset[r] + i];
+    vkmd_uff_surface_setup_describe(&s, &sd, out_desc, desc_size);
 cleanup:
-    free(labels);
     free(f);
-    vkmd_uff_surface_replicas_free(&placed);
-    vkmd_uff_surface_grid_free(&grid);
-    vkmd_uff_surface_free(&surf);
-    vkmd_uff_substrate_free(&sub);
-    vkmd_uff_params_destroy(&params);
+    vkmd_uff_surface_setup_free(&s);
     return res;
 }
 
