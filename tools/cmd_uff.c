@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "system/uff_molecule.h"
 #include "io/uff_conformations.h"
+#include "io/uff_forces_file.h"
 #include "io/uff_load.h"
 #include "io/uff_record_setup.h"
 #include "system/uff_terms.h"
@@ -22,7 +23,6 @@
 #include "uff_eval.h"
 #include "uff_surface_cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,13 +122,6 @@ static void force_stats(const double *f, int32_t n, double *out_max, double *out
     *out_rms = sqrt(fsum2 / n);
 }
 
-static void write_forces(FILE *ff, const char *what, int32_t n, const double *f)
-{
-    fprintf(ff, "# %s, %d atoms\n", what, n);
-    for (int32_t a = 0; a < n; ++a)
-        fprintf(ff, "%d %.10e %.10e %.10e\n", a + 1, f[3 * a], f[3 * a + 1], f[3 * a + 2]);
-}
-
 /* Prints one record of `vkmd uff energy` with its conformers' results. */
 static void print_record(const uff_request *req, int32_t index, const vkmd_uff_molecule *m,
                          const vkmd_uff_typing *ty, const vkmd_uff_terms *terms,
@@ -201,7 +194,7 @@ static void print_record(const uff_request *req, int32_t index, const vkmd_uff_m
             char what[192];
             snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", index + 1, m->name,
                      c + 1);
-            write_forces(forces_file, what, m->atom_count, f[c]);
+            vkmd_uff_forces_file_write(forces_file, what, m->atom_count, f[c]);
         }
     }
     if (req->json)
@@ -272,30 +265,9 @@ static int parse_args(int argc, char **argv, uff_request *req)
     return -1;
 }
 
-static vkmd_result open_forces_file(const uff_request *req, const uff_eval *ev, FILE **out)
-{
-    *out = NULL;
-    if (!req->forces_path)
-        return VKMD_OK;
-    FILE *ff = fopen(req->forces_path, "w");
-    if (!ff)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", req->forces_path,
-                         strerror(errno));
-    fprintf(ff, "# vkmd uff forces of %s, units kcal/mol/A, device %s\n# atom fx fy fz\n",
-            req->molecule, ev->device);
-    *out = ff;
-    return VKMD_OK;
-}
-
 static vkmd_result close_outputs(const uff_request *req, FILE **ff)
 {
-    if (*ff) {
-        int bad = ferror(*ff);
-        int closed = fclose(*ff);
-        *ff = NULL;
-        if (bad || closed != 0)
-            return vkmd_fail(VKMD_ERROR_IO, "%s: writing forces failed", req->forces_path);
-    }
+    VKMD_TRY_RETURN(vkmd_uff_forces_file_close(ff, req->forces_path));
     if (fflush(stdout) != 0 || ferror(stdout))
         return vkmd_fail(VKMD_ERROR_IO, "writing the report failed");
     return VKMD_OK;
@@ -507,7 +479,7 @@ static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
             char what[96];
             snprintf(what, sizeof what, "conformation %d (record %d, conformer %d)", r + 1, k + 1,
                      c + 1);
-            write_forces(ff, what, na, j->forces[r]);
+            vkmd_uff_forces_file_write(ff, what, na, j->forces[r]);
         }
     }
     if (req->json)
@@ -546,8 +518,8 @@ static int uff_energy_or_scan(int argc, char **argv, int scan)
     }
     if (res == VKMD_OK)
         res = evaluate(&req, &j);
-    if (res == VKMD_OK)
-        res = open_forces_file(&req, &j.ev, &ff);
+    if (res == VKMD_OK && req.forces_path)
+        res = vkmd_uff_forces_file_open(req.forces_path, req.molecule, j.ev.device, &ff);
     if (res == VKMD_OK) {
         (scan ? print_scan : print_energy)(&req, &j, ff);
         if (req.json)
