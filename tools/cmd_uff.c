@@ -8,26 +8,44 @@
  *   multi-frame XYZ of the same atoms) in batches of --replicas replicas per
  *   dispatch; default device: the best Vulkan device, else the CPU.
  * Both can print what the device computed for each interaction of one
- * replica (--debug-replica K). Typing and terms follow RDKit 2022.09's UFF. */
+ * replica (--debug-replica K). energy --surface: the molecule above a
+ * periodic substrate (engine/io/uff_surface_setup.h), evaluated on the same
+ * device or the CPU reference. Typing and terms follow RDKit 2022.09's UFF. */
 #include "json.h"
 #include "args.h"
 #include "cmd_uff_relax.h"
 #include "commands.h"
 #include "system/uff_molecule.h"
 #include "io/uff_conformations.h"
+#include "io/uff_forces_file.h"
 #include "io/uff_load.h"
+#include "io/uff_surface_io.h"
+#include "io/uff_surface_setup.h"
+#include "ref/ref_uff_surface.h"
+#include "forces/pass_uff_surface.h"
+#include "sim/uff_surface_eval.h"
 #include "io/uff_record_setup.h"
 #include "system/uff_terms.h"
+#include "sim/uff_debug_write.h"
 #include "uff_eval.h"
-#include "uff_surface_cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SCAN_DEFAULT_REPLICAS 1024
+
+/* energy --surface and its options */
+typedef struct uff_surface_request {
+    const char *spec;      /* --surface nacl|graphene|FILE.xyz; NULL: none */
+    int mode;              /* --surface-mode: -1 unset (direct, or grid with a grid file) */
+    int form;              /* --surface-form lj|morse: VKMD_UFF_SURFACE_FORM_* */
+    double spacing;        /* --grid-spacing A; 0: 0.1 */
+    double height;         /* --height A: lowest atom above the top layer; 0: 3.0 */
+    const char *save_grid; /* --save-grid F.xsf */
+    const char *load_grid; /* --load-grid F.xsf */
+} uff_surface_request;
 
 typedef struct uff_request {
     int scan;
@@ -43,6 +61,140 @@ typedef struct uff_request {
     vkmd_uff_terms_desc desc;
     uff_surface_request surface; /* energy: --surface and its options */
 } uff_request;
+
+#define SURFACE_DEFAULT_HEIGHT 3.0
+
+/* Consistency of the --surface options (surface options without --surface,
+ * both grid files, a grid file in direct mode). */
+static vkmd_result uff_surface_check(const uff_surface_request *req)
+{
+    if (!req->spec && (req->mode >= 0 || req->spacing > 0 || req->height > 0 || req->save_grid ||
+                       req->load_grid || req->form))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "surface options need --surface nacl|graphene|FILE.xyz");
+    if (req->save_grid && req->load_grid)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--save-grid and --load-grid exclude each other");
+    if (req->mode == 0 && (req->save_grid || req->load_grid))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--save-grid/--load-grid need --surface-mode grid");
+    if (req->load_grid && req->spacing > 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--grid-spacing is the loaded grid's own with --load-grid");
+    return VKMD_OK;
+}
+
+static void uff_surface_usage(FILE *out)
+{
+    fprintf(out,
+            "surface (energy): the molecule above a periodic substrate (x-y), UFF LJ pairs\n"
+            "  --surface nacl|graphene|FILE.xyz  NaCl(001) 2 layers, graphene, or extended XYZ\n"
+            "                       with Lattice=\"...\" (a, b in the x-y plane)\n"
+            "  --surface-mode direct|grid  direct pair sums (default) or the potential grid\n"
+            "                       (built on the device, tricubic B-spline interpolation)\n"
+            "  --surface-form lj|morse  UFF LJ 12-6 (default) or Morse with the same well\n"
+            "  --grid-spacing A     grid spacing (default 0.1)\n"
+            "  --save-grid F.xsf | --load-grid F.xsf  XSF DATAGRID_3D, one grid per UFF type\n"
+            "  --height A           lowest atom this far above the top layer (default 3.0)\n");
+}
+
+/* Evaluates the surface for `count` replicas (types[m], mols[m] of
+ * molecule m; reps as uff_eval_run) on ev's device (ev->ctx) or the CPU
+ * reference. Replica coordinates are translated in z so that their lowest
+ * atom is at the requested height (x, y kept). Surface forces are ADDED to
+ * forces[r] (entries may be NULL). out_energy [count] kcal/mol, out_below
+ * [count] atoms below the grid; *out_desc a one-line description. */
+static vkmd_result uff_surface_run(const uff_surface_request *req, const uff_eval *ev,
+                                   const vkmd_uff_typing *const *types,
+                                   const vkmd_uff_terms *const *mols, int32_t mol_count,
+                                   const vkmd_uff_replica *reps, int32_t count,
+                                   double *const *forces, double *out_energy, int32_t *out_below,
+                                   char *out_desc, size_t desc_size)
+{
+    vkmd_result res = VKMD_OK;
+    const vkmd_uff_surface_setup_desc sd = {
+        .spec = req->spec,
+        .form = req->form,
+        .grid = req->mode == 1 || (req->mode < 0 && (req->load_grid || req->save_grid)),
+        .spacing_a = req->spacing,
+        .load_grid = req->load_grid,
+        .height_a = req->height > 0 ? req->height : SURFACE_DEFAULT_HEIGHT};
+    vkmd_uff_surface_setup s;
+    double *f = NULL;
+    VKMD_TRY(vkmd_uff_surface_setup_build(&sd, types, mol_count, reps, count, &s));
+    const vkmd_uff_surface_replicas *placed = &s.placed;
+    f = calloc(3 * (size_t)(placed->atom_count > 0 ? placed->atom_count : 1), sizeof *f);
+    if (!f)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
+    if (sd.grid && !req->load_grid) {
+        if (ev->ctx) {
+            VKMD_TRY(vkmd_pass_uff_surface_grid_compute(ev->ctx, &s.surf, &s.grid));
+        } else {
+            ref_uff_surface_grid_values(&s.surf, &s.grid);
+            VKMD_TRY(vkmd_uff_surface_grid_prefilter(&s.grid));
+        }
+    }
+    if (req->save_grid)
+        VKMD_TRY(vkmd_uff_surface_grid_save(req->save_grid, &s.grid));
+    if (ev->ctx) {
+        VKMD_TRY(vkmd_uff_surface_evaluate(ev->ctx, &s.surf, sd.grid ? &s.grid : NULL, mols,
+                                           mol_count, reps, placed, f, out_energy, out_below));
+    } else {
+        for (int32_t r = 0; r < count; ++r) {
+            const int32_t n = types[reps[r].molecule]->atom_count;
+            const size_t o = (size_t)placed->offset[r];
+            const int32_t *channel = placed->channel;
+            const double *xyz = placed->xyz;
+            out_below[r] = 0;
+            out_energy[r] =
+                sd.grid ? ref_uff_surface_grid(&s.grid, channel + o, n, xyz + 3 * o, f + 3 * o,
+                                               &out_below[r])
+                        : ref_uff_surface_direct(&s.surf, channel + o, n, xyz + 3 * o, f + 3 * o);
+        }
+    }
+    for (int32_t r = 0; r < count; ++r)
+        if (forces && forces[r])
+            for (int32_t i = 0; i < 3 * types[reps[r].molecule]->atom_count; ++i)
+                forces[r][i] += f[3 * (size_t)placed->offset[r] + i];
+    vkmd_uff_surface_setup_describe(&s, &sd, out_desc, desc_size);
+cleanup:
+    free(f);
+    vkmd_uff_surface_setup_free(&s);
+    return res;
+}
+
+/* Prints the surface results (text lines, or with json a ",\n  \"surface\":
+ * {...}" member without trailing newline). totals [count]: the UFF totals. */
+static void uff_surface_print(const uff_surface_request *req, const char *desc,
+                              const double *energy, const int32_t *below,
+                              const vkmd_uff_energy *totals, int32_t count, int json)
+{
+    (void)req;
+    if (json) {
+        printf(",\n  \"surface\": {\n    \"description\": \"");
+        for (const char *c = desc; *c; ++c)
+            printf((*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
+        printf("\",\n    \"energies_kcal_per_mol\": [");
+        for (int32_t r = 0; r < count; ++r)
+            printf("%s%.10g", r ? ", " : "", energy[r]);
+        printf("],\n    \"totals_with_surface_kcal_per_mol\": [");
+        for (int32_t r = 0; r < count; ++r)
+            printf("%s%.10g", r ? ", " : "", totals[r].total + energy[r]);
+        printf("],\n    \"atoms_below_grid\": [");
+        for (int32_t r = 0; r < count; ++r)
+            printf("%s%d", r ? ", " : "", below[r]);
+        printf("]\n  }");
+        return;
+    }
+    printf("surface: %s\n(forces above include the surface force)\n", desc);
+    for (int32_t r = 0; r < count; ++r) {
+        printf("  replica %d: E_surface %14.6f kcal/mol, UFF + surface %14.6f kcal/mol", r + 1,
+               energy[r], totals[r].total + energy[r]);
+        if (below[r] > 0)
+            printf("  (%d atom(s) below the grid: evaluated at its lowest plane)", below[r]);
+        printf("\n");
+    }
+}
 
 static void usage(FILE *out)
 {
@@ -121,13 +273,6 @@ static void force_stats(const double *f, int32_t n, double *out_max, double *out
     *out_rms = sqrt(fsum2 / n);
 }
 
-static void write_forces(FILE *ff, const char *what, int32_t n, const double *f)
-{
-    fprintf(ff, "# %s, %d atoms\n", what, n);
-    for (int32_t a = 0; a < n; ++a)
-        fprintf(ff, "%d %.10e %.10e %.10e\n", a + 1, f[3 * a], f[3 * a + 1], f[3 * a + 2]);
-}
-
 /* Prints one record of `vkmd uff energy` with its conformers' results. */
 static void print_record(const uff_request *req, int32_t index, const vkmd_uff_molecule *m,
                          const vkmd_uff_typing *ty, const vkmd_uff_terms *terms,
@@ -200,7 +345,7 @@ static void print_record(const uff_request *req, int32_t index, const vkmd_uff_m
             char what[192];
             snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", index + 1, m->name,
                      c + 1);
-            write_forces(forces_file, what, m->atom_count, f[c]);
+            vkmd_uff_forces_file_write(forces_file, what, m->atom_count, f[c]);
         }
     }
     if (req->json)
@@ -211,43 +356,34 @@ static int parse_args(int argc, char **argv, uff_request *req)
 {
     vkmd_result r = VKMD_OK;
     const char *cmd = req->scan ? "uff scan" : "uff energy";
+    uff_surface_request *s = &req->surface;
+    const args_option both[] = {
+        ARG_STRING("--device", &req->device),
+        ARG_FLAG("--json", &req->json),
+        ARG_STRING("--forces", &req->forces_path),
+        ARG_STRING("--charges", &req->charges_path),
+        ARG_INT("--replicas", &req->replicas, 1, 1 << 24),
+        ARG_INT("--debug-replica", &req->debug_replica, 1, INT32_MAX),
+        ARG_DOUBLE("--dielectric", &req->desc.dielectric, 1e-3, 1e6),
+        ARG_FLAG("--include-interfragment", &req->desc.include_interfragment)};
+    const args_option energy[] = {ARG_FLAG("--types", &req->types),
+                                  ARG_STRING("--surface", &s->spec),
+                                  ARG_CHOICE("--surface-mode", &s->mode, "direct|grid"),
+                                  ARG_CHOICE("--surface-form", &s->form, "lj|morse"),
+                                  ARG_DOUBLE("--grid-spacing", &s->spacing, 0.02, 2.0),
+                                  ARG_DOUBLE("--height", &s->height, 0.5, 50.0),
+                                  ARG_STRING("--save-grid", &s->save_grid),
+                                  ARG_STRING("--load-grid", &s->load_grid)};
+    const args_option scan[] = {ARG_STRING("--confs", &req->confs_path)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
-        const char *a = argv[i], *v = NULL;
+        const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--device")) {
-            ARGS_VALUE();
-            req->device = v;
-        } else if (!strcmp(a, "--json")) {
-            req->json = 1;
-        } else if (!strcmp(a, "--types") && !req->scan) {
-            req->types = 1;
-        } else if (!strcmp(a, "--forces")) {
-            ARGS_VALUE();
-            req->forces_path = v;
-        } else if (!strcmp(a, "--charges")) {
-            ARGS_VALUE();
-            req->charges_path = v;
-        } else if (!strcmp(a, "--confs") && req->scan) {
-            ARGS_VALUE();
-            req->confs_path = v;
-        } else if (!strcmp(a, "--replicas")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 1, 1 << 24, &req->replicas);
-        } else if (!strcmp(a, "--debug-replica")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 1, INT32_MAX, &req->debug_replica);
-        } else if (!strcmp(a, "--dielectric")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-3, 1e6, &req->desc.dielectric);
-        } else if (!strcmp(a, "--include-interfragment")) {
-            req->desc.include_interfragment = 1;
-        } else if (!req->scan && uff_surface_parse_arg(argc, argv, &i, &req->surface, &r)) {
-            /* a surface option, consumed */
+        } else if (args_table(argc, argv, &i, both, ARRAY_LEN(both), &r) ||
+                   (req->scan ? args_table(argc, argv, &i, scan, ARRAY_LEN(scan), &r)
+                              : args_table(argc, argv, &i, energy, ARRAY_LEN(energy), &r))) {
+            /* consumed */
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                           "unknown option '%s' for vkmd %s (see vkmd uff --help)", a, cmd);
@@ -280,41 +416,11 @@ static int parse_args(int argc, char **argv, uff_request *req)
     return -1;
 }
 
-static vkmd_result open_forces_file(const uff_request *req, const uff_eval *ev, FILE **out)
-{
-    *out = NULL;
-    if (!req->forces_path)
-        return VKMD_OK;
-    FILE *ff = fopen(req->forces_path, "w");
-    if (!ff)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open for writing: %s", req->forces_path,
-                         strerror(errno));
-    fprintf(ff, "# vkmd uff forces of %s, units kcal/mol/A, device %s\n# atom fx fy fz\n",
-            req->molecule, ev->device);
-    *out = ff;
-    return VKMD_OK;
-}
-
 static vkmd_result close_outputs(const uff_request *req, FILE **ff)
 {
-    if (*ff) {
-        int bad = ferror(*ff);
-        int closed = fclose(*ff);
-        *ff = NULL;
-        if (bad || closed != 0)
-            return vkmd_fail(VKMD_ERROR_IO, "%s: writing forces failed", req->forces_path);
-    }
+    VKMD_TRY_RETURN(vkmd_uff_forces_file_close(ff, req->forces_path));
     if (fflush(stdout) != 0 || ferror(stdout))
         return vkmd_fail(VKMD_ERROR_IO, "writing the report failed");
-    return VKMD_OK;
-}
-
-static vkmd_result check_debug_range(const uff_request *req, int32_t replicas)
-{
-    if (req->debug_replica > replicas)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "--debug-replica %d: there are %d replicas (1..%d)", req->debug_replica,
-                         replicas, replicas);
     return VKMD_OK;
 }
 
@@ -327,249 +433,191 @@ static void print_debug(const uff_request *req, const uff_eval *ev, const char *
         printf(",\n  \"debug\": {\"replica\": %d, \"of\": ", req->debug_replica);
         json_string(stdout, what);
         printf(", \"interactions\": ");
-        uff_eval_print_debug(stdout, dbg, count, labels, 1, 2);
+        vkmd_uff_debug_write(stdout, dbg, count, labels, 1, 2);
         printf("}");
     } else {
         printf("\nper-interaction details of replica %d (%s), computed on %s: %d terms\n",
                req->debug_replica, what, ev->device, count);
-        uff_eval_print_debug(stdout, dbg, count, labels, 0, 0);
+        vkmd_uff_debug_write(stdout, dbg, count, labels, 0, 0);
     }
 }
 
-static int uff_energy(int argc, char **argv)
-{
-    uff_request req;
-    memset(&req, 0, sizeof req);
-    uff_surface_request_init(&req.surface);
-    req.device = "cpu";
-    int early = parse_args(argc, argv, &req);
-    if (early >= 0)
-        return early;
-
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *recs = NULL;
-    int32_t count = 0, nrep = 0;
-    vkmd_uff_record_setup setups = {0};
+/* What one `vkmd uff energy|scan` run loaded and computed. */
+typedef struct uff_job {
+    vkmd_uff_molecule *recs, *confs; /* confs: scan only */
+    int32_t count, nconf, n;         /* records, conformation records, replicas */
+    vkmd_uff_record_setup setup;
     uff_eval ev;
-    memset(&ev, 0, sizeof ev);
-    vkmd_uff_replica *reps = NULL;
-    vkmd_uff_energy *energy = NULL;
-    double *force_data = NULL, **forces = NULL;
-    vkmd_uff_debug_record *dbg = NULL;
-    int32_t dbg_count = 0;
-    FILE *ff = NULL;
-    double *surf_e = NULL;
-    int32_t *surf_below = NULL;
-    char surf_desc[512] = "";
-    int exit_code = 1;
-    VKMD_TRY(vkmd_uff_molecule_load(req.molecule, &recs, &count));
-    VKMD_TRY(vkmd_uff_record_setup_build(recs, count, req.charges_path, &req.desc, &setups));
-    size_t natoms = 0;
-    for (int32_t k = 0; k < count; ++k) {
-        nrep += recs[k].conformer_count;
-        natoms += (size_t)recs[k].conformer_count * (size_t)recs[k].atom_count;
-    }
-    if ((res = check_debug_range(&req, nrep)) != VKMD_OK) {
-        exit_code = 2;
-        goto cleanup;
-    }
-    reps = calloc((size_t)nrep, sizeof *reps);
-    energy = calloc((size_t)nrep, sizeof *energy);
-    forces = calloc((size_t)nrep, sizeof *forces);
-    force_data = calloc(3 * natoms, sizeof *force_data);
-    if (!reps || !energy || !forces || !force_data) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d conformers", nrep);
-        goto cleanup;
-    }
-    for (int32_t k = 0, r = 0, at = 0; k < count; ++k) {
-        for (int32_t c = 0; c < recs[k].conformer_count; ++c, ++r) {
-            reps[r] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&recs[k], c)};
-            forces[r] = force_data + 3 * (size_t)at;
-            at += recs[k].atom_count;
-        }
-    }
-    VKMD_TRY(uff_eval_open(req.device, &ev));
-    ev.replicas_per_batch = req.replicas;
-    ev.debug_replica = req.debug_replica - 1;
-    VKMD_TRY(
-        uff_eval_run(&ev, setups.terms_of, count, reps, nrep, energy, forces, &dbg, &dbg_count));
-    if (req.surface.spec) {
-        surf_e = calloc((size_t)nrep, sizeof *surf_e);
-        surf_below = calloc((size_t)nrep, sizeof *surf_below);
-        if (!surf_e || !surf_below) {
-            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface results");
-            goto cleanup;
-        }
-        VKMD_TRY(uff_surface_run(&req.surface, &ev, setups.typing_of, setups.terms_of, count, reps,
-                                 nrep, forces, surf_e, surf_below, surf_desc, sizeof surf_desc));
-    }
-    VKMD_TRY(open_forces_file(&req, &ev, &ff));
+    vkmd_uff_replica *reps;
+    vkmd_uff_energy *energy;
+    double *force_data, **forces; /* scan: only with --forces */
+    vkmd_uff_debug_record *dbg;
+    int32_t dbg_count;
+    double *surf_e;
+    int32_t *surf_below;
+    char surf_desc[512];
+} uff_job;
 
-    if (req.json) {
-        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
-               "\"length\": \"angstrom\"},\n");
-        printf("  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"molecule\": ", VKMD_VERSION,
-               VKMD_GIT_COMMIT);
-        json_string(stdout, req.molecule);
+/* energy: every record and conformer of MOL is a replica. */
+static vkmd_result load_energy(const uff_request *req, uff_job *j)
+{
+    VKMD_TRY_RETURN(vkmd_uff_molecule_load(req->molecule, &j->recs, &j->count));
+    VKMD_TRY_RETURN(
+        vkmd_uff_record_setup_build(j->recs, j->count, req->charges_path, &req->desc, &j->setup));
+    for (int32_t k = 0; k < j->count; ++k)
+        j->n += j->recs[k].conformer_count;
+    if (!(j->reps = calloc((size_t)j->n, sizeof *j->reps)))
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d conformers", j->n);
+    for (int32_t k = 0, r = 0; k < j->count; ++k)
+        for (int32_t c = 0; c < j->recs[k].conformer_count; ++c, ++r)
+            j->reps[r] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&j->recs[k], c)};
+    return VKMD_OK;
+}
+
+/* scan: MOL is one record; the conformations of --confs are the replicas. */
+static vkmd_result load_scan(const uff_request *req, uff_job *j)
+{
+    VKMD_TRY_RETURN(vkmd_uff_molecule_load(req->molecule, &j->recs, &j->count));
+    if (j->count != 1)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s has %d records; scan takes one molecule (its conformations come "
+                         "from --confs)",
+                         req->molecule, j->count);
+    VKMD_TRY_RETURN(
+        vkmd_uff_record_setup_build(j->recs, 1, req->charges_path, &req->desc, &j->setup));
+    VKMD_TRY_RETURN(vkmd_uff_conformations_load(req->confs_path, &j->recs[0], req->molecule,
+                                                &j->confs, &j->nconf, &j->n));
+    if (!(j->reps = calloc((size_t)j->n, sizeof *j->reps)))
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", j->n);
+    vkmd_uff_conformations_replicas(j->confs, j->nconf, j->reps);
+    return VKMD_OK;
+}
+
+/* Result arrays, the evaluation and the surface. */
+static vkmd_result evaluate(const uff_request *req, uff_job *j)
+{
+    size_t natoms = 0;
+    for (int32_t r = 0; r < j->n; ++r)
+        natoms += (size_t)j->recs[j->reps[r].molecule].atom_count;
+    j->energy = calloc((size_t)j->n, sizeof *j->energy);
+    if (!req->scan || req->forces_path) {
+        j->forces = calloc((size_t)j->n, sizeof *j->forces);
+        j->force_data = calloc(3 * natoms, sizeof *j->force_data);
+        for (size_t r = 0, at = 0; j->forces && j->force_data && r < (size_t)j->n; ++r) {
+            j->forces[r] = j->force_data + 3 * at;
+            at += (size_t)j->recs[j->reps[r].molecule].atom_count;
+        }
+    }
+    if (!j->energy || ((!req->scan || req->forces_path) && (!j->forces || !j->force_data)))
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d %s", j->n,
+                         req->scan ? "conformations" : "conformers");
+    VKMD_TRY_RETURN(uff_eval_open(req->device, &j->ev));
+    j->ev.replicas_per_batch = req->replicas || !req->scan ? req->replicas : SCAN_DEFAULT_REPLICAS;
+    j->ev.debug_replica = req->debug_replica - 1;
+    VKMD_TRY_RETURN(uff_eval_run(&j->ev, j->setup.terms_of, j->count, j->reps, j->n, j->energy,
+                                 j->forces, &j->dbg, &j->dbg_count));
+    if (!req->surface.spec)
+        return VKMD_OK;
+    j->surf_e = calloc((size_t)j->n, sizeof *j->surf_e);
+    j->surf_below = calloc((size_t)j->n, sizeof *j->surf_below);
+    if (!j->surf_e || !j->surf_below)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface results");
+    return uff_surface_run(&req->surface, &j->ev, j->setup.typing_of, j->setup.terms_of, j->count,
+                           j->reps, j->n, j->forces, j->surf_e, j->surf_below, j->surf_desc,
+                           sizeof j->surf_desc);
+}
+
+/* The JSON report's first members, common to energy and scan. */
+static void json_head(const uff_request *req, const uff_eval *ev)
+{
+    printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
+           "\"length\": \"angstrom\"},\n");
+    printf("  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"molecule\": ", VKMD_VERSION,
+           VKMD_GIT_COMMIT);
+    json_string(stdout, req->molecule);
+    if (!req->scan) {
         printf(",\n  \"device\": ");
-        json_string(stdout, ev.device);
+        json_string(stdout, ev->device);
+    }
+}
+
+static void print_energy(const uff_request *req, uff_job *j, FILE *ff)
+{
+    if (req->json) {
+        json_head(req, &j->ev);
         printf(",\n  \"replicas\": %d,\n  \"dispatches\": %d,\n"
                "  \"force_field\": \"UFF (Rappe et al. 1992), typing as RDKit 2022.09\",\n"
                "  \"include_interfragment\": %s,\n  \"coulomb\": %s,\n"
                "  \"dielectric\": %g,\n  \"records\": [\n",
-               nrep, ev.batches, req.desc.include_interfragment ? "true" : "false",
-               req.charges_path ? "true" : "false",
-               req.desc.dielectric > 0 ? req.desc.dielectric : 1.0);
+               j->n, j->ev.batches, req->desc.include_interfragment ? "true" : "false",
+               req->charges_path ? "true" : "false",
+               req->desc.dielectric > 0 ? req->desc.dielectric : 1.0);
     } else {
-        printf("vkmd uff energy: %s, %d record(s), device %s", req.molecule, count, ev.device);
-        if (ev.ctx)
-            printf("; %d replica(s) in %d dispatch(es)", nrep, ev.batches);
+        printf("vkmd uff energy: %s, %d record(s), device %s", req->molecule, j->count,
+               j->ev.device);
+        if (j->ev.ctx)
+            printf("; %d replica(s) in %d dispatch(es)", j->n, j->ev.batches);
         printf("\nUFF (Rappe et al. 1992), typing as RDKit 2022.09; van der Waals between "
                "fragments %s\n\n",
-               req.desc.include_interfragment ? "included" : "left out (as RDKit)");
+               req->desc.include_interfragment ? "included" : "left out (as RDKit)");
     }
-    for (int32_t k = 0, r = 0; k < count; r += recs[k].conformer_count, ++k)
-        print_record(&req, k, &recs[k], &setups.typing[k], &setups.terms[k], energy + r, forces + r,
-                     ff, k == 0);
-    if (req.json)
+    for (int32_t k = 0, r = 0; k < j->count; r += j->recs[k].conformer_count, ++k)
+        print_record(req, k, &j->recs[k], &j->setup.typing[k], &j->setup.terms[k], j->energy + r,
+                     j->forces + r, ff, k == 0);
+    if (req->json)
         printf("\n  ]");
-    if (req.surface.spec)
-        uff_surface_print(&req.surface, surf_desc, surf_e, surf_below, energy, nrep, req.json);
-    if (dbg) {
-        int32_t r = req.debug_replica - 1, k = reps[r].molecule;
+    if (req->surface.spec)
+        uff_surface_print(&req->surface, j->surf_desc, j->surf_e, j->surf_below, j->energy, j->n,
+                          req->json);
+    if (j->dbg) {
+        int32_t r = req->debug_replica - 1, k = j->reps[r].molecule;
         int32_t c = r;
-        for (int32_t j = 0; j < k; ++j)
-            c -= recs[j].conformer_count;
+        for (int32_t q = 0; q < k; ++q)
+            c -= j->recs[q].conformer_count;
         char what[192];
-        snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", k + 1, recs[k].name,
+        snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", k + 1, j->recs[k].name,
                  c + 1);
-        print_debug(&req, &ev, what, dbg, dbg_count, setups.typing[k].label);
+        print_debug(req, &j->ev, what, j->dbg, j->dbg_count, j->setup.typing[k].label);
     }
-    if (req.json)
-        printf("\n}\n");
-    VKMD_TRY(close_outputs(&req, &ff));
-    VKMD_TRY(uff_eval_close(&ev));
-    exit_code = 0;
-cleanup:
-    if (exit_code != 0) {
-        fflush(stdout);
-        tool_error("uff energy", res);
-    }
-    if (ff)
-        fclose(ff);
-    uff_eval_close(&ev);
-    free(dbg);
-    free(surf_e);
-    free(surf_below);
-    free(reps);
-    free(energy);
-    free(forces);
-    free(force_data);
-    vkmd_uff_record_setup_free(&setups);
-    vkmd_uff_molecule_array_free(recs, count);
-    return exit_code;
 }
 
-static int uff_scan(int argc, char **argv)
+static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
 {
-    uff_request req;
-    memset(&req, 0, sizeof req);
-    req.scan = 1;
-    req.device = "auto";
-    int early = parse_args(argc, argv, &req);
-    if (early >= 0)
-        return early;
-
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *recs = NULL, *confs = NULL;
-    int32_t count = 0, nconf = 0, n = 0;
-    vkmd_uff_record_setup setup = {0};
-    uff_eval ev;
-    memset(&ev, 0, sizeof ev);
-    vkmd_uff_replica *reps = NULL;
-    vkmd_uff_energy *energy = NULL;
-    double *force_data = NULL, **forces = NULL;
-    vkmd_uff_debug_record *dbg = NULL;
-    int32_t dbg_count = 0;
-    FILE *ff = NULL;
-    int exit_code = 1;
-    VKMD_TRY(vkmd_uff_molecule_load(req.molecule, &recs, &count));
-    if (count != 1) {
-        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                        "%s has %d records; scan takes one molecule (its conformations come "
-                        "from --confs)",
-                        req.molecule, count);
-        goto cleanup;
-    }
-    VKMD_TRY(vkmd_uff_record_setup_build(recs, 1, req.charges_path, &req.desc, &setup));
-    VKMD_TRY(
-        vkmd_uff_conformations_load(req.confs_path, &recs[0], req.molecule, &confs, &nconf, &n));
-    reps = calloc((size_t)n, sizeof *reps);
-    if (!reps) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d conformations", n);
-        goto cleanup;
-    }
-    vkmd_uff_conformations_replicas(confs, nconf, reps);
-    if ((res = check_debug_range(&req, n)) != VKMD_OK) {
-        exit_code = 2;
-        goto cleanup;
-    }
-    const int32_t na = recs[0].atom_count;
-    energy = calloc((size_t)n, sizeof *energy);
-    if (req.forces_path) {
-        forces = calloc((size_t)n, sizeof *forces);
-        force_data = calloc(3 * (size_t)n * (size_t)na, sizeof *force_data);
-        for (int32_t r = 0; forces && force_data && r < n; ++r)
-            forces[r] = force_data + 3 * (size_t)r * na;
-    }
-    if (!energy || (req.forces_path && (!forces || !force_data))) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d conformations", n);
-        goto cleanup;
-    }
-    VKMD_TRY(uff_eval_open(req.device, &ev));
-    ev.replicas_per_batch = req.replicas ? req.replicas : SCAN_DEFAULT_REPLICAS;
-    ev.debug_replica = req.debug_replica - 1;
-    VKMD_TRY(uff_eval_run(&ev, setup.terms_of, 1, reps, n, energy, forces, &dbg, &dbg_count));
-    VKMD_TRY(open_forces_file(&req, &ev, &ff));
-
-    const int32_t per = ev.replicas_per_batch < n ? ev.replicas_per_batch : n;
-    const vkmd_uff_terms *t = &setup.terms[0];
-    if (req.json) {
-        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
-               "\"length\": \"angstrom\"},\n");
-        printf("  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"molecule\": ", VKMD_VERSION,
-               VKMD_GIT_COMMIT);
-        json_string(stdout, req.molecule);
+    const int32_t n = j->n, na = j->recs[0].atom_count;
+    const int32_t per = j->ev.replicas_per_batch < n ? j->ev.replicas_per_batch : n;
+    const vkmd_uff_terms *t = &j->setup.terms[0];
+    if (req->json) {
+        json_head(req, &j->ev);
         printf(",\n  \"name\": ");
-        json_string(stdout, recs[0].name);
+        json_string(stdout, j->recs[0].name);
         printf(",\n  \"confs\": ");
-        json_string(stdout, req.confs_path);
+        json_string(stdout, req->confs_path);
         printf(",\n  \"device\": ");
-        json_string(stdout, ev.device);
+        json_string(stdout, j->ev.device);
         printf(",\n  \"force_field\": \"UFF (Rappe et al. 1992), typing as RDKit 2022.09\",\n"
                "  \"n_atoms\": %d,\n  \"n_terms\": {\"bond\": %d, \"angle\": %d, \"torsion\": %d, "
                "\"inversion\": %d, \"pair\": %d},\n  \"coulomb\": %s,\n  \"n_conformations\": "
                "%d,\n  \"replicas_per_dispatch\": %d,\n  \"dispatches\": %d,\n"
                "  \"conformations\": [",
                na, t->bond_count, t->angle_count, t->torsion_count, t->inversion_count,
-               t->pair_count, t->coulomb ? "true" : "false", n, ev.ctx ? per : 0, ev.batches);
+               t->pair_count, t->coulomb ? "true" : "false", n, j->ev.ctx ? per : 0, j->ev.batches);
     } else {
         printf("vkmd uff scan: %s \"%s\" (%d atoms; terms: %d bond, %d angle, %d torsion, %d "
                "inversion, %d pair), %d conformation(s) from %s\n",
-               req.molecule, recs[0].name, na, t->bond_count, t->angle_count, t->torsion_count,
-               t->inversion_count, t->pair_count, n, req.confs_path);
-        printf("device %s", ev.device);
-        if (ev.ctx)
-            printf("; %d dispatch(es) of up to %d replicas", ev.batches, per);
+               req->molecule, j->recs[0].name, na, t->bond_count, t->angle_count, t->torsion_count,
+               t->inversion_count, t->pair_count, n, req->confs_path);
+        printf("device %s", j->ev.device);
+        if (j->ev.ctx)
+            printf("; %d dispatch(es) of up to %d replicas", j->ev.batches, per);
         printf("\nUFF (Rappe et al. 1992), typing as RDKit 2022.09; energies in kcal/mol\n\n");
         printf("  %6s %14s %14s %14s %14s %14s %14s %16s\n", "conf", "bond", "angle", "torsion",
                "inversion", "vdW", "Coulomb", "total");
     }
     for (int32_t r = 0; r < n; ++r) {
         int32_t k, c;
-        vkmd_uff_conformation(confs, r, &k, &c);
-        const vkmd_uff_energy *e = &energy[r];
-        if (req.json) {
+        vkmd_uff_conformation(j->confs, r, &k, &c);
+        const vkmd_uff_energy *e = &j->energy[r];
+        if (req->json) {
             printf("%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, \"energy\": ",
                    r ? "," : "", r + 1, k + 1, c + 1);
             json_energy(stdout, e);
@@ -582,40 +630,74 @@ static int uff_scan(int argc, char **argv)
             char what[96];
             snprintf(what, sizeof what, "conformation %d (record %d, conformer %d)", r + 1, k + 1,
                      c + 1);
-            write_forces(ff, what, na, forces[r]);
+            vkmd_uff_forces_file_write(ff, what, na, j->forces[r]);
         }
     }
-    if (req.json)
+    if (req->json)
         printf("\n  ]");
-    if (dbg) {
+    if (j->dbg) {
         int32_t k, c;
-        vkmd_uff_conformation(confs, req.debug_replica - 1, &k, &c);
+        vkmd_uff_conformation(j->confs, req->debug_replica - 1, &k, &c);
         char what[96];
-        snprintf(what, sizeof what, "conformation %d: record %d, conformer %d", req.debug_replica,
+        snprintf(what, sizeof what, "conformation %d: record %d, conformer %d", req->debug_replica,
                  k + 1, c + 1);
-        print_debug(&req, &ev, what, dbg, dbg_count, setup.typing[0].label);
+        print_debug(req, &j->ev, what, j->dbg, j->dbg_count, j->setup.typing[0].label);
     }
-    if (req.json)
-        printf("\n}\n");
-    VKMD_TRY(close_outputs(&req, &ff));
-    VKMD_TRY(uff_eval_close(&ev));
-    exit_code = 0;
-cleanup:
-    if (exit_code != 0) {
+}
+
+static int uff_energy_or_scan(int argc, char **argv, int scan)
+{
+    uff_request req;
+    memset(&req, 0, sizeof req);
+    req.surface.mode = -1;
+    req.scan = scan;
+    req.device = scan ? "auto" : "cpu";
+    int early = parse_args(argc, argv, &req);
+    if (early >= 0)
+        return early;
+
+    uff_job j;
+    memset(&j, 0, sizeof j);
+    FILE *ff = NULL;
+    int exit_code = 1;
+    vkmd_result res = scan ? load_scan(&req, &j) : load_energy(&req, &j);
+    if (res == VKMD_OK && req.debug_replica > j.n) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "--debug-replica %d: there are %d replicas (1..%d)", req.debug_replica, j.n,
+                        j.n);
+        exit_code = 2;
+    }
+    if (res == VKMD_OK)
+        res = evaluate(&req, &j);
+    if (res == VKMD_OK && req.forces_path)
+        res = vkmd_uff_forces_file_open(req.forces_path, req.molecule, j.ev.device, &ff);
+    if (res == VKMD_OK) {
+        (scan ? print_scan : print_energy)(&req, &j, ff);
+        if (req.json)
+            printf("\n}\n");
+        res = close_outputs(&req, &ff);
+    }
+    if (res == VKMD_OK)
+        res = uff_eval_close(&j.ev);
+    if (res == VKMD_OK) {
+        exit_code = 0;
+    } else {
         fflush(stdout);
-        tool_error("uff scan", res);
+        tool_error(scan ? "uff scan" : "uff energy", res);
     }
     if (ff)
         fclose(ff);
-    uff_eval_close(&ev);
-    free(dbg);
-    free(reps);
-    free(energy);
-    free(forces);
-    free(force_data);
-    vkmd_uff_record_setup_free(&setup);
-    vkmd_uff_molecule_array_free(confs, nconf);
-    vkmd_uff_molecule_array_free(recs, count);
+    uff_eval_close(&j.ev);
+    free(j.dbg);
+    free(j.surf_e);
+    free(j.surf_below);
+    free(j.reps);
+    free(j.energy);
+    free(j.forces);
+    free(j.force_data);
+    vkmd_uff_record_setup_free(&j.setup);
+    vkmd_uff_molecule_array_free(j.confs, j.nconf);
+    vkmd_uff_molecule_array_free(j.recs, j.count);
     return exit_code;
 }
 
@@ -625,10 +707,8 @@ int cmd_uff(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    if (!strcmp(argv[1], "energy"))
-        return uff_energy(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "scan"))
-        return uff_scan(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "energy") || !strcmp(argv[1], "scan"))
+        return uff_energy_or_scan(argc - 1, argv + 1, !strcmp(argv[1], "scan"));
     if (!strcmp(argv[1], "relax"))
         return cmd_uff_relax(argc - 1, argv + 1);
     if (!strcmp(argv[1], "md"))

@@ -2,18 +2,14 @@
  * `vkmd uff scan`: on the CPU double reference (one replica at a time) or
  * on a Vulkan device (sim/uff_replicas.h: batches of up to
  * replicas_per_batch replicas, one dispatch each), with the same outputs,
- * plus the device's per-interaction details of one replica and their
- * printing. */
+ * plus the device's per-interaction details of one replica. */
 #ifndef VKMD_TOOLS_UFF_EVAL_H
 #define VKMD_TOOLS_UFF_EVAL_H
 
-#include "common/vkmd_layout.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
 #include "sim/uff_replicas.h"
 #include "vk/context.h"
-
-#include <stdio.h>
 
 typedef struct uff_eval {
     vkmd_vk_context *ctx;       /* NULL: the CPU reference */
@@ -47,11 +43,5 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
                          const vkmd_uff_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
                          double *const *out_forces, vkmd_uff_debug_record **out_debug,
                          int32_t *out_debug_count);
-
-/* Prints debug records of one replica (molecule-local atoms printed 1-based
- * with their UFF labels `labels`, may be NULL): a table, or with json a
- * JSON array (no trailing newline) indented by `indent` spaces. */
-void uff_eval_print_debug(FILE *out, const vkmd_uff_debug_record *recs, int32_t count,
-                          char (*labels)[VKMD_UFF_LABEL_MAX], int json, int indent);
 
 #endif
