@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "system/uff_molecule.h"
 #include "io/uff_conformations.h"
+#include "io/uff_energy_report.h"
 #include "io/uff_forces_file.h"
 #include "io/uff_load.h"
 #include "io/uff_surface_io.h"
@@ -237,121 +238,6 @@ static void usage(FILE *out)
     cmd_uff_relax_usage(out);
 }
 
-typedef struct term_row {
-    const char *key, *label;
-    double value;
-} term_row;
-
-static void rows_of(const vkmd_uff_energy *e, term_row r[7])
-{
-    term_row t[7] = {{"bond", "bond stretch", e->bond},  {"angle", "angle bend", e->angle},
-                     {"torsion", "torsion", e->torsion}, {"inversion", "inversion", e->inversion},
-                     {"vdw", "van der Waals", e->vdw},   {"coulomb", "Coulomb", e->coulomb},
-                     {"total", "total", e->total}};
-    memcpy(r, t, sizeof t);
-}
-
-static void json_energy(FILE *out, const vkmd_uff_energy *e)
-{
-    term_row rows[7];
-    rows_of(e, rows);
-    fputc('{', out);
-    for (int k = 0; k < 7; ++k)
-        fprintf(out, "%s\"%s_kcal_per_mol\": %.10f", k ? ", " : "", rows[k].key, rows[k].value);
-    fputc('}', out);
-}
-
-static void force_stats(const double *f, int32_t n, double *out_max, double *out_rms)
-{
-    double fmax2 = 0, fsum2 = 0;
-    for (int32_t a = 0; a < n; ++a) {
-        double f2 = f[3 * a] * f[3 * a] + f[3 * a + 1] * f[3 * a + 1] + f[3 * a + 2] * f[3 * a + 2];
-        fmax2 = fmax(fmax2, f2);
-        fsum2 += f2;
-    }
-    *out_max = sqrt(fmax2);
-    *out_rms = sqrt(fsum2 / n);
-}
-
-/* Prints one record of `vkmd uff energy` with its conformers' results. */
-static void print_record(const uff_request *req, int32_t index, const vkmd_uff_molecule *m,
-                         const vkmd_uff_typing *ty, const vkmd_uff_terms *terms,
-                         const vkmd_uff_energy *e, double *const *f, FILE *forces_file, int first)
-{
-    FILE *out = stdout;
-    if (req->json) {
-        fprintf(out, "%s    {\n      \"record\": %d,\n      \"name\": ", first ? "" : ",\n",
-                index + 1);
-        json_string(out, m->name);
-        fprintf(out, ",\n      \"source\": ");
-        json_string(out, m->source);
-        fprintf(out,
-                ",\n      \"n_atoms\": %d,\n      \"n_bonds\": %d,\n      \"n_terms\": {\"bond\": "
-                "%d, \"angle\": %d, \"torsion\": %d, \"inversion\": %d, \"pair\": %d},\n",
-                m->atom_count, m->bond_count, terms->bond_count, terms->angle_count,
-                terms->torsion_count, terms->inversion_count, terms->pair_count);
-        fprintf(out, "      \"types\": [");
-        for (int32_t a = 0; a < m->atom_count; ++a)
-            fprintf(out, "%s\"%s\"", a ? ", " : "", ty->label[a]);
-        fprintf(out, "],\n      \"hybridization\": [");
-        for (int32_t a = 0; a < m->atom_count; ++a)
-            fprintf(out, "%s\"%s\"", a ? ", " : "",
-                    vkmd_uff_hybridization_name(ty->perception.hyb[a]));
-        fprintf(out, "],\n      \"conformers\": [\n");
-    } else {
-        fprintf(out,
-                "%srecord %d \"%s\" (%s): %d atoms, %d bonds, %d conformer(s); terms: %d "
-                "bond, %d angle, %d torsion, %d inversion, %d pair\n",
-                first ? "" : "\n", index + 1, m->name, m->source, m->atom_count, m->bond_count,
-                m->conformer_count, terms->bond_count, terms->angle_count, terms->torsion_count,
-                terms->inversion_count, terms->pair_count);
-        if (req->types)
-            for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(out, "  atom %4d  %-6s %s%s\n", a + 1, ty->label[a],
-                        vkmd_uff_hybridization_name(ty->perception.hyb[a]),
-                        ty->perception.aromatic[a] ? " aromatic" : "");
-    }
-    for (int32_t c = 0; c < m->conformer_count; ++c) {
-        term_row rows[7];
-        rows_of(&e[c], rows);
-        double fmax, frms;
-        force_stats(f[c], m->atom_count, &fmax, &frms);
-        if (req->json) {
-            fprintf(out, "%s        {\n          \"conformer\": %d,\n          \"energy\": ",
-                    c ? ",\n" : "", c + 1);
-            json_energy(out, &e[c]);
-            fprintf(out, ",\n          \"forces_kcal_per_mol_per_a\": [");
-            for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(out, "%s[%.10e, %.10e, %.10e]", a ? ", " : "", f[c][3 * a], f[c][3 * a + 1],
-                        f[c][3 * a + 2]);
-            fprintf(out, "]\n        }");
-        } else {
-            if (m->conformer_count > 1)
-                fprintf(out, "conformer %d\n", c + 1);
-            fprintf(out, "  %-24s %18s\n", "term", "kcal/mol");
-            for (int k = 0; k < 7; ++k) {
-                if (k == 5 && !terms->coulomb)
-                    fprintf(out, "  %-24s %18s\n", rows[k].label, "off (no charges)");
-                else
-                    fprintf(out, "  %-24s %18.6f\n", rows[k].label, rows[k].value);
-            }
-            fprintf(out, "  forces (kcal/mol/A): max |F| %.6f, rms |F| %.6f\n", fmax, frms);
-            fprintf(out, "  %6s %-6s %14s %14s %14s\n", "atom", "type", "fx", "fy", "fz");
-            for (int32_t a = 0; a < m->atom_count; ++a)
-                fprintf(out, "  %6d %-6s %14.6f %14.6f %14.6f\n", a + 1, ty->label[a], f[c][3 * a],
-                        f[c][3 * a + 1], f[c][3 * a + 2]);
-        }
-        if (forces_file) {
-            char what[192];
-            snprintf(what, sizeof what, "record %d \"%.100s\" conformer %d", index + 1, m->name,
-                     c + 1);
-            vkmd_uff_forces_file_write(forces_file, what, m->atom_count, f[c]);
-        }
-    }
-    if (req->json)
-        fprintf(out, "\n      ]\n    }");
-}
-
 static int parse_args(int argc, char **argv, uff_request *req)
 {
     vkmd_result r = VKMD_OK;
@@ -562,8 +448,8 @@ static void print_energy(const uff_request *req, uff_job *j, FILE *ff)
                req->desc.include_interfragment ? "included" : "left out (as RDKit)");
     }
     for (int32_t k = 0, r = 0; k < j->count; r += j->recs[k].conformer_count, ++k)
-        print_record(req, k, &j->recs[k], &j->setup.typing[k], &j->setup.terms[k], j->energy + r,
-                     j->forces + r, ff, k == 0);
+        vkmd_uff_record_write(stdout, req->json, req->types, k, &j->recs[k], &j->setup.typing[k],
+                              &j->setup.terms[k], j->energy + r, j->forces + r, ff, k == 0);
     if (req->json)
         printf("\n  ]");
     if (req->surface.spec)
@@ -620,7 +506,7 @@ static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
         if (req->json) {
             printf("%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, \"energy\": ",
                    r ? "," : "", r + 1, k + 1, c + 1);
-            json_energy(stdout, e);
+            vkmd_uff_energy_write_json(stdout, e);
             printf("}");
         } else {
             printf("  %6d %14.6f %14.6f %14.6f %14.6f %14.6f %14.6f %16.6f\n", r + 1, e->bond,
