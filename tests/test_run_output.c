@@ -1,9 +1,9 @@
-/* run/energy_drift, run/energy_csv and tools/progress: the energy-drift fit (slope, its standard
+/* run/energy_drift, run/energy_csv and run/progress_line: the energy-drift fit (slope, its standard
  * error, the conversion to k_B T per ns per degree of freedom), the energy CSV (header, columns,
  * digits kept, non-finite rows refused, append without a second header) and the progress reporter
  * (lines, bar redraw throttling, ETA). */
 #include "core/clock.h"
-#include "progress.h"
+#include "run/progress_line.h"
 #include "run/energy_csv.h"
 #include "run/energy_drift.h"
 #include "testlib.h"
@@ -187,14 +187,14 @@ static void test_progress(void)
     CHECK(f != NULL);
     if (!f)
         return;
-    run_progress p;
-    run_progress_desc d = {
-        .first_step = 0, .last_step = 1000000, .dt_fs = 2.0, .out = f, .mode = RUN_PROGRESS_LINES};
-    run_progress_init(&p, &d, 10.0);
-    run_progress_update(&p, 500000, 100.0, 300.04, 11.0);
-    run_progress_update(&p, 750000, 0, 301.0, 12.0);
-    run_progress_update(&p, 1000000, 100.0, 299.0, 13.0);
-    run_progress_finish(&p);
+    vkmd_progress p;
+    vkmd_progress_desc d = {
+        .first_step = 0, .last_step = 1000000, .dt_fs = 2.0, .out = f, .mode = VKMD_PROGRESS_LINES};
+    vkmd_progress_init(&p, &d, 10.0);
+    vkmd_progress_update(&p, 500000, 100.0, 300.04, 11.0);
+    vkmd_progress_update(&p, 750000, 0, 301.0, 12.0);
+    vkmd_progress_update(&p, 1000000, 100.0, 299.0, 13.0);
+    vkmd_progress_finish(&p);
     char *s = read_stream(f);
     printf("%s", s);
     CHECK(count_lines(s, "step ") == 3 && !strchr(s, '\r'));
@@ -211,12 +211,12 @@ static void test_progress(void)
     if (!f)
         return;
     d.out = f;
-    d.mode = RUN_PROGRESS_BAR;
+    d.mode = VKMD_PROGRESS_BAR;
     d.last_step = 100;
-    run_progress_init(&p, &d, 0.0);
+    vkmd_progress_init(&p, &d, 0.0);
     for (int i = 1; i <= 100; ++i)
-        run_progress_update(&p, i, 50.0, 300.0, 0.01 * i);
-    run_progress_finish(&p);
+        vkmd_progress_update(&p, i, 50.0, 300.0, 0.01 * i);
+    vkmd_progress_finish(&p);
     s = read_stream(f);
     int redraws = 0;
     for (const char *c = s; *c; ++c)
@@ -234,10 +234,10 @@ static void test_progress(void)
         return;
     d.out = f;
     d.last_step = 1000;
-    run_progress_init(&p, &d, 0.0);
-    run_progress_update(&p, 10, 50.0, 300.0, 0.5);
-    run_progress_update(&p, 20, 50.0, 300.0, 0.55);
-    run_progress_finish(&p);
+    vkmd_progress_init(&p, &d, 0.0);
+    vkmd_progress_update(&p, 10, 50.0, 300.0, 0.5);
+    vkmd_progress_update(&p, 20, 50.0, 300.0, 0.55);
+    vkmd_progress_finish(&p);
     s = read_stream(f);
     CHECK(strstr(strrchr(s, '\r'), "step 20/1000") != NULL && s[strlen(s) - 1] == '\n');
     free(s);

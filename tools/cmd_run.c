@@ -7,7 +7,7 @@
 #include "args.h"
 #include "commands.h"
 #include "precision_options.h"
-#include "progress.h"
+#include "run/progress_line.h"
 #include "run/run.h"
 #include "run/run_summary.h"
 #include "vk/context.h"
@@ -76,7 +76,7 @@ typedef struct run_cli {
     const char *device;
     int json;
     const vkmd_run_info *info; /* while running */
-    run_progress prog;
+    vkmd_progress prog;
     int progress_on;
     vkmd_viewer *view;
     vkmd_viewer_hud hud;
@@ -165,7 +165,7 @@ static void cli_note(void *user, const char *text)
 {
     run_cli *q = user;
     if (q->progress_on)
-        run_progress_finish(&q->prog);
+        vkmd_progress_finish(&q->prog);
     q->progress_on = 0;
     if (text)
         fprintf(stderr, "vkmd run: %s\n", text);
@@ -175,9 +175,9 @@ static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
 {
     run_cli *q = user;
     q->info = info;
-    const run_progress_desc pd = {.last_step = info->desc->steps > 0 ? info->desc->steps : 1,
-                                  .dt_fs = info->desc->md.dt_fs};
-    run_progress_init(&q->prog, &pd, vkmd_clock_now_s());
+    const vkmd_progress_desc pd = {.last_step = info->desc->steps > 0 ? info->desc->steps : 1,
+                                   .dt_fs = info->desc->md.dt_fs};
+    vkmd_progress_init(&q->prog, &pd, vkmd_clock_now_s());
     q->progress_on = 1;
     if (!q->view)
         return VKMD_OK;
@@ -197,8 +197,8 @@ static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
     q->hud.total_kcal_mol = s->report->total;
     if (!s->start) {
         q->hud.ns_per_day = s->ns_per_day;
-        run_progress_update(&q->prog, s->step, s->ns_per_day, s->report->temperature_k,
-                            vkmd_clock_now_s());
+        vkmd_progress_update(&q->prog, s->step, s->ns_per_day, s->report->temperature_k,
+                             vkmd_clock_now_s());
     }
     return VKMD_OK;
 }

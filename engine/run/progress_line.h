@@ -1,26 +1,26 @@
-/* The progress line of `vkmd run` on stderr: a bar redrawn with '\r' on a
+/* The progress line of a run (vkmd run's on stderr): a bar redrawn with '\r' on a
  * terminal, plain lines otherwise. */
-#ifndef VKMD_TOOLS_PROGRESS_H
-#define VKMD_TOOLS_PROGRESS_H
+#ifndef VKMD_RUN_PROGRESS_LINE_H
+#define VKMD_RUN_PROGRESS_LINE_H
 
 #include "core/clock.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct run_progress_desc {
+typedef struct vkmd_progress_desc {
     int64_t first_step;    /* step the run starts from (default 0) */
     int64_t last_step;     /* step the run ends at (required, > first_step) */
     double dt_fs;          /* time step, for the simulated time shown */
     FILE *out;             /* default stderr */
-    int mode;              /* RUN_PROGRESS_AUTO (default): bar if isatty(out), else lines */
+    int mode;              /* VKMD_PROGRESS_AUTO (default): bar if isatty(out), else lines */
     double min_interval_s; /* bar redraws at most this often (default 0.2) */
-} run_progress_desc;
+} vkmd_progress_desc;
 
-enum { RUN_PROGRESS_AUTO = 0, RUN_PROGRESS_BAR = 1, RUN_PROGRESS_LINES = 2 };
+enum { VKMD_PROGRESS_AUTO = 0, VKMD_PROGRESS_BAR = 1, VKMD_PROGRESS_LINES = 2 };
 
-typedef struct run_progress {
-    run_progress_desc d;
+typedef struct vkmd_progress {
+    vkmd_progress_desc d;
     int bar;            /* resolved mode: 1 bar, 0 lines */
     double start_s;     /* monotonic seconds at init */
     double last_draw_s; /* monotonic seconds of the last bar redraw (-1: none yet) */
@@ -29,24 +29,24 @@ typedef struct run_progress {
     int64_t step;       /* latest update */
     double ns_per_day, temperature_k;
     double now_s;
-} run_progress;
+} vkmd_progress;
 
 /* Starts a reporter at time now_s (vkmd_clock_now_s()). */
-void run_progress_init(run_progress *p, const run_progress_desc *desc, double now_s);
+void vkmd_progress_init(vkmd_progress *p, const vkmd_progress_desc *desc, double now_s);
 
 /* Reports reaching `step`. Bar mode: redraws the line with '\r' (percent,
  * step, ns/day, temperature, ETA) unless the last redraw was less than
  * min_interval_s ago; the last step is always drawn. Line mode: prints one
  * line per call. ns_per_day <= 0 means unknown: the ETA then comes from the
  * wall time since init. */
-void run_progress_update(run_progress *p, int64_t step, double ns_per_day, double temperature_k,
-                         double now_s);
+void vkmd_progress_update(vkmd_progress *p, int64_t step, double ns_per_day, double temperature_k,
+                          double now_s);
 
 /* Draws a pending update and, in bar mode, ends the line. */
-void run_progress_finish(run_progress *p);
+void vkmd_progress_finish(vkmd_progress *p);
 
 /* Formats the progress text of `p`'s latest update into buf (no '\r' or
  * '\n'); the bar and the lines both use it. Returns the length. */
-int run_progress_format(const run_progress *p, char *buf, size_t size);
+int vkmd_progress_format(const vkmd_progress *p, char *buf, size_t size);
 
 #endif

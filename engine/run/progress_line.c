@@ -1,7 +1,7 @@
-/* Progress line for `vkmd run` (see progress.h). The bar pads each redraw
+/* Progress line for `vkmd run` (see progress_line.h). The bar pads each redraw
  * with spaces to the length of the previous one instead of using an
  * erase-line escape, so it works on any terminal that honours '\r'. */
-#include "progress.h"
+#include "run/progress_line.h"
 #include "core/units.h"
 
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-void run_progress_init(run_progress *p, const run_progress_desc *desc, double now_s)
+void vkmd_progress_init(vkmd_progress *p, const vkmd_progress_desc *desc, double now_s)
 {
     memset(p, 0, sizeof *p);
     p->d = *desc;
@@ -17,9 +17,9 @@ void run_progress_init(run_progress *p, const run_progress_desc *desc, double no
         p->d.out = stderr;
     if (!(p->d.min_interval_s > 0))
         p->d.min_interval_s = 0.2;
-    if (p->d.mode == RUN_PROGRESS_BAR)
+    if (p->d.mode == VKMD_PROGRESS_BAR)
         p->bar = 1;
-    else if (p->d.mode == RUN_PROGRESS_LINES)
+    else if (p->d.mode == VKMD_PROGRESS_LINES)
         p->bar = 0;
     else
         p->bar = isatty(fileno(p->d.out)) ? 1 : 0;
@@ -42,7 +42,7 @@ static void format_duration(char *buf, size_t size, double s)
         snprintf(buf, size, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-int run_progress_format(const run_progress *p, char *buf, size_t size)
+int vkmd_progress_format(const vkmd_progress *p, char *buf, size_t size)
 {
     const int64_t total = p->d.last_step - p->d.first_step;
     const int64_t done = p->step - p->d.first_step;
@@ -86,10 +86,10 @@ int run_progress_format(const run_progress *p, char *buf, size_t size)
     return n < 0 ? 0 : n >= (int)size ? (int)size - 1 : n;
 }
 
-static void draw(run_progress *p)
+static void draw(vkmd_progress *p)
 {
     char line[256];
-    int n = run_progress_format(p, line, sizeof line);
+    int n = vkmd_progress_format(p, line, sizeof line);
     if (p->bar) {
         /* Blank what a longer previous line left behind. */
         int pad = p->drawn_len > n ? p->drawn_len - n : 0;
@@ -103,8 +103,8 @@ static void draw(run_progress *p)
     p->pending = 0;
 }
 
-void run_progress_update(run_progress *p, int64_t step, double ns_per_day, double temperature_k,
-                         double now_s)
+void vkmd_progress_update(vkmd_progress *p, int64_t step, double ns_per_day, double temperature_k,
+                          double now_s)
 {
     p->step = step;
     p->ns_per_day = ns_per_day;
@@ -117,7 +117,7 @@ void run_progress_update(run_progress *p, int64_t step, double ns_per_day, doubl
     draw(p);
 }
 
-void run_progress_finish(run_progress *p)
+void vkmd_progress_finish(vkmd_progress *p)
 {
     if (p->pending)
         draw(p);
