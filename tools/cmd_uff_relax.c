@@ -280,6 +280,28 @@ static int md_args(int argc, char **argv, md_request *q)
     return args_exit(r, "uff md");
 }
 
+/* With a window: a frame between chunks of steps, as many as it asks for. */
+typedef struct md_window {
+    vkmd_viewer *view;
+    vkmd_vk_context *ctx;
+    double dt_fs;
+    vkmd_viewer_hud hud;
+} md_window;
+
+static vkmd_result md_frame(void *user, int32_t done, double mean_temperature_k, int32_t *out_steps,
+                            int *out_stop)
+{
+    md_window *w = user;
+    vkmd_viewer_input in;
+    w->hud.step = done;
+    w->hud.time_ps = done * w->dt_fs * 1e-3;
+    w->hud.temperature_k = mean_temperature_k; /* the replicas' mean over the last steps */
+    VKMD_TRY_RETURN(vkmd_viewer_frame(w->view, w->ctx, &w->hud, &in));
+    *out_steps = in.steps;
+    *out_stop = in.quit;
+    return VKMD_OK;
+}
+
 int cmd_uff_md(int argc, char **argv)
 {
     md_request q = {.device = "auto",
@@ -299,7 +321,7 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_uff_terms terms = {0};
     vkmd_uff_md *md = NULL;
     uff_eval ev = {0};
-    double *xyz = NULL, *tmean = NULL, *tchunk = NULL;
+    double *xyz = NULL, *tmean = NULL;
     vkmd_uff_energy *e = NULL;
     vkmd_uff_fire_result *info = NULL; /* the SDF's data items: energies only */
     int exit_code = 1;
@@ -328,10 +350,10 @@ int cmd_uff_md(int argc, char **argv)
                                        .friction_per_ps = q.friction,
                                        .seed = (uint64_t)q.seed};
     VKMD_TRY(vkmd_uff_md_create_replicas(ev.ctx, &recs[0], &terms, nr, &params, &md));
-    if (!view) {
-        VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
-    } else {
-        /* Steps between frames; the mean temperatures are weighted by steps. */
+    char note[160];
+    snprintf(note, sizeof note, "%d REPLICAS OF %s (%d ATOMS EACH)", nr, recs[0].name, na);
+    md_window w = {view, ev.ctx, q.dt, {.bath_k = q.temperature, .note = note}};
+    if (view) {
         VKMD_TRY(vkmd_system_from_uff_molecule(&recs[0], nr, NULL, &vsys));
         const vkmd_render_sources src = {.positions = vkmd_uff_md_positions(md),
                                          .velocities = vkmd_uff_md_velocities(md),
@@ -342,40 +364,13 @@ int cmd_uff_md(int argc, char **argv)
                                          .replica_spacing_a =
                                              vkmd_uff_molecule_extent(&recs[0]) + 4.0};
         VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
-        tchunk = calloc((size_t)nr, sizeof *tchunk);
-        if (!tchunk) {
-            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
-            goto cleanup;
-        }
-        char note[160];
-        snprintf(note, sizeof note, "%d REPLICAS OF %s (%d ATOMS EACH)", nr, recs[0].name, na);
-        vkmd_viewer_hud hud = {.temperature_k = -1, .bath_k = q.temperature, .note = note};
-        int done = 0;
-        while (done < q.steps) {
-            vkmd_viewer_input in;
-            hud.step = done;
-            hud.time_ps = done * q.dt * 1e-3;
-            VKMD_TRY(vkmd_viewer_frame(view, ev.ctx, &hud, &in));
-            if (in.quit)
-                break;
-            const int chunk = in.steps < q.steps - done ? in.steps : q.steps - done;
-            if (chunk <= 0)
-                continue;
-            VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, chunk, tchunk));
-            double t_all = 0;
-            for (int32_t r = 0; r < nr; ++r) {
-                tmean[r] += tchunk[r] * chunk;
-                t_all += tchunk[r] / nr;
-            }
-            hud.temperature_k = t_all; /* the replicas' mean over the last steps */
-            done += chunk;
-        }
-        for (int32_t r = 0; r < nr; ++r)
-            tmean[r] = done > 0 ? tmean[r] / done : 0;
-        if (done < q.steps)
-            fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
-        q.steps = done;
     }
+    int32_t done = 0;
+    VKMD_TRY(
+        vkmd_uff_md_run_chunks(ev.ctx, md, nr, q.steps, view ? md_frame : NULL, &w, tmean, &done));
+    if (done < q.steps)
+        fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
+    q.steps = done;
     VKMD_TRY(vkmd_uff_md_read(ev.ctx, md, xyz, NULL, e));
     if (q.out) {
         char suffix[64];
@@ -427,7 +422,6 @@ cleanup:
     uff_eval_close(&ev);
     free(xyz);
     free(tmean);
-    free(tchunk);
     free(e);
     free(info);
     vkmd_system_destroy(&vsys);
