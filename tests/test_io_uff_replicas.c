@@ -8,6 +8,7 @@
 #include "io/frame_source.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
+#include "io/uff_replicas_json.h"
 #include "io/uff_replicas_sdf.h"
 #include "testlib.h"
 
@@ -67,6 +68,26 @@ int main(void)
     CHECK(strstr(text, "> <MAX_FORCE_KCAL_PER_MOL_A>\n1.000e-04\n") != NULL);
     CHECK(vkmd_uff_replicas_write_sdf(GEN "/no/such/dir/x.sdf", m, n, start, res, "") ==
           VKMD_ERROR_IO);
+
+    /* the relax report: settings as resolved, replicas 1-based, converged counted */
+    const vkmd_uff_relax_report rep = {.molecule = "FA",
+                                       .device = "cpu",
+                                       .out = "reps.sdf",
+                                       .atom_count = na,
+                                       .replica_count = 3,
+                                       .params = vkmd_uff_fire_params_resolve(NULL),
+                                       .results = res};
+    f = fopen(GEN "/relax.json", "w+");
+    CHECK(f != NULL);
+    if (f) {
+        vkmd_uff_relax_write_json(f, &rep);
+        rewind(f);
+        memset(text, 0, sizeof text);
+        CHECK(fread(text, 1, sizeof text - 1, f) > 0);
+        fclose(f);
+    }
+    CHECK(strstr(text, "\"n_converged\": 1,\n") && strstr(text, "\"criterion\": \"max\""));
+    CHECK(strstr(text, "{\"replica\": 3, \"energy_initial_kcal_per_mol\": 0.0000000000, "));
 
     /* frames of a molecule: its conformers, the first as loaded */
     vkmd_frame_source fs;

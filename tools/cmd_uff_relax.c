@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
+#include "io/uff_replicas_json.h"
 #include "io/uff_replicas_sdf.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
@@ -202,22 +203,16 @@ int cmd_uff_relax(int argc, char **argv)
     for (int32_t r = 0; r < n; ++r)
         converged += out[r].converged;
     const char *crit = q.rms ? "rms" : "max";
+    const vkmd_uff_relax_report rep = {.molecule = recs[0].name,
+                                       .device = ev.device,
+                                       .out = q.out,
+                                       .atom_count = na,
+                                       .replica_count = n,
+                                       .host_checks = checks,
+                                       .params = used,
+                                       .results = out};
     if (q.json) {
-        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
-               "\"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n  \"molecule\": \"%s\",\n"
-               "  \"device\": \"%s\",\n  \"minimiser\": \"FIRE\",\n  \"n_atoms\": %d,\n"
-               "  \"n_replicas\": %d,\n  \"ftol_kcal_per_mol_A\": %g,\n  \"criterion\": \"%s\",\n"
-               "  \"max_steps\": %d,\n  \"host_checks\": %d,\n  \"n_converged\": %d,\n"
-               "  \"out\": \"%s\",\n  \"replicas\": [",
-               VKMD_VERSION, recs[0].name, ev.device, na, n, used.ftol, crit, used.max_steps,
-               checks, converged, q.out);
-        for (int32_t r = 0; r < n; ++r)
-            printf("%s\n    {\"replica\": %d, \"energy_initial_kcal_per_mol\": %.10f, "
-                   "\"energy_final_kcal_per_mol\": %.10f, \"steps\": %d, \"converged\": %s, "
-                   "\"max_force_kcal_per_mol_A\": %.4e, \"rms_force_kcal_per_mol_A\": %.4e}",
-                   r ? "," : "", r + 1, out[r].energy_initial, out[r].energy_final, out[r].steps,
-                   out[r].converged ? "true" : "false", out[r].fmax, out[r].frms);
-        printf("\n  ]\n}\n");
+        vkmd_uff_relax_write_json(stdout, &rep);
     } else {
         printf("vkmd uff relax: %s \"%s\" (%d atoms), %d replica(s) from %s\n", q.molecule,
                recs[0].name, na, n, q.confs ? q.confs : "MOL");
@@ -382,20 +377,19 @@ int cmd_uff_md(int argc, char **argv)
     double all = 0;
     for (int32_t r = 0; r < nr; ++r)
         all += tmean[r] / nr;
+    const vkmd_uff_md_report rep = {.molecule = recs[0].name,
+                                    .device = ev.device,
+                                    .atom_count = na,
+                                    .replica_count = nr,
+                                    .steps = q.steps,
+                                    .dt_fs = q.dt,
+                                    .temperature_k = q.temperature,
+                                    .friction_per_ps = q.friction,
+                                    .seed = q.seed,
+                                    .mean_temperature_k = tmean,
+                                    .final_energy = e};
     if (q.json) {
-        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"temperature\": \"K\", \"time\": "
-               "\"fs\", \"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n"
-               "  \"molecule\": \"%s\",\n  \"device\": \"%s\",\n  \"integrator\": \"BAOAB "
-               "Langevin\",\n  \"n_atoms\": %d,\n  \"n_replicas\": %d,\n  \"steps\": %d,\n"
-               "  \"dt_fs\": %g,\n  \"temperature_k\": %g,\n  \"friction_per_ps\": %g,\n"
-               "  \"seed\": %d,\n  \"mean_temperature_k\": %.4f,\n  \"replicas\": [",
-               VKMD_VERSION, recs[0].name, ev.device, na, nr, q.steps, q.dt, q.temperature,
-               q.friction, q.seed, all);
-        for (int32_t r = 0; r < nr; ++r)
-            printf("%s\n    {\"replica\": %d, \"mean_temperature_k\": %.4f, "
-                   "\"final_potential_kcal_per_mol\": %.6f}",
-                   r ? "," : "", r + 1, tmean[r], e[r].total);
-        printf("\n  ]\n}\n");
+        vkmd_uff_md_write_json(stdout, &rep);
     } else {
         printf("vkmd uff md: %s \"%s\" (%d atoms), %d replica(s), %d steps of %g fs at %g K, "
                "friction %g/ps, seed %d\ndevice %s; BAOAB Langevin, no constraints\n\n",
