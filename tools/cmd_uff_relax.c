@@ -16,9 +16,10 @@
 #include "cmd_uff_relax.h"
 #include "args.h"
 #include "commands.h"
-#include "io/sdf.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
+#include "io/uff_replicas_json.h"
+#include "io/uff_replicas_sdf.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
 #include "sim/uff_fire.h"
@@ -73,133 +74,91 @@ void cmd_uff_relax_usage(FILE *out)
 
 typedef struct relax_request {
     const char *molecule, *confs, *out, *device;
-    int replicas, json, rms, max_steps;
+    int replicas, json, rms, max_steps, seed;
     double perturb, ftol;
-    long long seed;
 } relax_request;
 
-static int relax_args(int argc, char **argv, relax_request *q)
+/* The options of `opts` (and with win, the window options) and MOL of
+ * vkmd uff relax | md, or a usage error; --help prints the usage and sets
+ * *help. */
+static vkmd_result uff_args(int argc, char **argv, const args_option *opts, size_t count,
+                            const char *cmd, window_options *win, const char **molecule, int *help)
 {
     vkmd_result r = VKMD_OK;
-    int have_replicas = 0, have_perturb = 0;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
-        const char *a = argv[i], *v = NULL;
+        const char *a = argv[i];
+        if (args_table(argc, argv, &i, opts, count, &r) ||
+            (win && window_options_parse(argc, argv, &i, win, &r)))
+            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             cmd_uff_relax_usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--confs")) {
-            ARGS_VALUE();
-            q->confs = v;
-        } else if (!strcmp(a, "--out")) {
-            ARGS_VALUE();
-            q->out = v;
-        } else if (!strcmp(a, "--device")) {
-            ARGS_VALUE();
-            q->device = v;
-        } else if (!strcmp(a, "--json")) {
-            q->json = 1;
-        } else if (!strcmp(a, "--rms")) {
-            q->rms = 1;
-        } else if (!strcmp(a, "--replicas")) {
-            ARGS_VALUE();
-            have_replicas = 1;
-            if (v)
-                r = args_int(a, v, 1, 1 << 24, &q->replicas);
-        } else if (!strcmp(a, "--max-steps")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 0, 1 << 30, &q->max_steps);
-        } else if (!strcmp(a, "--seed")) {
-            int s = 0;
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 0, 2147483647, &s);
-            q->seed = s;
-        } else if (!strcmp(a, "--perturb")) {
-            ARGS_VALUE();
-            have_perturb = 1;
-            if (v)
-                r = args_double(a, v, 0, 10, &q->perturb);
-        } else if (!strcmp(a, "--ftol")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-8, 1e6, &q->ftol);
+            *help = 1;
+            return VKMD_OK;
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                          "unknown option '%s' for vkmd uff relax (see vkmd uff --help)", a);
-        } else if (!q->molecule) {
-            q->molecule = a;
+                          "unknown option '%s' for vkmd uff %s (see vkmd uff --help)", a, cmd);
+        } else if (!*molecule) {
+            *molecule = a;
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
         }
     }
-    if (r == VKMD_OK && !q->molecule)
+    if (r == VKMD_OK && !*molecule)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
+    return r;
+}
+
+/* The exit code of a parse: 2 after a usage error, else -1 (go on). */
+static int args_exit(vkmd_result r, const char *cmd)
+{
+    if (r == VKMD_OK)
+        return -1;
+    tool_error(cmd, r);
+    return 2;
+}
+
+static int relax_args(int argc, char **argv, relax_request *q)
+{
+    int help = 0;
+    const args_option opts[] = {ARG_STRING("--confs", &q->confs),
+                                ARG_STRING("--out", &q->out),
+                                ARG_STRING("--device", &q->device),
+                                ARG_FLAG("--json", &q->json),
+                                ARG_FLAG("--rms", &q->rms),
+                                ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
+                                ARG_INT("--max-steps", &q->max_steps, 0, 1 << 30),
+                                ARG_INT("--seed", &q->seed, 0, 2147483647),
+                                ARG_DOUBLE("--perturb", &q->perturb, 0, 10),
+                                ARG_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6)};
+    vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "relax", NULL, &q->molecule, &help);
+    if (help)
+        return 0;
     if (r == VKMD_OK && !q->out)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "no --out FILE given: where the relaxed structures go (SDF)");
-    if (r == VKMD_OK && q->confs && (have_replicas || have_perturb))
+    /* --replicas 0 and --perturb -1 in *q mean "not given" */
+    if (r == VKMD_OK && q->confs && (q->replicas || q->perturb >= 0))
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "--confs gives the starts; --replicas/--perturb make them from MOL instead "
                       "(not both)");
-    if (r != VKMD_OK) {
-        tool_error("uff relax", r);
-        return 2;
-    }
-    return -1;
+    q->replicas = q->replicas ? q->replicas : 1;
+    q->perturb = q->perturb >= 0 ? q->perturb : 0;
+    return args_exit(r, "uff relax");
 }
 
-/* One record of the relaxed (or final) structures with the FIRE results
- * as data items. */
-static vkmd_result write_record(FILE *f, const vkmd_uff_molecule *m, const char *title,
-                                const double *xyz, const vkmd_uff_fire_result *res)
+/* Loads MOL, which must hold one molecule, and its UFF terms. */
+static vkmd_result load_one(const char *path, const char *why, vkmd_uff_molecule **recs,
+                            int32_t *count, vkmd_uff_typing *ty, vkmd_uff_terms *terms)
 {
-    char v[5][32];
-    snprintf(v[0], sizeof v[0], "%.6f", res->energy_final);
-    snprintf(v[1], sizeof v[1], "%.6f", res->energy_initial);
-    snprintf(v[2], sizeof v[2], "%d", res->steps);
-    snprintf(v[3], sizeof v[3], "%d", res->converged);
-    snprintf(v[4], sizeof v[4], "%.3e", res->fmax);
-    const vkmd_sdf_item items[5] = {{"UFF_ENERGY_KCAL_PER_MOL", v[0]},
-                                    {"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]},
-                                    {"FIRE_STEPS", v[2]},
-                                    {"FIRE_CONVERGED", v[3]},
-                                    {"MAX_FORCE_KCAL_PER_MOL_A", v[4]}};
-    return vkmd_sdf_write_record(f, m, title, xyz, items, 5);
-}
-
-/* Starts of every replica: [count][3 * atoms], malloc'd. */
-static vkmd_result make_starts(const relax_request *q, const vkmd_uff_molecule *m, double **out_xyz,
-                               int32_t *out_count)
-{
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *confs = NULL;
-    int32_t nconf = 0, n = q->replicas;
-    const size_t per = 3 * (size_t)m->atom_count;
-    double *xyz = NULL;
-    if (q->confs)
-        VKMD_TRY(vkmd_uff_conformations_load(q->confs, m, q->molecule, &confs, &nconf, &n));
-    xyz = malloc(sizeof *xyz * per * (size_t)n);
-    if (!xyz) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts of %d replicas", n);
-        goto cleanup;
-    }
-    for (int32_t r = 0; r < n; ++r)
-        if (q->confs)
-            memcpy(xyz + per * r, vkmd_uff_conformation(confs, r, NULL, NULL), sizeof *xyz * per);
-        else
-            vkmd_uff_perturb(m->positions, m->atom_count, q->perturb, (uint64_t)q->seed,
-                             (uint32_t)r, xyz + per * r);
-    *out_xyz = xyz;
-    *out_count = n;
-cleanup:
-    vkmd_uff_molecule_array_free(confs, nconf);
-    return res;
+    VKMD_TRY_RETURN(vkmd_uff_molecule_load(path, recs, count));
+    if (*count != 1)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s has %d records; %s", path, *count, why);
+    return vkmd_uff_setup(&(*recs)[0], NULL, ty, terms);
 }
 
 int cmd_uff_relax(int argc, char **argv)
 {
-    relax_request q = {.device = "auto", .replicas = 1, .seed = 1};
+    relax_request q = {.device = "auto", .seed = 1, .perturb = -1};
     int early = relax_args(argc, argv, &q);
     if (early >= 0)
         return early;
@@ -208,11 +167,9 @@ int cmd_uff_relax(int argc, char **argv)
     int32_t count = 0, n = 0;
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
-    uff_eval ev;
-    memset(&ev, 0, sizeof ev);
+    uff_eval ev = {0};
     double *start = NULL, *final = NULL;
     vkmd_uff_fire_result *out = NULL;
-    FILE *f = NULL;
     int exit_code = 1;
     const vkmd_uff_fire_params params = {.ftol = q.ftol,
                                          .max_steps = q.max_steps,
@@ -220,16 +177,11 @@ int cmd_uff_relax(int argc, char **argv)
                                                             : VKMD_UFF_FIRE_MAX_FORCE};
     const vkmd_uff_fire_params used = vkmd_uff_fire_params_resolve(&params);
 
-    VKMD_TRY(vkmd_uff_molecule_load(q.molecule, &recs, &count));
-    if (count != 1) {
-        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                        "%s has %d records; relax takes one molecule (its starts come from "
-                        "--confs or --replicas)",
-                        q.molecule, count);
-        goto cleanup;
-    }
-    VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &ty, &terms));
-    VKMD_TRY(make_starts(&q, &recs[0], &start, &n));
+    VKMD_TRY(load_one(q.molecule,
+                      "relax takes one molecule (its starts come from --confs or --replicas)",
+                      &recs, &count, &ty, &terms));
+    VKMD_TRY(vkmd_uff_starts_make(&recs[0], q.molecule, q.confs, q.replicas, q.perturb,
+                                  (uint64_t)q.seed, &start, &n));
     const int32_t na = recs[0].atom_count;
     final = malloc(3 * sizeof *final * (size_t)na * (size_t)n);
     out = calloc((size_t)n, sizeof *out);
@@ -246,41 +198,21 @@ int cmd_uff_relax(int argc, char **argv)
         for (int32_t r = 0; r < n; ++r)
             VKMD_TRY(vkmd_ref_uff_fire(&terms, &params, final + 3 * (size_t)r * na, &out[r]));
     }
-    f = fopen(q.out, "w");
-    if (!f) {
-        res = vkmd_fail(VKMD_ERROR_IO, "cannot write %s", q.out);
-        goto cleanup;
-    }
+    VKMD_TRY(vkmd_uff_replicas_write_sdf(q.out, &recs[0], n, final, out, ""));
     int32_t converged = 0;
-    for (int32_t r = 0; r < n; ++r) {
-        char title[200];
-        snprintf(title, sizeof title, "%s replica %d", recs[0].name, r + 1);
-        VKMD_TRY(write_record(f, &recs[0], title, final + 3 * (size_t)r * na, &out[r]));
+    for (int32_t r = 0; r < n; ++r)
         converged += out[r].converged;
-    }
-    if (fclose(f) != 0) {
-        f = NULL;
-        res = vkmd_fail(VKMD_ERROR_IO, "error writing %s", q.out);
-        goto cleanup;
-    }
-    f = NULL;
     const char *crit = q.rms ? "rms" : "max";
+    const vkmd_uff_relax_report rep = {.molecule = recs[0].name,
+                                       .device = ev.device,
+                                       .out = q.out,
+                                       .atom_count = na,
+                                       .replica_count = n,
+                                       .host_checks = checks,
+                                       .params = used,
+                                       .results = out};
     if (q.json) {
-        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
-               "\"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n  \"molecule\": \"%s\",\n"
-               "  \"device\": \"%s\",\n  \"minimiser\": \"FIRE\",\n  \"n_atoms\": %d,\n"
-               "  \"n_replicas\": %d,\n  \"ftol_kcal_per_mol_A\": %g,\n  \"criterion\": \"%s\",\n"
-               "  \"max_steps\": %d,\n  \"host_checks\": %d,\n  \"n_converged\": %d,\n"
-               "  \"out\": \"%s\",\n  \"replicas\": [",
-               VKMD_VERSION, recs[0].name, ev.device, na, n, used.ftol, crit, used.max_steps,
-               checks, converged, q.out);
-        for (int32_t r = 0; r < n; ++r)
-            printf("%s\n    {\"replica\": %d, \"energy_initial_kcal_per_mol\": %.10f, "
-                   "\"energy_final_kcal_per_mol\": %.10f, \"steps\": %d, \"converged\": %s, "
-                   "\"max_force_kcal_per_mol_A\": %.4e, \"rms_force_kcal_per_mol_A\": %.4e}",
-                   r ? "," : "", r + 1, out[r].energy_initial, out[r].energy_final, out[r].steps,
-                   out[r].converged ? "true" : "false", out[r].fmax, out[r].frms);
-        printf("\n  ]\n}\n");
+        vkmd_uff_relax_write_json(stdout, &rep);
     } else {
         printf("vkmd uff relax: %s \"%s\" (%d atoms), %d replica(s) from %s\n", q.molecule,
                recs[0].name, na, n, q.confs ? q.confs : "MOL");
@@ -303,8 +235,6 @@ cleanup:
         fflush(stdout);
         tool_error("uff relax", res);
     }
-    if (f)
-        fclose(f);
     uff_eval_close(&ev);
     free(start);
     free(final);
@@ -317,77 +247,54 @@ cleanup:
 
 typedef struct md_request {
     const char *molecule, *out, *device;
-    int replicas, steps, json;
+    int replicas, steps, json, seed;
     window_options win;
     double dt, temperature, friction;
-    long long seed;
 } md_request;
 
 static int md_args(int argc, char **argv, md_request *q)
 {
-    vkmd_result r = VKMD_OK;
-    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
-        const char *a = argv[i], *v = NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            cmd_uff_relax_usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--out")) {
-            ARGS_VALUE();
-            q->out = v;
-        } else if (!strcmp(a, "--device")) {
-            ARGS_VALUE();
-            q->device = v;
-        } else if (!strcmp(a, "--json")) {
-            q->json = 1;
-        } else if (window_options_parse(argc, argv, &i, &q->win, &r)) {
-            /* --no-window, --steps-per-frame, --color, --screenshot, --frames */
-        } else if (!strcmp(a, "--replicas")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 1, 1 << 24, &q->replicas);
-        } else if (!strcmp(a, "--steps")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 0, 1 << 30, &q->steps);
-        } else if (!strcmp(a, "--seed")) {
-            int s = 0;
-            ARGS_VALUE();
-            if (v)
-                r = args_int(a, v, 0, 2147483647, &s);
-            q->seed = s;
-        } else if (!strcmp(a, "--dt")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-3, 10, &q->dt);
-        } else if (!strcmp(a, "--temperature")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-3, 1e5, &q->temperature);
-        } else if (!strcmp(a, "--friction")) {
-            ARGS_VALUE();
-            if (v)
-                r = args_double(a, v, 1e-6, 1e4, &q->friction);
-        } else if (a[0] == '-' && a[1]) {
-            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                          "unknown option '%s' for vkmd uff md (see vkmd uff --help)", a);
-        } else if (!q->molecule) {
-            q->molecule = a;
-        } else {
-            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
-        }
-    }
-    if (r == VKMD_OK && !q->molecule)
-        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no MOL given (see vkmd uff --help)");
+    int help = 0;
+    const args_option opts[] = {ARG_STRING("--out", &q->out),
+                                ARG_STRING("--device", &q->device),
+                                ARG_FLAG("--json", &q->json),
+                                ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
+                                ARG_INT("--steps", &q->steps, 0, 1 << 30),
+                                ARG_INT("--seed", &q->seed, 0, 2147483647),
+                                ARG_DOUBLE("--dt", &q->dt, 1e-3, 10),
+                                ARG_DOUBLE("--temperature", &q->temperature, 1e-3, 1e5),
+                                ARG_DOUBLE("--friction", &q->friction, 1e-6, 1e4)};
+    vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "md", &q->win, &q->molecule, &help);
+    if (help)
+        return 0;
     if (r == VKMD_OK)
         r = window_options_check(&q->win);
     if (r == VKMD_OK && !strcmp(q->device, "cpu"))
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "vkmd uff md runs on a Vulkan device (--device N or a name), not cpu");
-    if (r != VKMD_OK) {
-        tool_error("uff md", r);
-        return 2;
-    }
-    return -1;
+    return args_exit(r, "uff md");
+}
+
+/* With a window: a frame between chunks of steps, as many as it asks for. */
+typedef struct md_window {
+    vkmd_viewer *view;
+    vkmd_vk_context *ctx;
+    double dt_fs;
+    vkmd_viewer_hud hud;
+} md_window;
+
+static vkmd_result md_frame(void *user, int32_t done, double mean_temperature_k, int32_t *out_steps,
+                            int *out_stop)
+{
+    md_window *w = user;
+    vkmd_viewer_input in;
+    w->hud.step = done;
+    w->hud.time_ps = done * w->dt_fs * 1e-3;
+    w->hud.temperature_k = mean_temperature_k; /* the replicas' mean over the last steps */
+    VKMD_TRY_RETURN(vkmd_viewer_frame(w->view, w->ctx, &w->hud, &in));
+    *out_steps = in.steps;
+    *out_stop = in.quit;
+    return VKMD_OK;
 }
 
 int cmd_uff_md(int argc, char **argv)
@@ -408,28 +315,20 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
     vkmd_uff_md *md = NULL;
-    uff_eval ev;
-    memset(&ev, 0, sizeof ev);
+    uff_eval ev = {0};
     double *xyz = NULL, *tmean = NULL;
     vkmd_uff_energy *e = NULL;
-    FILE *f = NULL;
+    vkmd_uff_fire_result *info = NULL; /* the SDF's data items: energies only */
     int exit_code = 1;
     vkmd_viewer *view = NULL;
-    vkmd_system vsys;
-    memset(&vsys, 0, sizeof vsys);
-    double *tchunk = NULL;
-    VKMD_TRY(vkmd_uff_molecule_load(q.molecule, &recs, &count));
-    if (count != 1) {
-        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s has %d records; md takes one molecule",
-                        q.molecule, count);
-        goto cleanup;
-    }
-    VKMD_TRY(vkmd_uff_setup(&recs[0], NULL, &ty, &terms));
+    vkmd_system vsys = {0};
+    VKMD_TRY(load_one(q.molecule, "md takes one molecule", &recs, &count, &ty, &terms));
     const int32_t na = recs[0].atom_count, nr = q.replicas;
     xyz = malloc(3 * sizeof *xyz * (size_t)na * (size_t)nr);
     tmean = calloc((size_t)nr, sizeof *tmean);
     e = calloc((size_t)nr, sizeof *e);
-    if (!xyz || !tmean || !e) {
+    info = calloc((size_t)nr, sizeof *info);
+    if (!xyz || !tmean || !e || !info) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
         goto cleanup;
     }
@@ -446,10 +345,10 @@ int cmd_uff_md(int argc, char **argv)
                                        .friction_per_ps = q.friction,
                                        .seed = (uint64_t)q.seed};
     VKMD_TRY(vkmd_uff_md_create_replicas(ev.ctx, &recs[0], &terms, nr, &params, &md));
-    if (!view) {
-        VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, q.steps, tmean));
-    } else {
-        /* Steps between frames; the mean temperatures are weighted by steps. */
+    char note[160];
+    snprintf(note, sizeof note, "%d REPLICAS OF %s (%d ATOMS EACH)", nr, recs[0].name, na);
+    md_window w = {view, ev.ctx, q.dt, {.bath_k = q.temperature, .note = note}};
+    if (view) {
         VKMD_TRY(vkmd_system_from_uff_molecule(&recs[0], nr, NULL, &vsys));
         const vkmd_render_sources src = {.positions = vkmd_uff_md_positions(md),
                                          .velocities = vkmd_uff_md_velocities(md),
@@ -460,81 +359,40 @@ int cmd_uff_md(int argc, char **argv)
                                          .replica_spacing_a =
                                              vkmd_uff_molecule_extent(&recs[0]) + 4.0};
         VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
-        tchunk = calloc((size_t)nr, sizeof *tchunk);
-        if (!tchunk) {
-            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", nr);
-            goto cleanup;
-        }
-        char note[160];
-        snprintf(note, sizeof note, "%d REPLICAS OF %s (%d ATOMS EACH)", nr, recs[0].name, na);
-        vkmd_viewer_hud hud = {.temperature_k = -1, .bath_k = q.temperature, .note = note};
-        int done = 0;
-        while (done < q.steps) {
-            vkmd_viewer_input in;
-            hud.step = done;
-            hud.time_ps = done * q.dt * 1e-3;
-            VKMD_TRY(vkmd_viewer_frame(view, ev.ctx, &hud, &in));
-            if (in.quit)
-                break;
-            const int chunk = in.steps < q.steps - done ? in.steps : q.steps - done;
-            if (chunk <= 0)
-                continue;
-            VKMD_TRY(vkmd_uff_md_run(ev.ctx, md, chunk, tchunk));
-            double t_all = 0;
-            for (int32_t r = 0; r < nr; ++r) {
-                tmean[r] += tchunk[r] * chunk;
-                t_all += tchunk[r] / nr;
-            }
-            hud.temperature_k = t_all; /* the replicas' mean over the last steps */
-            done += chunk;
-        }
-        for (int32_t r = 0; r < nr; ++r)
-            tmean[r] = done > 0 ? tmean[r] / done : 0;
-        if (done < q.steps)
-            fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
-        q.steps = done;
     }
+    int32_t done = 0;
+    VKMD_TRY(
+        vkmd_uff_md_run_chunks(ev.ctx, md, nr, q.steps, view ? md_frame : NULL, &w, tmean, &done));
+    if (done < q.steps)
+        fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
+    q.steps = done;
     VKMD_TRY(vkmd_uff_md_read(ev.ctx, md, xyz, NULL, e));
     if (q.out) {
-        f = fopen(q.out, "w");
-        if (!f) {
-            res = vkmd_fail(VKMD_ERROR_IO, "cannot write %s", q.out);
-            goto cleanup;
-        }
-        for (int32_t r = 0; r < nr; ++r) {
-            char title[200];
-            snprintf(title, sizeof title, "%s replica %d after %d steps", recs[0].name, r + 1,
-                     q.steps);
-            const vkmd_uff_fire_result info = {.energy_final = e[r].total};
-            VKMD_TRY(write_record(f, &recs[0], title, xyz + 3 * (size_t)r * na, &info));
-        }
-        const int bad = fclose(f) != 0;
-        f = NULL;
-        if (bad) {
-            res = vkmd_fail(VKMD_ERROR_IO, "error writing %s", q.out);
-            goto cleanup;
-        }
+        char suffix[64];
+        snprintf(suffix, sizeof suffix, " after %d steps", q.steps);
+        for (int32_t r = 0; r < nr; ++r)
+            info[r] = (vkmd_uff_fire_result){.energy_final = e[r].total};
+        VKMD_TRY(vkmd_uff_replicas_write_sdf(q.out, &recs[0], nr, xyz, info, suffix));
     }
     double all = 0;
     for (int32_t r = 0; r < nr; ++r)
         all += tmean[r] / nr;
+    const vkmd_uff_md_report rep = {.molecule = recs[0].name,
+                                    .device = ev.device,
+                                    .atom_count = na,
+                                    .replica_count = nr,
+                                    .steps = q.steps,
+                                    .dt_fs = q.dt,
+                                    .temperature_k = q.temperature,
+                                    .friction_per_ps = q.friction,
+                                    .seed = q.seed,
+                                    .mean_temperature_k = tmean,
+                                    .final_energy = e};
     if (q.json) {
-        printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"temperature\": \"K\", \"time\": "
-               "\"fs\", \"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n"
-               "  \"molecule\": \"%s\",\n  \"device\": \"%s\",\n  \"integrator\": \"BAOAB "
-               "Langevin\",\n  \"n_atoms\": %d,\n  \"n_replicas\": %d,\n  \"steps\": %d,\n"
-               "  \"dt_fs\": %g,\n  \"temperature_k\": %g,\n  \"friction_per_ps\": %g,\n"
-               "  \"seed\": %lld,\n  \"mean_temperature_k\": %.4f,\n  \"replicas\": [",
-               VKMD_VERSION, recs[0].name, ev.device, na, nr, q.steps, q.dt, q.temperature,
-               q.friction, q.seed, all);
-        for (int32_t r = 0; r < nr; ++r)
-            printf("%s\n    {\"replica\": %d, \"mean_temperature_k\": %.4f, "
-                   "\"final_potential_kcal_per_mol\": %.6f}",
-                   r ? "," : "", r + 1, tmean[r], e[r].total);
-        printf("\n  ]\n}\n");
+        vkmd_uff_md_write_json(stdout, &rep);
     } else {
         printf("vkmd uff md: %s \"%s\" (%d atoms), %d replica(s), %d steps of %g fs at %g K, "
-               "friction %g/ps, seed %lld\ndevice %s; BAOAB Langevin, no constraints\n\n",
+               "friction %g/ps, seed %d\ndevice %s; BAOAB Langevin, no constraints\n\n",
                q.molecule, recs[0].name, na, nr, q.steps, q.dt, q.temperature, q.friction, q.seed,
                ev.device);
         printf("  %7s %12s %18s\n", "replica", "mean T (K)", "final E (kcal/mol)");
@@ -553,15 +411,13 @@ cleanup:
         fflush(stdout);
         tool_error("uff md", res);
     }
-    if (f)
-        fclose(f);
     vkmd_viewer_close(view, ev.ctx);
     vkmd_uff_md_destroy(ev.ctx, md);
     uff_eval_close(&ev);
     free(xyz);
     free(tmean);
-    free(tchunk);
     free(e);
+    free(info);
     vkmd_system_destroy(&vsys);
     vkmd_uff_terms_free(&terms);
     vkmd_uff_typing_free(&ty);

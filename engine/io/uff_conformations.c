@@ -1,6 +1,10 @@
 /* Conformations of one UFF molecule from a file (see uff_conformations.h). */
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
+#include "system/fire_settings.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 vkmd_result vkmd_uff_conformations_load(const char *path, const vkmd_uff_molecule *m,
                                         const char *m_name, vkmd_uff_molecule **out_confs,
@@ -58,4 +62,33 @@ void vkmd_uff_conformations_replicas(const vkmd_uff_molecule *confs, int32_t con
     for (int32_t k = 0, r = 0; k < conf_count; ++k)
         for (int32_t c = 0; c < confs[k].conformer_count; ++c, ++r)
             out[r] = (vkmd_uff_replica){0, vkmd_uff_molecule_conformer(&confs[k], c)};
+}
+
+vkmd_result vkmd_uff_starts_make(const vkmd_uff_molecule *m, const char *m_name,
+                                 const char *confs_path, int32_t replicas, double perturb_a,
+                                 uint64_t seed, double **out_xyz, int32_t *out_count)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_molecule *confs = NULL;
+    int32_t nconf = 0, n = replicas;
+    const size_t per = 3 * (size_t)m->atom_count;
+    double *xyz = NULL;
+    if (confs_path)
+        VKMD_TRY(vkmd_uff_conformations_load(confs_path, m, m_name, &confs, &nconf, &n));
+    xyz = malloc(sizeof *xyz * per * (size_t)n);
+    if (!xyz) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts of %d replicas", n);
+        goto cleanup;
+    }
+    for (int32_t r = 0; r < n; ++r)
+        if (confs_path)
+            memcpy(xyz + per * r, vkmd_uff_conformation(confs, r, NULL, NULL), sizeof *xyz * per);
+        else
+            vkmd_uff_perturb(m->positions, m->atom_count, perturb_a, seed, (uint32_t)r,
+                             xyz + per * r);
+    *out_xyz = xyz;
+    *out_count = n;
+cleanup:
+    vkmd_uff_molecule_array_free(confs, nconf);
+    return res;
 }

@@ -36,3 +36,45 @@ cleanup:
     free(xyz);
     return res;
 }
+
+vkmd_result vkmd_uff_md_run_chunks(vkmd_vk_context *ctx, vkmd_uff_md *md, int32_t replicas,
+                                   int32_t steps, vkmd_uff_md_chunk_fn next, void *user,
+                                   double *out_mean_temperature, int32_t *out_done)
+{
+    *out_done = 0;
+    if (!next) {
+        VKMD_TRY_RETURN(vkmd_uff_md_run(ctx, md, steps, out_mean_temperature));
+        *out_done = steps;
+        return VKMD_OK;
+    }
+    vkmd_result res = VKMD_OK;
+    double *tchunk = calloc((size_t)replicas, sizeof *tchunk), t_last = -1;
+    int32_t done = 0;
+    if (!tchunk)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", replicas);
+    for (int32_t r = 0; r < replicas; ++r)
+        out_mean_temperature[r] = 0;
+    while (done < steps) {
+        int32_t chunk = 0;
+        int stop = 0;
+        VKMD_TRY(next(user, done, t_last, &chunk, &stop));
+        if (stop)
+            break;
+        chunk = chunk < steps - done ? chunk : steps - done;
+        if (chunk <= 0)
+            continue;
+        VKMD_TRY(vkmd_uff_md_run(ctx, md, chunk, tchunk));
+        t_last = 0;
+        for (int32_t r = 0; r < replicas; ++r) {
+            out_mean_temperature[r] += tchunk[r] * chunk;
+            t_last += tchunk[r] / replicas;
+        }
+        done += chunk;
+    }
+    for (int32_t r = 0; r < replicas; ++r)
+        out_mean_temperature[r] = done > 0 ? out_mean_temperature[r] / done : 0;
+    *out_done = done;
+cleanup:
+    free(tchunk);
+    return res;
+}
