@@ -11,7 +11,7 @@
  * replica (--debug-replica K). energy --surface: the molecule above a
  * periodic substrate (engine/io/uff_surface_setup.h), evaluated on the same
  * device or the CPU reference. Typing and terms follow RDKit 2022.09's UFF. */
-#include "json.h"
+#include "core/json_write.h"
 #include "args.h"
 #include "cmd_uff_relax.h"
 #include "commands.h"
@@ -164,39 +164,6 @@ cleanup:
     return res;
 }
 
-/* Prints the surface results (text lines, or with json a ",\n  \"surface\":
- * {...}" member without trailing newline). totals [count]: the UFF totals. */
-static void uff_surface_print(const uff_surface_request *req, const char *desc,
-                              const double *energy, const int32_t *below,
-                              const vkmd_uff_energy *totals, int32_t count, int json)
-{
-    (void)req;
-    if (json) {
-        printf(",\n  \"surface\": {\n    \"description\": \"");
-        for (const char *c = desc; *c; ++c)
-            printf((*c == '"' || *c == '\\') ? "\\%c" : "%c", *c);
-        printf("\",\n    \"energies_kcal_per_mol\": [");
-        for (int32_t r = 0; r < count; ++r)
-            printf("%s%.10g", r ? ", " : "", energy[r]);
-        printf("],\n    \"totals_with_surface_kcal_per_mol\": [");
-        for (int32_t r = 0; r < count; ++r)
-            printf("%s%.10g", r ? ", " : "", totals[r].total + energy[r]);
-        printf("],\n    \"atoms_below_grid\": [");
-        for (int32_t r = 0; r < count; ++r)
-            printf("%s%d", r ? ", " : "", below[r]);
-        printf("]\n  }");
-        return;
-    }
-    printf("surface: %s\n(forces above include the surface force)\n", desc);
-    for (int32_t r = 0; r < count; ++r) {
-        printf("  replica %d: E_surface %14.6f kcal/mol, UFF + surface %14.6f kcal/mol", r + 1,
-               energy[r], totals[r].total + energy[r]);
-        if (below[r] > 0)
-            printf("  (%d atom(s) below the grid: evaluated at its lowest plane)", below[r]);
-        printf("\n");
-    }
-}
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -317,7 +284,7 @@ static void print_debug(const uff_request *req, const uff_eval *ev, const char *
 {
     if (req->json) {
         printf(",\n  \"debug\": {\"replica\": %d, \"of\": ", req->debug_replica);
-        json_string(stdout, what);
+        vkmd_json_write_string(stdout, what);
         printf(", \"interactions\": ");
         vkmd_uff_debug_write(stdout, dbg, count, labels, 1, 2);
         printf("}");
@@ -420,10 +387,10 @@ static void json_head(const uff_request *req, const uff_eval *ev)
            "\"length\": \"angstrom\"},\n");
     printf("  \"vkmd_version\": \"%s\",\n  \"commit\": \"%s\",\n  \"molecule\": ", VKMD_VERSION,
            VKMD_GIT_COMMIT);
-    json_string(stdout, req->molecule);
+    vkmd_json_write_string(stdout, req->molecule);
     if (!req->scan) {
         printf(",\n  \"device\": ");
-        json_string(stdout, ev->device);
+        vkmd_json_write_string(stdout, ev->device);
     }
 }
 
@@ -453,8 +420,8 @@ static void print_energy(const uff_request *req, uff_job *j, FILE *ff)
     if (req->json)
         printf("\n  ]");
     if (req->surface.spec)
-        uff_surface_print(&req->surface, j->surf_desc, j->surf_e, j->surf_below, j->energy, j->n,
-                          req->json);
+        vkmd_uff_surface_report_write(stdout, j->surf_desc, j->surf_e, j->surf_below, j->energy,
+                                      j->n, req->json);
     if (j->dbg) {
         int32_t r = req->debug_replica - 1, k = j->reps[r].molecule;
         int32_t c = r;
@@ -475,11 +442,11 @@ static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
     if (req->json) {
         json_head(req, &j->ev);
         printf(",\n  \"name\": ");
-        json_string(stdout, j->recs[0].name);
+        vkmd_json_write_string(stdout, j->recs[0].name);
         printf(",\n  \"confs\": ");
-        json_string(stdout, req->confs_path);
+        vkmd_json_write_string(stdout, req->confs_path);
         printf(",\n  \"device\": ");
-        json_string(stdout, j->ev.device);
+        vkmd_json_write_string(stdout, j->ev.device);
         printf(",\n  \"force_field\": \"UFF (Rappe et al. 1992), typing as RDKit 2022.09\",\n"
                "  \"n_atoms\": %d,\n  \"n_terms\": {\"bond\": %d, \"angle\": %d, \"torsion\": %d, "
                "\"inversion\": %d, \"pair\": %d},\n  \"coulomb\": %s,\n  \"n_conformations\": "
@@ -496,29 +463,8 @@ static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
         if (j->ev.ctx)
             printf("; %d dispatch(es) of up to %d replicas", j->ev.batches, per);
         printf("\nUFF (Rappe et al. 1992), typing as RDKit 2022.09; energies in kcal/mol\n\n");
-        printf("  %6s %14s %14s %14s %14s %14s %14s %16s\n", "conf", "bond", "angle", "torsion",
-               "inversion", "vdW", "Coulomb", "total");
     }
-    for (int32_t r = 0; r < n; ++r) {
-        int32_t k, c;
-        vkmd_uff_conformation(j->confs, r, &k, &c);
-        const vkmd_uff_energy *e = &j->energy[r];
-        if (req->json) {
-            printf("%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, \"energy\": ",
-                   r ? "," : "", r + 1, k + 1, c + 1);
-            vkmd_uff_energy_write_json(stdout, e);
-            printf("}");
-        } else {
-            printf("  %6d %14.6f %14.6f %14.6f %14.6f %14.6f %14.6f %16.6f\n", r + 1, e->bond,
-                   e->angle, e->torsion, e->inversion, e->vdw, e->coulomb, e->total);
-        }
-        if (ff) {
-            char what[96];
-            snprintf(what, sizeof what, "conformation %d (record %d, conformer %d)", r + 1, k + 1,
-                     c + 1);
-            vkmd_uff_forces_file_write(ff, what, na, j->forces[r]);
-        }
-    }
+    vkmd_uff_scan_write(stdout, req->json, j->confs, j->energy, n, na, j->forces, ff);
     if (req->json)
         printf("\n  ]");
     if (j->dbg) {

@@ -2,6 +2,7 @@
 #include "io/uff_energy_report.h"
 
 #include "core/json_write.h"
+#include "io/uff_conformations.h"
 #include "io/uff_forces_file.h"
 
 #include <math.h>
@@ -119,4 +120,64 @@ void vkmd_uff_record_write(FILE *out, int json, int list_types, int32_t index,
     }
     if (json)
         fprintf(out, "\n      ]\n    }");
+}
+
+void vkmd_uff_scan_write(FILE *out, int json, const vkmd_uff_molecule *confs,
+                         const vkmd_uff_energy *e, int32_t n, int32_t atoms, double *const *f,
+                         FILE *forces_file)
+{
+    if (!json)
+        fprintf(out, "  %6s %14s %14s %14s %14s %14s %14s %16s\n", "conf", "bond", "angle",
+                "torsion", "inversion", "vdW", "Coulomb", "total");
+    for (int32_t r = 0; r < n; ++r) {
+        int32_t k, c;
+        vkmd_uff_conformation(confs, r, &k, &c);
+        if (json) {
+            fprintf(out,
+                    "%s\n    {\"conformation\": %d, \"record\": %d, \"conformer\": %d, "
+                    "\"energy\": ",
+                    r ? "," : "", r + 1, k + 1, c + 1);
+            vkmd_uff_energy_write_json(out, &e[r]);
+            fputc('}', out);
+        } else {
+            fprintf(out, "  %6d %14.6f %14.6f %14.6f %14.6f %14.6f %14.6f %16.6f\n", r + 1,
+                    e[r].bond, e[r].angle, e[r].torsion, e[r].inversion, e[r].vdw, e[r].coulomb,
+                    e[r].total);
+        }
+        if (forces_file) {
+            char what[96];
+            snprintf(what, sizeof what, "conformation %d (record %d, conformer %d)", r + 1, k + 1,
+                     c + 1);
+            vkmd_uff_forces_file_write(forces_file, what, atoms, f[r]);
+        }
+    }
+}
+
+void vkmd_uff_surface_report_write(FILE *out, const char *desc, const double *energy,
+                                   const int32_t *below, const vkmd_uff_energy *totals,
+                                   int32_t count, int json)
+{
+    if (json) {
+        fprintf(out, ",\n  \"surface\": {\n    \"description\": ");
+        vkmd_json_write_string(out, desc);
+        fprintf(out, ",\n    \"energies_kcal_per_mol\": [");
+        for (int32_t r = 0; r < count; ++r)
+            fprintf(out, "%s%.10g", r ? ", " : "", energy[r]);
+        fprintf(out, "],\n    \"totals_with_surface_kcal_per_mol\": [");
+        for (int32_t r = 0; r < count; ++r)
+            fprintf(out, "%s%.10g", r ? ", " : "", totals[r].total + energy[r]);
+        fprintf(out, "],\n    \"atoms_below_grid\": [");
+        for (int32_t r = 0; r < count; ++r)
+            fprintf(out, "%s%d", r ? ", " : "", below[r]);
+        fprintf(out, "]\n  }");
+        return;
+    }
+    fprintf(out, "surface: %s\n(forces above include the surface force)\n", desc);
+    for (int32_t r = 0; r < count; ++r) {
+        fprintf(out, "  replica %d: E_surface %14.6f kcal/mol, UFF + surface %14.6f kcal/mol",
+                r + 1, energy[r], totals[r].total + energy[r]);
+        if (below[r] > 0)
+            fprintf(out, "  (%d atom(s) below the grid: evaluated at its lowest plane)", below[r]);
+        fprintf(out, "\n");
+    }
 }
