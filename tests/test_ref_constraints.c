@@ -1,4 +1,4 @@
-/* Reference constraints (engine/ref/ref_constraints.c) and the constraint
+/* Reference constraints (engine/maths/host_constraints.c) and the constraint
  * set they solve (engine/system/constraints.c).
  *
  * Rigid water (water:216, SETTLE), from the built geometry moved by random

@@ -1,7 +1,7 @@
 /* Which distances a run holds fixed, derived from a system: rigid 3-site
  * waters (solved analytically by SETTLE) and bonds to hydrogen (grouped into
  * clusters around their heavy atom, solved per cluster). Shared by the CPU
- * reference (engine/ref/ref_constraints.c) and the GPU passes
+ * reference (engine/maths/host_constraints.c) and the GPU passes
  * (engine/sim/sim_constraints.c), so both constrain exactly the same set.
  *
  * Why clusters and not a global solver (CCMA, LINCS): with H-bond
