@@ -35,9 +35,10 @@ int main(void)
      * iterations 300 and 540 the energy still falls ~0.15 kcal/mol per
      * iteration, so paths that cross a tolerance a few iterations apart end
      * up to 1.3 kcal/mol apart there). */
-    run_system(ctx, "water:216", "water:216", 0.2, 0, 0, VKMD_MINIMIZE_FORCE_TOL, 60, 1e-4);
+    run_system(ctx, "water:216", "water:216", 0.2, 0, 0, VKMD_MINIMIZE_FORCE_TOL, 60,
+               TOL_MIN_FINAL_ENERGY_REL);
     run_system(ctx, "villin (vacuum)", VKMD_TEST_DATA_DIR "/villin_vac.prmtop", 0.0, 0, 0, 0.5, 60,
-               1e-4);
+               TOL_MIN_FINAL_ENERGY_REL);
     printf("validation errors: %u\n", vkmd_vk_context_validation_errors(ctx));
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
     vkmd_vk_context_destroy(ctx);

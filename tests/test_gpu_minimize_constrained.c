@@ -14,9 +14,9 @@ int main(void)
         return early;
     /* villin to 0.5 kcal/mol/A as in test_gpu_minimize.c (why there). */
     run_system(ctx, "water:216, rigid waters", "water:216", 0.2, 1, 1, VKMD_MINIMIZE_FORCE_TOL, 60,
-               1e-4);
+               TOL_MIN_FINAL_ENERGY_REL);
     run_system(ctx, "villin (vacuum), H bonds", VKMD_TEST_DATA_DIR "/villin_vac.prmtop", 0.0, 1, 1,
-               0.5, 60, 1e-4);
+               0.5, 60, TOL_MIN_FINAL_ENERGY_REL);
     printf("validation errors: %u\n", vkmd_vk_context_validation_errors(ctx));
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
     vkmd_vk_context_destroy(ctx);

@@ -37,6 +37,26 @@
  * by half an ulp (9.5e-7 A) per component, two atoms, d >= 0.95 A */
 #define TOL_FP32_DIST_REL 4e-6
 
+/* FIRE minimisation on the device vs the double reference
+ * (test_gpu_minimize*). The same FIRE decisions on both sides over the early
+ * iterations, so only the float forces separate the paths: */
+#define TOL_MIN_EARLY_ENERGY_FACTOR 10   /* x the start's TOL_FP32_TOTAL_REL allowance */
+#define TOL_MIN_EARLY_POSITIONS_A   1e-3 /* max |x_dev - x_ref| after them, A */
+/* Converged minima: final energies, relative (the paths part after many
+ * iterations and meet the same minimum). */
+#define TOL_MIN_FINAL_ENERGY_REL 1e-4
+/* Constraints at a constrained minimum: the pass's tolerance (1e-5 relative)
+ * plus fp32 write-back rounding (TOL_FP32_DIST_REL; 1e-5 A for waters). */
+#define TOL_MIN_WATER_VIOLATION_A   2e-5
+#define TOL_MIN_HBOND_VIOLATION_REL (1e-5 + TOL_FP32_DIST_REL)
+
+/* The fused step vs pass by pass with rebuilds at other steps
+ * (test_md_fused): chaos amplifies last-bit differences alike in both, so
+ * the fused run's RMSD from the pass-by-pass one may be this many times the
+ * control's (pass by pass with another outer skin), plus a floor, A. */
+#define TOL_FUSED_RMSD_FACTOR  4
+#define TOL_FUSED_RMSD_FLOOR_A 1e-6
+
 /* MD on the device (default positions mode) vs the double reference, and
  * long runs on their own. */
 /* 100 velocity-Verlet steps from the same state, RMSD: fp32 rounding
