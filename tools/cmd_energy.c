@@ -133,7 +133,7 @@ int cmd_energy(int argc, char **argv)
 
     VKMD_TRY(vkmd_system_load(system, coords, &sys));
     /* Name the coordinate file in a missing-coordinates or small-box error. */
-    VKMD_TRY(vkmd_system_check_coordinates(&sys, ff.cutoff_a > 0 ? ff.cutoff_a : 9.0,
+    VKMD_TRY(vkmd_system_check_coordinates(&sys, ff.cutoff_a > 0 ? ff.cutoff_a : VKMD_FF_CUTOFF_A,
                                            coords ? coords : system));
     VKMD_TRY(vkmd_ff_settings_resolve(&ff, &sys));
     forces = calloc((size_t)sys.atom_count * 3, sizeof *forces);

@@ -89,7 +89,8 @@ vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
     dyn->ff.cutoff_a = d->cutoff_a;
     dyn->ff.ewald_tolerance = d->ewald_tolerance;
     const vkmd_system *s = &sys->system;
-    VKMD_TRY(vkmd_system_check_coordinates(s, d->cutoff_a > 0 ? d->cutoff_a : 9.0, sys->source));
+    VKMD_TRY(vkmd_system_check_coordinates(s, d->cutoff_a > 0 ? d->cutoff_a : VKMD_FF_CUTOFF_A,
+                                           sys->source));
     VKMD_TRY(vkmd_ff_settings_resolve(&dyn->ff, s));
     VKMD_TRY(vkmd_precision_choose(ctx->vk, s, vkmd_api_precision(d->precision), &dyn->ff,
                                    &dyn->choice));
@@ -99,9 +100,10 @@ vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
     vkmd_api_md_desc(d, m);
     m->settings = &dyn->ff;
     VKMD_TRY(vkmd_md_create(ctx->vk, s, m, &dyn->md));
+    vkmd_md_desc resolved; /* the MD's defaults, for the starting temperature */
+    VKMD_TRY(vkmd_md_desc_resolve(m, &resolved));
     if (!s->velocities)
-        VKMD_TRY(vkmd_md_init_velocities(ctx->vk, dyn->md,
-                                         d->temperature_k > 0 ? d->temperature_k : 300.0, m->seed));
+        VKMD_TRY(vkmd_md_init_velocities(ctx->vk, dyn->md, resolved.temperature_k, m->seed));
     *out_dyn = dyn;
     return VKMD_OK;
 cleanup:

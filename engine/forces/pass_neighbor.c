@@ -566,20 +566,7 @@ void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
                     VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                     VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
                         VK_ACCESS_SHADER_WRITE_BIT);
-    dispatch_indirect(cb, nl, PIPE_BIN, VKMD_NL_DISPATCH_BIN);
-    dispatch_indirect(cb, nl, PIPE_ROWS, VKMD_NL_DISPATCH_ROWS);
-    dispatch_indirect(cb, nl, PIPE_ROWSCAN, VKMD_NL_DISPATCH_ROWSCAN);
-    dispatch_indirect(cb, nl, PIPE_SCATTER, VKMD_NL_DISPATCH_SCATTER);
-    dispatch_indirect(cb, nl, PIPE_CELLS, VKMD_NL_DISPATCH_CELLS);
-    dispatch_indirect(cb, nl, PIPE_CLUSTERS, VKMD_NL_DISPATCH_CLUSTERS);
-    /* The build and the gather read the clusters and write different
-     * buffers: one barrier interval. */
-    bind(cb, nl, PIPE_BUILD);
-    vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)VKMD_NL_DISPATCH_BUILD);
-    bind(cb, nl, PIPE_GATHER);
-    vkCmdDispatch(cb, nl->gather_groups, 1, 1);
-    vkmd_vk_stats_add_dispatches(2);
-    vkmd_vk_barrier_compute(cb);
+    vkmd_neighbor_record_rebuild(nl, cb); /* empty dispatches unless the check asked */
     dispatch_indirect(cb, nl, PIPE_PRUNE, VKMD_NL_DISPATCH_PRUNE);
 }
 
@@ -591,6 +578,8 @@ void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb)
     dispatch_indirect(cb, nl, PIPE_SCATTER, VKMD_NL_DISPATCH_SCATTER);
     dispatch_indirect(cb, nl, PIPE_CELLS, VKMD_NL_DISPATCH_CELLS);
     dispatch_indirect(cb, nl, PIPE_CLUSTERS, VKMD_NL_DISPATCH_CLUSTERS);
+    /* The build and the gather read the clusters and write different
+     * buffers: one barrier interval. */
     bind(cb, nl, PIPE_BUILD);
     vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)VKMD_NL_DISPATCH_BUILD);
     bind(cb, nl, PIPE_GATHER);

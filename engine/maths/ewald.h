@@ -24,7 +24,7 @@ double vkmd_ewald_net_charge_energy(const vkmd_system *sys, double alpha, double
 void vkmd_pme_bspline(double frac, int order, double *w, double *dw);
 
 /* B-spline moduli |b(m)|^2 of order `order` (2..16) for m = 0 .. k-1 into
- * out [k], values below 1e-7 replaced as OpenMM does (see ref_pme.c). Also
+ * out [k], values below 1e-7 replaced as OpenMM does (see ewald.c). Also
  * what the GPU PME pass (forces/pass_pme.c) uploads, so both use one
  * definition. */
 void vkmd_pme_moduli(int k, int order, double *out);

@@ -107,8 +107,9 @@ vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
     const vkmd_run_desc *d = &run->d;
     VKMD_TRY(vkmd_system_load(d->system, d->coords, &run->sys));
     run->ff = d->ff;
-    VKMD_TRY(vkmd_system_check_coordinates(&run->sys, run->ff.cutoff_a > 0 ? run->ff.cutoff_a : 9.0,
-                                           d->coords ? d->coords : d->system));
+    VKMD_TRY(vkmd_system_check_coordinates(
+        &run->sys, run->ff.cutoff_a > 0 ? run->ff.cutoff_a : VKMD_FF_CUTOFF_A,
+        d->coords ? d->coords : d->system));
     VKMD_TRY(vkmd_ff_settings_resolve(&run->ff, &run->sys));
     if (d->hmr_mass_amu > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(&run->sys, d->hmr_mass_amu, NULL));

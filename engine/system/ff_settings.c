@@ -26,7 +26,7 @@ double vkmd_ff_coulomb_k(const vkmd_ff_settings *s)
 vkmd_result vkmd_ff_settings_resolve(vkmd_ff_settings *s, const vkmd_system *sys)
 {
     if (s->cutoff_a == 0)
-        s->cutoff_a = 9.0;
+        s->cutoff_a = VKMD_FF_CUTOFF_A;
     if (s->ewald_tolerance == 0)
         s->ewald_tolerance = 5e-4;
     if (s->pme_order == 0)

@@ -25,6 +25,8 @@ typedef enum vkmd_coulomb_constant {
 #define VKMD_LJ_FP16        1
 #define VKMD_LJ_FP16_POWERS 2
 
+#define VKMD_FF_CUTOFF_A 9.0 /* the default non-bonded cutoff, A */
+
 typedef struct vkmd_ff_settings {
     double cutoff_a;               /* 9.0 A; ignored for non-periodic systems (no cutoff) */
     double ewald_tolerance;        /* 5e-4 */
