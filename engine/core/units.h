@@ -17,4 +17,13 @@
 /* 1 ps in fs. */
 #define VKMD_FS_PER_PS 1000.0
 
+/* Avogadro's number (SI 2019, exact), 1/mol. */
+#define VKMD_AVOGADRO 6.02214076e23
+
+/* Pressure: 1 bar in kcal/mol/A^3 (1e5 Pa * 1e-30 m^3 * N_A / 4184 J). */
+#define VKMD_KCAL_PER_A3_PER_BAR (1e5 * 1e-30 * VKMD_AVOGADRO / 4184.0)
+
+/* Density: amu/A^3 in g/cm^3 (1 amu = 1/N_A g, 1 A^3 = 1e-24 cm^3). */
+#define VKMD_G_CM3_PER_AMU_A3 (1.0 / (VKMD_AVOGADRO * 1e-24))
+
 #endif

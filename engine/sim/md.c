@@ -7,6 +7,7 @@
 #include "forces/fixed_point.h"
 #include "forces/positions.h"
 #include "maths/host_constraints.h"
+#include "maths/density.h"
 #include "maths/kinetic.h"
 #include "sim/sim_constraints.h"
 #include "sim/step.h"
@@ -797,6 +798,12 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
         free(vc);
         r->total = r->potential.total + r->kinetic;
         r->temperature_k = 2 * r->kinetic / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
+        if (md->sys->box.periodic) {
+            for (int d = 0; d < 3; ++d)
+                r->box[d] = md->sys->box.len[d];
+            r->volume_a3 = vkmd_box_volume(r->box);
+            r->density_g_cm3 = vkmd_density_g_cm3(vkmd_system_mass(md->sys), r->box);
+        }
     }
 cleanup:
     free(tmp);

@@ -92,6 +92,9 @@ typedef struct vkmd_md_report {
     double kinetic;        /* kcal/mol, of the constrained velocities */
     double total;          /* potential.total + kinetic */
     double temperature_k;  /* 2 KE / (dof k_B) */
+    double box[3];         /* A, the box of this state (0 for vacuum) */
+    double volume_a3;      /* A^3 (0 for vacuum) */
+    double density_g_cm3;  /* g/cm^3 (0 for vacuum) */
 } vkmd_md_report;
 
 /* Builds the force field, constraints and state for `sys` (positions
