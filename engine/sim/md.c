@@ -55,6 +55,7 @@ struct vkmd_md {
     md_batch batch[BATCH_CACHE];
     uint64_t use_clock;
     vkmd_step *step; /* the fused step; NULL: pass by pass */
+    int step_stale;  /* the fused step was made for another integrator or bath: re-create it */
     int64_t repeats; /* steps repeated for a missed rebuild (whole batches) */
 };
 
@@ -648,6 +649,11 @@ static vkmd_result run_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, i
 {
     vkmd_result res = VKMD_OK;
     int dense = 0;
+    if (md->step_stale) {
+        free_batches(ctx, md);
+        VKMD_TRY(create_step(ctx, md));
+        md->step_stale = 0;
+    }
     for (int attempt = 0;; ++attempt) {
         vkmd_vk_cmd *cmd = own;
         if (own) {
@@ -737,9 +743,30 @@ vkmd_result vkmd_md_set_integrator(vkmd_md *md, vkmd_integrator integrator)
     if (integrator != md->desc.integrator) {
         md->desc.integrator = integrator;
         for (int i = 0; i < BATCH_CACHE; ++i)
-            md->batch[i].steps = 0; /* re-recorded on next use */
+            md->batch[i].steps = 0;        /* re-recorded on next use */
+        md->step_stale = md->step != NULL; /* the fused step records one integrator */
     }
     return VKMD_OK;
+}
+
+vkmd_result vkmd_md_set_temperature(vkmd_md *md, double temperature_k)
+{
+    if (!(temperature_k >= 0) || !isfinite(temperature_k))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: bath temperature %g K (must be finite and >= 0)", temperature_k);
+    if (temperature_k != md->desc.temperature_k) {
+        md->desc.temperature_k = temperature_k;
+        compute_push(md);
+        for (int i = 0; i < BATCH_CACHE; ++i)
+            md->batch[i].steps = 0;        /* re-recorded on next use */
+        md->step_stale = md->step != NULL; /* the fused step holds the bath's constants */
+    }
+    return VKMD_OK;
+}
+
+double vkmd_md_temperature(const vkmd_md *md)
+{
+    return md->desc.temperature_k;
 }
 
 /* ---- state in and out --------------------------------------------------- */

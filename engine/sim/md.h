@@ -122,6 +122,14 @@ vkmd_result vkmd_md_minimize(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_minim
  * the state and the step counter carry on. */
 vkmd_result vkmd_md_set_integrator(vkmd_md *md, vkmd_integrator integrator);
 
+/* Sets the Langevin bath temperature (K, >= 0) for the steps that follow
+ * (heating in stages); the state and the step counter carry on. Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT (negative or not finite). */
+vkmd_result vkmd_md_set_temperature(vkmd_md *md, double temperature_k);
+
+/* The bath temperature the next steps use, K. */
+double vkmd_md_temperature(const vkmd_md *md);
+
 /* Runs `steps` steps (in batches of at most max_batch_steps) and waits. */
 vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps);
 
