@@ -47,6 +47,26 @@ if diff <(cut -d, -f1-6 "$scratch/a/energy.csv") <(cut -d, -f1-6 "$scratch/b/ene
   ok "energy.csv identical but for ns_per_day ($(grep -vc '^#' "$scratch/b/energy.csv") lines)"
 else bad "energy.csv differs"; fi
 
+# 1b. A checkpoint as the start of a new run (--coords FILE.chk: positions,
+# velocities and box; new settings allowed): its step-0 row has the kinetic
+# energy of the last row of the run that wrote it exactly, and its potential
+# to 1e-6 relative (molecules are re-wrapped into the box on upload, which
+# rounds).
+if "$vkmd" run water:216 --no-window --steps 50 --report-every 50 --seed 9 \
+  --coords "$scratch/a/checkpoint.chk" --out "$scratch/s" >"$scratch/s.log" 2>&1; then
+  ok "--coords FILE.chk starts a run"
+else bad "--coords FILE.chk: $(tail -3 "$scratch/s.log")"; fi
+end_row=$(grep -v '^#' "$scratch/a/energy.csv" | grep "^$steps," | cut -d, -f3,4)
+start_row=$(grep -v '^#' "$scratch/s/energy.csv" | grep '^0,' | cut -d, -f3,4)
+if [ -n "$end_row" ] && $py - "$end_row" "$start_row" <<'PY'; then
+import sys
+(pa, ka), (pb, kb) = (map(float, a.split(",")) for a in sys.argv[1:3])
+assert ka == kb, (ka, kb)
+assert abs(pa - pb) <= 1e-6 * abs(pa), (pa, pb)
+PY
+  ok "the new run starts from the checkpoint's state (potential, kinetic: $end_row / $start_row)"
+else bad "start row '$start_row' differs from the checkpoint's row '$end_row'"; fi
+
 # 2. Bad checkpoints.
 ck=$scratch/a/checkpoint.chk
 refuse() { # what expected-text checkpoint extra-args...

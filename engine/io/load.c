@@ -2,6 +2,7 @@
 #include "io/load.h"
 
 #include "core/log.h"
+#include "io/checkpoint.h"
 #include "io/coords.h"
 #include "io/pdb.h"
 #include "io/prmtop.h"
@@ -20,10 +21,49 @@ static const char *extension(const char *path)
     return dot && (!slash || dot > slash) ? dot : "";
 }
 
+/* A checkpoint as a starting state: its positions, velocities and box,
+ * exactly (the settings and the step are not taken: a new run starts). */
+static vkmd_result read_checkpoint_coords(const char *path, vkmd_system *sys)
+{
+    vkmd_checkpoint c = {0};
+    vkmd_result res = vkmd_checkpoint_read(path, &c);
+    if (res != VKMD_OK)
+        return res;
+    if (c.atom_count != sys->atom_count) {
+        res = vkmd_fail(VKMD_ERROR_PARSE, "%s: checkpoint of %d atoms, the system has %d", path,
+                        c.atom_count, sys->atom_count);
+        goto done;
+    }
+    const size_t n3 = 3 * (size_t)c.atom_count;
+    double *x = malloc(sizeof *x * n3), *v = malloc(sizeof *v * n3);
+    if (!x || !v) {
+        free(x);
+        free(v);
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+        goto done;
+    }
+    memcpy(x, c.positions, sizeof *x * n3);
+    memcpy(v, c.velocities, sizeof *v * n3);
+    free(sys->positions);
+    free(sys->velocities);
+    sys->positions = x;
+    sys->velocities = v;
+    if (c.periodic) {
+        sys->box.periodic = 1;
+        for (int d = 0; d < 3; ++d)
+            sys->box.len[d] = c.box[d];
+    }
+done:
+    vkmd_checkpoint_free(&c);
+    return res;
+}
+
 vkmd_result vkmd_system_load_coords(const char *path, vkmd_system *sys)
 {
     if (strcasecmp(extension(path), ".pdb") == 0 || strcasecmp(extension(path), ".ent") == 0)
         return vkmd_pdb_read_coords(path, sys);
+    if (strcasecmp(extension(path), ".chk") == 0)
+        return read_checkpoint_coords(path, sys);
     return vkmd_coords_read_amber(path, sys);
 }
 

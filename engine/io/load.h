@@ -13,7 +13,9 @@
  *     system/water_box.h), seed VKMD_WATER_BOX_DEFAULT_SEED;
  *   any other spec: a prmtop path.
  * coords_path, if non-NULL, replaces the coordinates: by extension .pdb is
- * read as PDB, anything else (.inpcrd .rst7 .crd .restrt ...) as AMBER ASCII.
+ * read as PDB, .chk as a checkpoint (its exact positions, velocities and box
+ * as a new start; only the atom count is checked), anything else (.inpcrd
+ * .rst7 .crd .restrt ...) as AMBER ASCII.
  * If NULL and spec is a prmtop, <prmtop without extension>.inpcrd and then
  * .rst7 beside it are tried (the one used is logged at info level); with
  * neither, out->positions stays NULL and the caller reports it
