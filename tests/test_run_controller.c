@@ -28,7 +28,8 @@ typedef struct watcher {
     int stop;
     int begins, reports, frames, checkpoints, ends, finishes;
     int64_t last_report, last_frame, last_checkpoint;
-    int bad_seen; /* a report or frame with a non-finite value */
+    int bad_seen;         /* a report or frame with a non-finite value */
+    int32_t stage_of[16]; /* the stage of the report at step 10 k (staged runs) */
 } watcher;
 
 static vkmd_result w_begin(void *user, const vkmd_run_info *info)
@@ -53,6 +54,8 @@ static vkmd_result w_report(void *user, const vkmd_run_sample *s)
     }
     if (w->stop_after > 0 && s->step >= w->stop_after)
         w->stop = 1;
+    if (s->step % 10 == 0 && s->step / 10 < 16)
+        w->stage_of[s->step / 10] = s->stage;
     return VKMD_OK;
 }
 
@@ -218,6 +221,75 @@ static void test_stop_and_continue(vkmd_vk_context *ctx)
     CHECK(wd.begins == 0 && wd.finishes == 1);
 }
 
+/* A staged run (an equilibration's schedule): stages change the bath at
+ * steps that are not report steps (25) and that are (40); a run stopped in the
+ * middle and continued equals the one that did not stop, bit for bit; a
+ * restart with another schedule is refused. */
+static void test_stages(vkmd_vk_context *ctx)
+{
+    printf("a staged run (100 K, 400 K, 600 K baths), stopped and continued:\n");
+    static const vkmd_run_stage stages[] = {{.name = "cold", .steps = 25, .temperature_k = 100},
+                                            {.name = "warm", .steps = 15, .temperature_k = 400},
+                                            {.name = "hot", .steps = 20, .temperature_k = 600}};
+    vkmd_run_summary s;
+    watcher wa = {0};
+    vkmd_run_desc a = base_desc(DIR "/sa");
+    a.steps = 0;
+    a.stages = stages;
+    a.stage_count = 3;
+    CHECK_OK(run_once(ctx, &a, &wa, &s));
+    CHECK(s.ended == VKMD_RUN_COMPLETE && s.last_step == 60);
+    printf("  stages of the reports at 0, 10 .. 60: %d %d %d %d %d %d %d\n", wa.stage_of[0],
+           wa.stage_of[1], wa.stage_of[2], wa.stage_of[3], wa.stage_of[4], wa.stage_of[5],
+           wa.stage_of[6]);
+    CHECK(wa.stage_of[0] == 0 && wa.stage_of[2] == 0 && wa.stage_of[3] == 1 &&
+          wa.stage_of[4] == 1 && wa.stage_of[5] == 2 && wa.stage_of[6] == 2);
+
+    watcher wb = {.stop_after = 30};
+    vkmd_run_desc b = base_desc(DIR "/sb");
+    b.steps = 0;
+    b.stages = stages;
+    b.stage_count = 3;
+    CHECK_OK(run_once(ctx, &b, &wb, &s));
+    CHECK(s.ended == VKMD_RUN_INTERRUPTED && s.last_step == 30);
+    watcher wc = {0};
+    b.restart = DIR "/sb/checkpoint.chk";
+    CHECK_OK(run_once(ctx, &b, &wc, &s));
+    CHECK(s.ended == VKMD_RUN_COMPLETE && s.first_step == 30 && s.last_step == 60);
+    vkmd_checkpoint ca = {0}, cb = {0};
+    CHECK_OK(vkmd_checkpoint_read(DIR "/sa/checkpoint.chk", &ca));
+    CHECK_OK(vkmd_checkpoint_read(DIR "/sb/checkpoint.chk", &cb));
+    if (ca.positions && cb.positions) {
+        const size_t n = 3 * (size_t)ca.atom_count * sizeof(double);
+        const int same = ca.step == 60 && cb.step == 60 &&
+                         memcmp(ca.positions, cb.positions, n) == 0 &&
+                         memcmp(ca.velocities, cb.velocities, n) == 0;
+        printf("  final checkpoints: %s\n", same ? "bitwise the same" : "DIFFERENT");
+        CHECK(same);
+    }
+    vkmd_checkpoint_free(&ca);
+    vkmd_checkpoint_free(&cb);
+    CHECK_MSG(same_file(DIR "/sa/energy.csv", DIR "/sb/energy.csv", 6),
+              "energy.csv of the staged run differs from the uninterrupted run's");
+
+    vkmd_run_stage other[3];
+    memcpy(other, stages, sizeof other);
+    other[2].temperature_k = 500;
+    b.stages = other;
+    watcher wd = {0};
+    const vkmd_result res = run_once(ctx, &b, &wd, &s);
+    printf("  another schedule: %s: %s\n", vkmd_result_str(res), vkmd_last_error());
+    CHECK(res == VKMD_ERROR_INVALID_ARGUMENT && strstr(vkmd_last_error(), "stage_3"));
+
+    vkmd_run_desc bad = base_desc(DIR "/sb");
+    bad.stages = stages;
+    bad.stage_count = 3;
+    bad.steps = 50;
+    vkmd_run_desc out;
+    CHECK(vkmd_run_desc_resolve(&bad, &out) == VKMD_ERROR_INVALID_ARGUMENT);
+    printf("  --steps 50 with 60 steps of stages: %s\n", vkmd_last_error());
+}
+
 static void test_blowup(vkmd_vk_context *ctx)
 {
     printf("a run that blows up:\n");
@@ -256,15 +328,16 @@ int main(void)
         return rc;
     mkdir(DIR, 0777);
     /* Outputs of an earlier run of this test would hide missing ones. */
-    static const char *const dirs[] = {"a", "b", "blowup"};
+    static const char *const dirs[] = {"a", "b", "blowup", "sa", "sb"};
     static const char *const files[] = {"energy.csv", "traj.dcd", "final.pdb", "checkpoint.chk"};
-    for (int d = 0; d < 3; ++d)
+    for (int d = 0; d < 5; ++d)
         for (int f = 0; f < 4; ++f) {
             char path[512];
             snprintf(path, sizeof path, "%s/%s/%s", DIR, dirs[d], files[f]);
             remove(path);
         }
     test_stop_and_continue(ctx);
+    test_stages(ctx);
     test_blowup(ctx);
     CHECK_OK(vkmd_vk_context_check_validation(ctx));
     vkmd_vk_context_destroy(ctx);

@@ -44,6 +44,7 @@ typedef struct vkmd_run_sample {
     const double *positions;      /* [3 * atom_count] A, whole molecules */
     const double *velocities;     /* [3 * atom_count] A/fs; NULL at the end */
     const vkmd_box *box;          /* the periodic box (A) */
+    int32_t stage;                /* the run's stage at this step (-1: a run without stages) */
     int start;                    /* 1: the state the run starts from (step first_step): a
                                      fresh run's step-0 row, or a restart's state (not a new
                                      row) */

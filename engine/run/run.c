@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 #define FILE_REPORTERS 3
-#define SETTINGS_MAX   2048
+#define SETTINGS_MAX   8192
 
 struct vkmd_run {
     vkmd_run_desc d; /* resolved */
@@ -40,6 +40,8 @@ struct vkmd_run {
     /* every reporter: the files first, then the caller's */
     vkmd_reporter *rep;
     int32_t rep_count;
+    vkmd_run_stage stages[VKMD_RUN_STAGES_MAX]; /* d.stages points here */
+    int32_t stage_now;                          /* the stage applied to md; -1 none yet */
 };
 
 vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *d)
@@ -49,6 +51,33 @@ vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *d)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "run: no system given");
     vkmd_md_desc md = d->md;
     md.settings = NULL;
+    if (d->stage_count < 0 || d->stage_count > VKMD_RUN_STAGES_MAX ||
+        (d->stage_count > 0 && !d->stages))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "run: %d stages (at most %d)", d->stage_count,
+                         VKMD_RUN_STAGES_MAX);
+    if (d->stage_count == 0)
+        d->stages = NULL;
+    int64_t stage_sum = 0;
+    for (int32_t i = 0; i < d->stage_count; ++i) {
+        const vkmd_run_stage *st = &d->stages[i];
+        if (st->steps <= 0 || !(st->temperature_k > 0) || !isfinite(st->temperature_k) ||
+            !(st->pressure_bar >= 0) || !isfinite(st->pressure_bar) || !(st->restraint_k >= 0) ||
+            !isfinite(st->restraint_k))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "run: stage %d (%s): %lld steps, %g K, %g bar, restraint k %g (steps "
+                             "and temperature must be > 0, the others finite and >= 0)",
+                             i + 1, st->name, (long long)st->steps, st->temperature_k,
+                             st->pressure_bar, st->restraint_k);
+        stage_sum += st->steps;
+    }
+    if (d->stage_count > 0) {
+        if (d->steps > 0 && d->steps != stage_sum)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "run: --steps %lld differs from the stages' %lld steps",
+                             (long long)d->steps, (long long)stage_sum);
+        d->steps = stage_sum;
+        md.temperature_k = d->stages[0].temperature_k;
+    }
     VKMD_TRY_RETURN(vkmd_md_desc_resolve(&md, &d->md));
     if (d->steps == 0)
         d->steps = VKMD_RUN_STEPS;
@@ -103,7 +132,12 @@ vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
     if (!run)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
     run->last_ck = -1;
+    run->stage_now = -1;
     VKMD_TRY(vkmd_run_desc_resolve(desc, &run->d));
+    if (run->d.stage_count > 0) {
+        memcpy(run->stages, run->d.stages, sizeof *run->stages * (size_t)run->d.stage_count);
+        run->d.stages = run->stages;
+    }
     const vkmd_run_desc *d = &run->d;
     VKMD_TRY(vkmd_system_load(d->system, d->coords, &run->sys));
     run->ff = d->ff;
@@ -181,6 +215,31 @@ const vkmd_precision_choice *vkmd_run_precision(const vkmd_run *run)
 vkmd_md *vkmd_run_md(vkmd_run *run)
 {
     return run->md;
+}
+
+int32_t vkmd_run_stage_at(const vkmd_run_desc *d, int64_t step)
+{
+    if (d->stage_count <= 0)
+        return -1;
+    int64_t end = 0;
+    for (int32_t i = 0; i < d->stage_count; ++i) {
+        end += d->stages[i].steps;
+        if (step < end)
+            return i;
+    }
+    return d->stage_count - 1;
+}
+
+/* The last step of the stage that holds `step`: pieces of steps end there. */
+static int64_t stage_end(const vkmd_run_desc *d, int64_t step)
+{
+    int64_t end = 0;
+    for (int32_t i = 0; i < d->stage_count; ++i) {
+        end += d->stages[i].steps;
+        if (step < end)
+            return end;
+    }
+    return end;
 }
 
 /* ---- helpers of the loop ------------------------------------------------ */
@@ -318,6 +377,28 @@ static void summary_line(vkmd_run *run)
              ff->fp16_min_r_a, (unsigned long long)d->md.seed, run->ctx->info.name);
 }
 
+/* Applies the settings of the stage that the steps after `step` belong to,
+ * when it is not the one applied. */
+static vkmd_result apply_stage(vkmd_run *run, int64_t step)
+{
+    const int32_t i = vkmd_run_stage_at(&run->d, step);
+    if (i < 0 || i == run->stage_now)
+        return VKMD_OK;
+    const vkmd_run_stage *st = &run->d.stages[i];
+    VKMD_TRY_RETURN(vkmd_md_set_temperature(run->md, st->temperature_k));
+    run->stage_now = i;
+    note(run, "stage %d/%d at step %lld: %s (%lld steps, %.1f K%s)", i + 1, run->d.stage_count,
+         (long long)step, st->name, (long long)st->steps, st->temperature_k,
+         st->pressure_bar > 0 ? ", constant pressure" : ", constant volume");
+    return VKMD_OK;
+}
+
+/* The sample's stage: that of the steps that led to `step`. */
+static int32_t sample_stage(const vkmd_run *run, int64_t step)
+{
+    return vkmd_run_stage_at(&run->d, step > 0 ? step - 1 : 0);
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
@@ -326,7 +407,10 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     const vkmd_run_desc *d = &run->d;
     vkmd_vk_context *ctx = run->ctx;
     const vkmd_system *sys = &run->sys;
-    const double dt = d->md.dt_fs, temp = d->md.temperature_k;
+    const double dt = d->md.dt_fs;
+    double temp = d->md.temperature_k; /* the runaway check's: the hottest bath */
+    for (int32_t i = 0; i < d->stage_count; ++i)
+        temp = fmax(temp, d->stages[i].temperature_k);
     const int64_t steps = d->steps, report_every = d->report_every, traj_every = d->traj_every;
     double *x = NULL, *v = NULL, *good_x = NULL, *good_v = NULL, *tt = NULL, *et = NULL;
     char fault[1024] = "", why[160] = "";
@@ -387,6 +471,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
                               .positions = good_x,
                               .velocities = good_v,
                               .box = &sys->box,
+                              .stage = sample_stage(run, done),
                               .start = 1};
     if (!run->restart) {
         rep.step -= base;
@@ -414,6 +499,12 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         }
         if (next > steps)
             next = steps;
+        if (d->stage_count > 0) {
+            VKMD_TRY(apply_stage(run, done));
+            const int64_t end = stage_end(d, done);
+            if (next > end)
+                next = end;
+        }
         if (!ended) {
             int64_t max_steps = next - done;
             int end_now = 0;
@@ -461,7 +552,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
                                    .report = &rep,
                                    .positions = x,
                                    .velocities = v,
-                                   .box = &sys->box};
+                                   .box = &sys->box,
+                                   .stage = sample_stage(run, done)};
         if (is_frame)
             for (int32_t k = 0; k < run->rep_count; ++k)
                 if (run->rep[k].frame)
@@ -514,7 +606,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
                                    .time_ps = (double)done * dt * 1e-3,
                                    .report = &s->final,
                                    .positions = x,
-                                   .box = &sys->box};
+                                   .box = &sys->box,
+                                   .stage = sample_stage(run, done)};
     for (int32_t k = 0; k < run->rep_count; ++k)
         if (run->rep[k].end)
             VKMD_TRY(run->rep[k].end(run->rep[k].user, &final, s));

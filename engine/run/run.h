@@ -43,6 +43,19 @@
              multiple of report_every nearest above */
 #define VKMD_RUN_OUT_DIR "vkmd_run"
 
+/* One stage of a staged run (an equilibration: run/equilibrate.h): `steps`
+ * steps after the previous stage's last, with these settings. Stages change
+ * only what is cheap to change on a running simulation: the bath, the
+ * barostat and the restraint constant. */
+#define VKMD_RUN_STAGES_MAX 64
+typedef struct vkmd_run_stage {
+    char name[32];        /* for reports and the settings record ("heat 150 K") */
+    int64_t steps;        /* > 0 */
+    double temperature_k; /* Langevin bath, K (> 0) */
+    double pressure_bar;  /* 0: constant volume; > 0: the barostat at this pressure */
+    double restraint_k;   /* kcal/mol/A^2 for the run's restraints (0: off) */
+} vkmd_run_stage;
+
 /* Zero means default for every field. */
 typedef struct vkmd_run_desc {
     const char *system;  /* required: an AMBER prmtop path, or "water:N" (N TIP3P waters) */
@@ -64,10 +77,15 @@ typedef struct vkmd_run_desc {
     int minimize;                     /* 0; 1: minimise on the device before dynamics */
     vkmd_minimize_desc min;           /* its settings (sim/minimize.h's defaults) */
     const char *out_dir;              /* VKMD_RUN_OUT_DIR, created if missing */
-    const char *restart; /* NULL; a checkpoint to continue (same settings; steps may grow;
-                            minimize and equilibrate are skipped: they were done) */
-    int no_file_outputs; /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
-                            still written) */
+    const char *restart;          /* NULL; a checkpoint to continue (same settings; steps may grow;
+                                     minimize and equilibrate are skipped: they were done) */
+    int no_file_outputs;          /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
+                                     still written) */
+    const vkmd_run_stage *stages; /* NULL: one stage with md's settings; else stage_count
+                                     stages (copied), run in order: steps defaults to
+                                     their sum (a different value is refused), the bath
+                                     starts at stages[0]'s temperature (velocities too) */
+    int32_t stage_count;          /* 0 .. VKMD_RUN_STAGES_MAX */
 } vkmd_run_desc;
 
 /* `in` with every default filled in and checked against itself (not yet
@@ -113,6 +131,11 @@ int64_t vkmd_run_last_checkpoint(const vkmd_run *run, const char **out_path);
 /* What the precision request resolved to (valid once vkmd_run_execute has
  * started; zeroed before). */
 const vkmd_precision_choice *vkmd_run_precision(const vkmd_run *run);
+
+/* The stage that step `step` of the run belongs to (stage i holds steps
+ * after the end of stage i - 1 up to and including its own end; step 0 is
+ * stage 0's); -1 for a run without stages. */
+int32_t vkmd_run_stage_at(const vkmd_run_desc *d, int64_t step);
 
 /* The simulation (NULL before vkmd_run_execute set it up). */
 vkmd_md *vkmd_run_md(vkmd_run *run);

@@ -25,6 +25,14 @@ void vkmd_run_settings_text(const vkmd_run_desc *d, const vkmd_ff_settings *ff,
     size_t len = strlen(out);
     snprintf(out + len, size - len, "precision %s\npositions %s\n", vkmd_precision_name(c->chosen),
              vkmd_positions_mode_name(ff->positions));
+    for (int32_t i = 0; i < d->stage_count; ++i) {
+        const vkmd_run_stage *st = &d->stages[i];
+        len = strlen(out);
+        snprintf(out + len, size - len,
+                 "stage_%d %s: %lld steps, %.17g K, %.17g bar, restraint_k %.17g\n", i + 1,
+                 st->name, (long long)st->steps, st->temperature_k, st->pressure_bar,
+                 st->restraint_k);
+    }
     if (ff->nonbonded_fp16) {
         len = strlen(out);
         snprintf(out + len, size - len, "nonbonded %s beyond %.17g A\n",
