@@ -30,6 +30,7 @@ struct vkmd_run {
     char ck_path[4096];
     int64_t last_ck; /* step of the last good checkpoint written or read; -1 none */
     vkmd_ff_settings ff;
+    vkmd_restraints restraints; /* empty without */
     vkmd_precision_choice choice;
     char settings[SETTINGS_MAX]; /* the checkpoint's record */
     char summary_line[1024];
@@ -113,6 +114,9 @@ vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
     VKMD_TRY(vkmd_ff_settings_resolve(&run->ff, &run->sys));
     if (d->hmr_mass_amu > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(&run->sys, d->hmr_mass_amu, NULL));
+    /* From the loaded coordinates, before a restart's replace them: a restart
+     * builds the same set, and the settings record checks it did. */
+    VKMD_TRY(vkmd_restraint_spec_build(&d->restraints, &run->sys, &run->restraints));
     if (d->restart) {
         vkmd_checkpoint *ck = &run->ck;
         VKMD_TRY(vkmd_checkpoint_read(d->restart, ck));
@@ -152,6 +156,7 @@ void vkmd_run_destroy(vkmd_run *run)
         vkmd_md_destroy(run->ctx, run->md);
     free(run->rep);
     vkmd_checkpoint_free(&run->ck);
+    vkmd_restraints_destroy(&run->restraints);
     vkmd_system_destroy(&run->sys);
     free(run);
 }
@@ -333,10 +338,16 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
 
     VKMD_TRY(resolve_precision(run));
     vkmd_run_settings_text(d, &run->ff, &run->choice, run->settings, sizeof run->settings);
+    if (vkmd_restraint_spec_active(&d->restraints)) {
+        const size_t used = strlen(run->settings);
+        vkmd_run_settings_restraints(&d->restraints, &run->restraints, run->settings + used,
+                                     sizeof run->settings - used);
+    }
     if (run->restart)
         VKMD_TRY(vkmd_run_settings_check(&run->ck, run->settings, d->restart));
     vkmd_md_desc mdd = d->md;
     mdd.settings = &run->ff;
+    mdd.restraints = run->restraints.count > 0 ? &run->restraints : NULL;
     VKMD_TRY(vkmd_md_create(ctx, sys, &mdd, &run->md));
     int64_t base = 0;
     VKMD_TRY(prepare_state(run, s, &base));

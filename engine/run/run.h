@@ -28,6 +28,7 @@
 #define VKMD_RUN_RUN_H
 
 #include "forces/precision.h"
+#include "io/restraint_spec.h"
 #include "run/reporter.h"
 #include "sim/md.h"
 #include "sim/minimize.h"
@@ -68,6 +69,10 @@ typedef struct vkmd_run_desc {
                             minimize and equilibrate are skipped: they were done) */
     int no_file_outputs; /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
                             still written) */
+    vkmd_restraint_spec restraints; /* none; positional restraints (io/restraint_spec.h),
+                                       referenced to the loaded coordinates (before any
+                                       minimisation) unless restraints.reference is given;
+                                       md.restraints is ignored */
 } vkmd_run_desc;
 
 /* `in` with every default filled in and checked against itself (not yet
