@@ -8,6 +8,10 @@
  *   minus those at k = 0, set by vkmd_forcefield_set_restraint_k on the same
  *   recorded passes) within TOL_FP32_FORCE_RMS of the reference; k = 0
  *   leaves every other term to the bit;
+ * - the box: the bonded pass alone (restraints only, no settings) after
+ *   vkmd_pass_bonded_set_box to a box 3% larger (as a barostat's move
+ *   does; the references are not scaled, as OpenMM's CustomExternalForce)
+ *   matches the reference in that box;
  * - MD: the fused step (rebuild every step) and the pass-by-pass step give
  *   the same bits over 40 restrained Langevin steps on water_nacl; the fused
  *   report's restraint energy matches the reference at the positions read;
@@ -16,7 +20,10 @@
 #include "forces/positions.h"
 #include "io/load.h"
 #include "ref/ref.h"
+#include "forces/pass_bonded.h"
 #include "sim/md.h"
+#include "vk/barrier.h"
+#include "vk/command.h"
 #include "system/amber_mask.h"
 #include "testlib.h"
 #include "tolerance.h"
@@ -109,6 +116,69 @@ static void forcefield_case(vkmd_vk_context *ctx, const char *name, const char *
     vkmd_system_destroy(&sys);
 }
 
+static void box_case(vkmd_vk_context *ctx)
+{
+    vkmd_system sys;
+    load("water_nacl", &sys);
+    const int32_t n = sys.atom_count;
+    vkmd_restraints r;
+    make_restraints(&sys, ":1-30@O | :NA,CL", 0.9, 10, 0, &r);
+    vkmd_ff_settings s = {0};
+    CHECK_OK(vkmd_ff_settings_resolve(&s, &sys));
+    const vkmd_forcefield_desc fd = {.settings = &s};
+    vkmd_forcefield *ff = NULL;
+    vkmd_pass_bonded *pass = NULL;
+    CHECK_OK(vkmd_forcefield_create(ctx, &sys, &fd, &ff));
+    double *f = calloc(3 * (size_t)n, sizeof *f), *fr = calloc(3 * (size_t)n, sizeof *fr);
+    if (ff) {
+        const vkmd_pass_bonded_desc bd = {.positions = vkmd_forcefield_positions(ff),
+                                          .accum = vkmd_forcefield_accum(ff),
+                                          .restraints = &r};
+        CHECK_OK(vkmd_pass_bonded_create(ctx, &sys, &bd, &pass));
+    }
+    if (pass) {
+        vkmd_box big = sys.box;
+        for (int d = 0; d < 3; ++d)
+            big.len[d] *= 1.03;
+        vkmd_pass_bonded_set_box(pass, &big);
+        vkmd_energy e = {0}, e0 = {0};
+        double *f0 = calloc(3 * (size_t)n, sizeof *f0);
+        for (int pass_k = 0; pass_k < 2; ++pass_k) {
+            /* k 10, then k 0: the difference is the restraint force alone
+             * (the waters' bonds and angles are in both sums, same bits) */
+            if (pass_k == 1)
+                CHECK_OK(vkmd_pass_bonded_set_restraint_k(ctx, pass, 0));
+            VkCommandBuffer cb = VK_NULL_HANDLE;
+            CHECK_OK(vkmd_vk_oneshot_begin(ctx, &cb));
+            vkmd_accum_record_clear(cb, vkmd_forcefield_accum(ff));
+            vkmd_vk_barrier_transfer_to_compute(cb);
+            vkmd_pass_bonded_record(pass, cb, 1);
+            CHECK_OK(vkmd_vk_oneshot_submit(ctx, cb));
+            CHECK_OK(vkmd_pass_bonded_readback(ctx, pass, pass_k ? f0 : f, pass_k ? &e0 : &e));
+        }
+        for (int32_t i = 0; i < 3 * n; ++i)
+            f[i] -= f0[i];
+        free(f0);
+        CHECK(e0.restraint == 0 && e0.bond == e.bond);
+        const double er = ref_restraints(&r, &big, sys.positions, fr);
+        const double er_old = ref_restraints(&r, &sys.box, sys.positions, NULL);
+        char what[160];
+        snprintf(what, sizeof what, "box 3%% larger: restraint energy (%.3f in the old box)",
+                 er_old);
+        check_close(what, e.restraint, er, TOL_FP32_ENERGY_REL, 0);
+        CHECK(fabs(er - er_old) > 1e-3 * er); /* the box matters for this set */
+        const double ferr = rms_rel_error(f, fr, 3 * n);
+        printf("  box 3%% larger: restraint forces RMS relative error %.2g\n", ferr);
+        CHECK(ferr <= TOL_FP32_FORCE_RMS);
+    }
+    vkmd_pass_bonded_destroy(ctx, pass);
+    vkmd_forcefield_destroy(ctx, ff);
+    free(f);
+    free(fr);
+    vkmd_restraints_destroy(&r);
+    vkmd_system_destroy(&sys);
+}
+
 static void md_run(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_restraints *r,
                    int unfused, double *x, double *out_restraint)
 {
@@ -159,6 +229,8 @@ int main(void)
     forcefield_case(ctx, "water_nacl", ions_and_oxygens, 0.3, VKMD_POSITIONS_FP32);
     forcefield_case(ctx, "villin_vac", "!:Cl & !@H=", 0, VKMD_POSITIONS_FP32);
     forcefield_case(ctx, "villin_vac", "!:Cl & !@H=", 0.3, VKMD_POSITIONS_SPLIT_FLOAT);
+
+    box_case(ctx);
 
     vkmd_system sys;
     load("water_nacl", &sys);
