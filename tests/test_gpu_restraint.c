@@ -8,7 +8,8 @@
  *   minus those at k = 0, set by vkmd_forcefield_set_restraint_k on the same
  *   recorded passes) within TOL_FP32_FORCE_RMS of the reference; k = 0
  *   leaves every other term to the bit;
- * - the box: the bonded pass alone (restraints only, no settings) after
+ * - the box: a bonded pass without settings (bonds, angles and restraints;
+ *   the restraint part as the sums at k 10 minus those at k 0) after
  *   vkmd_pass_bonded_set_box to a box 3% larger (as a barostat's move
  *   does; the references are not scaled, as OpenMM's CustomExternalForce)
  *   matches the reference in that box;
