@@ -43,8 +43,9 @@ layout(push_constant) uniform Push { VKMD_BONDED_PUSH_FIELDS } pc;
 
 VKMD_POS_LOAD(load_pos, pos, pos_x)
 
-// The seven slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL.
-const uint SLOTS = 7;
+// The eight slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL
+// and VKMD_ENERGY_RESTRAINT (bonded_slot in common/bonded_terms.glsl).
+const uint SLOTS = 8;
 shared vkmd_fixed red[SLOTS][WORKGROUP_SIZE];
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
@@ -59,6 +60,8 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #define BD_DIHEDRALS (pc.dihedral_count)
 #define BD_PAIRS14   (pc.pair14_count)
 #define BD_EXCL      (pc.excl_count)
+#define BD_RESTRAINTS (pc.restraint_count)
+#define BD_RESTRAINT_FB (pc.restraint_fb)
 #include "common/bonded_terms.glsl"
 
 void main()
@@ -83,5 +86,5 @@ void main()
     if (lid == 0)
         for (uint s = 0; s < SLOTS; ++s)
             if (!fixed_is_zero(red[s][0]))
-                energy_add(VKMD_ENERGY_BOND + s, red[s][0]);
+                energy_add(bonded_slot(s), red[s][0]);
 }

@@ -98,6 +98,8 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #define BD_DIHEDRALS (prm.bd.dihedral_count)
 #define BD_PAIRS14   (prm.bd.pair14_count)
 #define BD_EXCL      (prm.bd.excl_count)
+#define BD_RESTRAINTS (prm.bd.restraint_count)
+#define BD_RESTRAINT_FB (prm.bd.restraint_fb)
 #include "common/bonded_terms.glsl"
 
 #define PME_BOX  (prm.nb.box.xyz)
@@ -153,31 +155,31 @@ void pairs(uint group, uint groups)
     }
 }
 
-shared vkmd_fixed red[7][WORKGROUP_SIZE];
+shared vkmd_fixed red[BD_SLOTS][WORKGROUP_SIZE];
 
 void bonded(uint role_wg)
 {
-    vkmd_fixed e[7];
-    for (uint s = 0; s < 7u; ++s)
+    vkmd_fixed e[BD_SLOTS];
+    for (uint s = 0; s < BD_SLOTS; ++s)
         e[s] = VKMD_FIXED_ZERO;
     bonded_terms(role_wg * WORKGROUP_SIZE + gl_LocalInvocationID.x, prm.roles.x * WORKGROUP_SIZE,
                  e);
     if (!ENERGY)
         return;
     uint lid = gl_LocalInvocationID.x;
-    for (uint s = 0; s < 7u; ++s)
+    for (uint s = 0; s < BD_SLOTS; ++s)
         red[s][lid] = e[s];
     barrier();
     for (uint half_size = WORKGROUP_SIZE / 2; half_size > 0; half_size /= 2) {
         if (lid < half_size)
-            for (uint s = 0; s < 7u; ++s)
+            for (uint s = 0; s < BD_SLOTS; ++s)
                 red[s][lid] = fixed_add(red[s][lid], red[s][lid + half_size]);
         barrier();
     }
     if (lid == 0)
-        for (uint s = 0; s < 7u; ++s)
+        for (uint s = 0; s < BD_SLOTS; ++s)
             if (!fixed_is_zero(red[s][0]))
-                energy_add(VKMD_ENERGY_BOND + s, red[s][0]);
+                energy_add(bonded_slot(s), red[s][0]);
 }
 
 void main()

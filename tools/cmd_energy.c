@@ -7,6 +7,7 @@
 #include "forces/energy_report.h"
 #include "forces/forcefield.h"
 #include "io/load.h"
+#include "io/restraint_spec.h"
 #include "precision_options.h"
 #include "ref/ref.h"
 #include "vk/context.h"
@@ -37,7 +38,7 @@ static void usage(FILE *out)
         "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
         "                         system (off by default, as OpenMM; pmemd adds it)\n"
         "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol "
-        "A/e^2\n" PRECISION_OPTIONS_USAGE
+        "A/e^2\n" PRECISION_OPTIONS_USAGE ARGS_RESTRAINT_USAGE
         "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
         "                         best Vulkan device; a Vulkan device by index or name\n"
         "                         substring (see vkmd devices)\n"
@@ -49,8 +50,9 @@ static void usage(FILE *out)
  * choice, VKMD_DEVICE else the best device); fills e, forces, the device's
  * label and the precision the options resolved to. */
 static vkmd_result energy_gpu(const char *device, const precision_options *precision,
-                              const vkmd_system *sys, vkmd_ff_settings *s, char label[320],
-                              vkmd_precision_choice *choice, vkmd_energy *e, double *forces)
+                              const vkmd_system *sys, const vkmd_restraints *restraints,
+                              vkmd_ff_settings *s, char label[320], vkmd_precision_choice *choice,
+                              vkmd_energy *e, double *forces)
 {
     vkmd_result res = VKMD_OK;
     vkmd_vk_context *ctx = NULL;
@@ -59,7 +61,8 @@ static vkmd_result energy_gpu(const char *device, const precision_options *preci
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
     snprintf(label, 320, "%s (Vulkan device %u)", ctx->info.name, ctx->info.index);
     VKMD_TRY(precision_options_resolve(precision, ctx, sys, s, choice));
-    const vkmd_forcefield_desc fdesc = {.settings = s};
+    const vkmd_forcefield_desc fdesc = {.settings = s,
+                                        .restraints = restraints->count ? restraints : NULL};
     VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fdesc, &ff));
     VKMD_TRY(vkmd_forcefield_evaluate(ctx, ff, NULL, e, forces));
     VKMD_TRY(vkmd_vk_context_check_validation(ctx));
@@ -76,6 +79,7 @@ int cmd_energy(int argc, char **argv)
     const char *system = NULL, *coords = NULL, *forces_path = NULL, *device = "cpu";
     int json = 0, coulomb = VKMD_COULOMB_OPENMM;
     vkmd_ff_settings ff = {0};
+    vkmd_restraint_spec restrain = {0};
     precision_options precision = PRECISION_OPTIONS_INIT;
     const args_option opts[] = {
         ARG_STRING("--coords", &coords),
@@ -89,7 +93,8 @@ int cmd_energy(int argc, char **argv)
         ARG_CHOICE("--coulomb-constant", &coulomb, "openmm|amber"),
         ARG_STRING("--device", &device),
         ARG_FLAG("--json", &json),
-        ARG_STRING("--forces", &forces_path)};
+        ARG_STRING("--forces", &forces_path),
+        ARGS_RESTRAINT_OPTIONS(restrain)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
@@ -123,6 +128,7 @@ int cmd_energy(int argc, char **argv)
     vkmd_result res = VKMD_OK;
     vkmd_system sys;
     memset(&sys, 0, sizeof sys);
+    vkmd_restraints restraints = {0};
     double *forces = NULL;
     vkmd_energy e;
     memset(&e, 0, sizeof e);
@@ -136,6 +142,7 @@ int cmd_energy(int argc, char **argv)
     VKMD_TRY(vkmd_system_check_coordinates(&sys, ff.cutoff_a > 0 ? ff.cutoff_a : VKMD_FF_CUTOFF_A,
                                            coords ? coords : system));
     VKMD_TRY(vkmd_ff_settings_resolve(&ff, &sys));
+    VKMD_TRY(vkmd_restraint_spec_build(&restrain, &sys, &restraints));
     forces = calloc((size_t)sys.atom_count * 3, sizeof *forces);
     if (!forces) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "no memory for %d forces", sys.atom_count);
@@ -151,9 +158,10 @@ int cmd_energy(int argc, char **argv)
     }
     if (!strcmp(device, "cpu")) {
         report.device = "cpu (double-precision reference)";
-        VKMD_TRY(vkmd_ref_compute(&sys, &ff, &e, forces));
+        VKMD_TRY(vkmd_ref_compute_restrained(&sys, &ff, &restraints, &e, forces));
     } else {
-        VKMD_TRY(energy_gpu(device, &precision, &sys, &ff, label, &choice, &e, forces));
+        VKMD_TRY(
+            energy_gpu(device, &precision, &sys, &restraints, &ff, label, &choice, &e, forces));
         report.device = label;
         report.choice = &choice;
     }
@@ -165,6 +173,7 @@ cleanup:
     if (exit_code != 0)
         tool_error("energy", res);
     free(forces);
+    vkmd_restraints_destroy(&restraints);
     vkmd_system_destroy(&sys);
     return exit_code;
 }

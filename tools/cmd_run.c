@@ -55,7 +55,8 @@ static void usage(FILE *out)
             "  --restart FILE         continue the run that wrote checkpoint FILE: give the\n"
             "                         same options (--steps may grow); DIR's energy.csv and\n"
             "                         traj.dcd are cut back to the checkpoint and continued\n"
-            "  --cutoff A             non-bonded cutoff in A (default 9)\n" PRECISION_OPTIONS_USAGE
+            "  --cutoff A             non-bonded cutoff in A (default 9)\n" ARGS_RESTRAINT_USAGE
+                PRECISION_OPTIONS_USAGE
             "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
             "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
             "  --no-window            headless even when a display is available\n"
@@ -108,7 +109,7 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
         ARG_CHOICE("--rigid-water", &flexible, "yes|no"), ARG_STRING("--coords", &d->coords),
         ARG_STRING("--out", &d->out_dir), ARG_STRING("--device", &q->device),
         ARG_STRING("--restart", &d->restart), ARG_FLAG("--minimize", &d->minimize),
-        ARG_FLAG("--json", &q->json)};
+        ARG_FLAG("--json", &q->json), ARGS_RESTRAINT_OPTIONS(d->restraints)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
         int handled = 0;

@@ -12,7 +12,7 @@ typedef struct term_row {
     double value;
 } term_row;
 
-static int fill_rows(const vkmd_energy *e, term_row rows[16])
+static int fill_rows(const vkmd_energy *e, term_row rows[17])
 {
     term_row r[] = {
         {"bond", "bond", e->bond},
@@ -30,6 +30,7 @@ static int fill_rows(const vkmd_energy *e, term_row rows[16])
         {"coulomb_excl", "  excluded-pair correction", e->coulomb_excl},
         {"coulomb_net_charge", "  net-charge correction", e->coulomb_net_charge},
         {"coulomb14", "  1-4 scaled", e->coulomb14},
+        {"restraint", "positional restraints", e->restraint},
         {"total", "total", e->total},
     };
     memcpy(rows, r, sizeof r);
@@ -45,7 +46,7 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
                                      const vkmd_system *sys, const vkmd_ff_settings *s,
                                      const vkmd_energy *e)
 {
-    term_row rows[16];
+    term_row rows[17];
     int n = fill_rows(e, rows);
     if (desc->json) {
         fprintf(out, "{\n  \"units\": {\"energy\": \"kcal/mol\", \"length\": \"angstrom\", "

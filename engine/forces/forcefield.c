@@ -141,6 +141,7 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                       .positions_mode = ff->settings.positions,
                                       .accum = &ff->accum,
                                       .settings = &ff->settings,
+                                      .restraints = desc->restraints,
                                       .force_staging = desc->force_staging};
     VKMD_TRY(vkmd_pass_bonded_create(ctx, sys, &bd, &ff->bonded));
     if (ff->periodic && !desc->no_pme) {
@@ -160,6 +161,11 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
 cleanup:
     vkmd_forcefield_destroy(ctx, ff);
     return res;
+}
+
+vkmd_result vkmd_forcefield_set_restraint_k(vkmd_vk_context *ctx, vkmd_forcefield *ff, double k)
+{
+    return vkmd_pass_bonded_set_restraint_k(ctx, ff->bonded, k);
 }
 
 void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
@@ -322,6 +328,7 @@ vkmd_result vkmd_forcefield_readback(vkmd_vk_context *ctx, const vkmd_forcefield
         e->coulomb_excl = slots[VKMD_ENERGY_COUL_EXCL];
         e->coulomb_net_charge = ff->e_net_charge;
         e->coulomb14 = slots[VKMD_ENERGY_COULOMB14];
+        e->restraint = slots[VKMD_ENERGY_RESTRAINT];
         vkmd_energy_sum(e);
     }
 cleanup:

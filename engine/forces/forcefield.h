@@ -25,6 +25,7 @@
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"
 #include "system/ff_settings.h"
+#include "system/restraints.h"
 #include "system/system.h"
 #include "vk/context.h"
 #include "vk/timer.h"
@@ -32,14 +33,16 @@
 #include <stddef.h>
 
 typedef struct vkmd_forcefield_desc {
-    const vkmd_ff_settings *settings; /* required, resolved (vkmd_ff_settings_resolve) */
-    double skin_a;                    /* 0: the neighbour list's default (inner skin) */
-    double outer_skin_a;              /* 0: the neighbour list's default (outer skin) */
-    uint32_t max_neighbors;           /* 0: estimated by the list; else its initial outer
-                                         capacity (tiles per cluster; grown on overflow) */
-    int force_staging;                /* 0; 1: stage every buffer (tests of the discrete path) */
-    int no_pme;                       /* 0; 1: leave PME out (timing the other passes, as the
-                                         precision calibration does: energies are incomplete) */
+    const vkmd_ff_settings *settings;  /* required, resolved (vkmd_ff_settings_resolve) */
+    double skin_a;                     /* 0: the neighbour list's default (inner skin) */
+    double outer_skin_a;               /* 0: the neighbour list's default (outer skin) */
+    uint32_t max_neighbors;            /* 0: estimated by the list; else its initial outer
+                                          capacity (tiles per cluster; grown on overflow) */
+    int force_staging;                 /* 0; 1: stage every buffer (tests of the discrete path) */
+    int no_pme;                        /* 0; 1: leave PME out (timing the other passes, as the
+                                          precision calibration does: energies are incomplete) */
+    const vkmd_restraints *restraints; /* NULL: none; positional restraints in the bonded
+                                          dispatch (copied at create) */
 } vkmd_forcefield_desc;
 
 typedef struct vkmd_forcefield vkmd_forcefield;
@@ -69,6 +72,11 @@ const char *vkmd_ff_pass_name(vkmd_ff_pass pass);
  * naming the pass. */
 vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                    const vkmd_forcefield_desc *desc, vkmd_forcefield **out_ff);
+
+/* Changes the positional restraints' k (kcal/mol/A^2) for later evaluations,
+ * recorded ones included (vkmd_pass_bonded_set_restraint_k); synchronous. The
+ * forces already accumulated are not recomputed. */
+vkmd_result vkmd_forcefield_set_restraint_k(vkmd_vk_context *ctx, vkmd_forcefield *ff, double k);
 
 /* NULL: no-op. */
 void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff);

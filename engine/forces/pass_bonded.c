@@ -1,8 +1,8 @@
 /* Bonded GPU pass (see pass_bonded.h and shaders/bonded.comp).
  *
  * Parameters are packed into one array of vkmd_bonded_term (32 bytes each),
- * bonds, angles, dihedrals, 1-4 pairs, excluded pairs, so one dispatch covers
- * all of them; a
+ * bonds, angles, dihedrals, 1-4 pairs, excluded pairs, positional restraints,
+ * so one dispatch covers all of them; a
  * thread therefore branches on its term kind, which costs little because
  * the kinds are contiguous and warps/waves straddle at most two boundaries. */
 #include "forces/pass_bonded.h"
@@ -11,7 +11,9 @@
 #include "forces/positions.h"
 #include "vk/pipeline.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct vkmd_pass_bonded {
     vkmd_vk_pipeline pipeline[2]; /* without, with energies */
@@ -23,6 +25,7 @@ struct vkmd_pass_bonded {
     double coulomb_k;
     uint32_t workgroup_size;
     uint32_t groups;
+    vkmd_bonded_term *restraints; /* [push.restraint_count] packed, kept for k changes */
 };
 
 /* Exclusions whose Ewald correction is not identically zero (both atoms
@@ -40,7 +43,8 @@ static uint32_t charged_exclusions(const vkmd_system *sys)
 
 static uint32_t term_total(const vkmd_bonded_push *p)
 {
-    return p->bond_count + p->angle_count + p->dihedral_count + p->pair14_count + p->excl_count;
+    return p->bond_count + p->angle_count + p->dihedral_count + p->pair14_count + p->excl_count +
+           p->restraint_count;
 }
 
 static vkmd_result bad_index(const char *kind, int32_t n, int32_t atom_count)
@@ -58,6 +62,9 @@ static float float_lo(double x)
 {
     return (float)(x - (double)(float)x);
 }
+
+static vkmd_result pack_pairs(const vkmd_pass_bonded *pass, const vkmd_system *sys,
+                              vkmd_bonded_term *t);
 
 /* Packs the system's terms in dispatch order into `out` [term_total]. */
 static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *sys,
@@ -89,8 +96,24 @@ static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *s
             .params = {(float)d->k_phi, (float)d->phase, (float)d->periodicity,
                        d->improper ? 1.0f : 0.0f}};
     }
-    if (!pass->with_pairs)
-        return VKMD_OK;
+    if (pass->with_pairs) {
+        vkmd_result res = pack_pairs(pass, sys, t);
+        if (res != VKMD_OK)
+            return res;
+    }
+    if (pass->push.restraint_count > 0)
+        memcpy(out + term_total(&pass->push) - pass->push.restraint_count, pass->restraints,
+               sizeof *pass->restraints * pass->push.restraint_count);
+#undef IN_RANGE
+    return VKMD_OK;
+}
+
+/* The 1-4 pairs and exclusion corrections from `t` on. */
+static vkmd_result pack_pairs(const vkmd_pass_bonded *pass, const vkmd_system *sys,
+                              vkmd_bonded_term *t)
+{
+    const int32_t na = sys->atom_count;
+#define IN_RANGE(x) ((x) >= 0 && (x) < na)
     const int32_t nt = sys->lj_type_count;
     for (int32_t n = 0; n < sys->pair14_count; ++n, ++t) {
         const vkmd_pair14 *p = &sys->pairs14[n];
@@ -119,6 +142,55 @@ static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *s
     }
 #undef IN_RANGE
     return VKMD_OK;
+}
+
+/* The restraints as terms: (i, residual bits) and (float r0, k). */
+static vkmd_result pack_restraints(vkmd_pass_bonded *pass, const vkmd_restraints *r,
+                                   int32_t atom_count)
+{
+    if (!r || r->count == 0)
+        return VKMD_OK;
+    if (!(r->k >= 0) || !isfinite(r->k) || !(r->flat_bottom_a >= 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "bonded pass: restraint k %g or flat bottom %g A out of range", r->k,
+                         r->flat_bottom_a);
+    pass->restraints = calloc((size_t)r->count, sizeof *pass->restraints);
+    if (!pass->restraints)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass: %d restraints", r->count);
+    for (int32_t n = 0; n < r->count; ++n) {
+        if (r->atoms[n] < 0 || r->atoms[n] >= atom_count)
+            return bad_index("restraint", n, atom_count);
+        const double *x = &r->ref[3 * n];
+        float lo[3];
+        uint32_t bits[3];
+        for (int d = 0; d < 3; ++d) {
+            lo[d] = float_lo(x[d]);
+            memcpy(&bits[d], &lo[d], sizeof bits[d]);
+        }
+        pass->restraints[n] =
+            (vkmd_bonded_term){.atoms = {(uint32_t)r->atoms[n], bits[0], bits[1], bits[2]},
+                               .params = {(float)x[0], (float)x[1], (float)x[2], (float)r->k}};
+    }
+    pass->push.restraint_count = (uint32_t)r->count;
+    pass->push.restraint_fb = (float)r->flat_bottom_a;
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_pass_bonded_set_restraint_k(vkmd_vk_context *ctx, vkmd_pass_bonded *pass, double k)
+{
+    if (!(k >= 0) || !isfinite(k))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "bonded pass: restraint k = %g kcal/mol/A^2 must be finite and >= 0", k);
+    const uint32_t n = pass->push.restraint_count;
+    if (n == 0)
+        return k == 0 ? VKMD_OK
+                      : vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                                  "bonded pass: restraint k %g set without restraints", k);
+    for (uint32_t r = 0; r < n; ++r)
+        pass->restraints[r].params.w = (float)k;
+    const VkDeviceSize first = (VkDeviceSize)(term_total(&pass->push) - n);
+    return vkmd_vk_buffer_upload(ctx, &pass->terms, first * sizeof *pass->restraints,
+                                 pass->restraints, n * sizeof *pass->restraints);
 }
 
 void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box)
@@ -186,6 +258,7 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     p->push.angle_count = (uint32_t)sys->angle_count;
     p->push.dihedral_count = (uint32_t)sys->dihedral_count;
     p->push.atom_count = (uint32_t)sys->atom_count;
+    VKMD_TRY(pack_restraints(p, desc->restraints, sys->atom_count));
     if (desc->settings) {
         p->with_pairs = 1;
         p->coulomb_k = vkmd_ff_coulomb_k(desc->settings);
@@ -239,8 +312,9 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
      * kind) cover the rest. */
     const vkmd_bonded_push *q = &p->push;
     uint32_t most = q->bond_count;
-    const uint32_t kinds[] = {q->angle_count, q->dihedral_count, q->pair14_count, q->excl_count};
-    for (int k = 0; k < 4; ++k)
+    const uint32_t kinds[] = {q->angle_count, q->dihedral_count, q->pair14_count, q->excl_count,
+                              q->restraint_count};
+    for (int k = 0; k < 5; ++k)
         most = kinds[k] > most ? kinds[k] : most;
     uint32_t groups = vkmd_vk_div_up(most, wg);
     uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
@@ -277,6 +351,7 @@ vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bond
             out_energy->coulomb14 = slots[VKMD_ENERGY_COULOMB14];
             out_energy->coulomb_excl = slots[VKMD_ENERGY_COUL_EXCL];
         }
+        out_energy->restraint = slots[VKMD_ENERGY_RESTRAINT];
     }
     return res;
 }
@@ -289,6 +364,7 @@ void vkmd_pass_bonded_destroy(vkmd_vk_context *ctx, vkmd_pass_bonded *pass)
     vkmd_vk_buffer_destroy(ctx, &pass->terms);
     vkmd_vk_pipeline_destroy(ctx, &pass->pipeline[0]);
     vkmd_vk_pipeline_destroy(ctx, &pass->pipeline[1]);
+    free(pass->restraints);
     free(pass);
 }
 

@@ -3,7 +3,8 @@
  * for periodic systems the Ewald excluded-pair correction -k q q erf(ar)/r)
  * in one dispatch of shaders/bonded.comp; the CPU oracle is ref_bonds /
  * ref_angles / ref_dihedrals / ref_pairs14 / ref_nonbonded_excluded
- * (engine/ref/ref.h).
+ * (engine/ref/ref.h). Positional restraints (system/restraints.h), when
+ * given, are the last kind of the same dispatch (oracle: ref_restraints).
  *
  * The pattern for every pass: create (pipeline, descriptor set, parameter
  * buffer, uploaded from the system) -> record into the caller's command buffer
@@ -19,6 +20,7 @@
 
 #include "forces/accum.h"
 #include "system/ff_settings.h"
+#include "system/restraints.h"
 #include "system/system.h"
 #include "vk/context.h"
 
@@ -30,6 +32,8 @@ typedef struct vkmd_pass_bonded_desc {
     const vkmd_accum *accum;           /* required: forces and energy slots BOND..COUL_EXCL */
     const vkmd_ff_settings *settings;  /* NULL: bonds, angles, dihedrals only; resolved settings:
                                           also 1-4 pairs and (periodic) exclusion corrections */
+    const vkmd_restraints *restraints; /* NULL: none; else packed at create (copied: the
+                                          set need not outlive the call) */
     uint32_t workgroup_size;           /* 64 (VKMD_BONDED_WORKGROUP_SIZE); power of two */
     int force_staging;                 /* 0; 1: stage the parameter buffer (tests) */
 } vkmd_pass_bonded_desc;
@@ -50,6 +54,15 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
 vkmd_result vkmd_pass_bonded_upload(vkmd_vk_context *ctx, vkmd_pass_bonded *pass,
                                     const vkmd_system *sys);
 
+/* Changes the restraints' k (kcal/mol/A^2, finite, >= 0) for later
+ * evaluations, recorded ones included (it lives in the term buffer, not in
+ * push constants): a synchronous upload of the restraint terms; the pass must
+ * not be executing. k = 0 leaves the terms in place at the cost of one test
+ * each. Errors: VKMD_ERROR_INVALID_ARGUMENT (bad k, or a pass created
+ * without restraints and k != 0), Vulkan errors. */
+vkmd_result vkmd_pass_bonded_set_restraint_k(vkmd_vk_context *ctx, vkmd_pass_bonded *pass,
+                                             double k);
+
 /* Changes the box used by later records (push constants are captured at
  * record time). */
 void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box);
@@ -69,7 +82,7 @@ void vkmd_pass_bonded_view(const vkmd_pass_bonded *pass, const vkmd_vk_buffer **
  * [3 * atom_count] kcal/mol/A (may be NULL) and the bond, angle, dihedral
  * (propers + impropers) and improper fields of `out_energy` (may be NULL;
  * other fields untouched), plus lj14, coulomb14 and coulomb_excl when the
- * pass was created with settings. */
+ * pass was created with settings, and restraint (0 without restraints). */
 vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bonded *pass,
                                       double *out_forces, vkmd_energy *out_energy);
 

@@ -11,6 +11,7 @@
 
 #include "maths/ewald.h"
 #include "system/ff_settings.h"
+#include "system/restraints.h"
 #include "system/system.h"
 
 /* Every term; `s` must be resolved (vkmd_ff_settings_resolve). Fills
@@ -19,6 +20,15 @@
 vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
                              vkmd_energy *out_energy, double *out_forces);
 
+/* vkmd_ref_compute plus positional restraints (`r` may be NULL: none),
+ * their energy in out_energy->restraint. */
+vkmd_result vkmd_ref_compute_restrained(const vkmd_system *sys, const vkmd_ff_settings *s,
+                                        const vkmd_restraints *r, vkmd_energy *out_energy,
+                                        double *out_forces);
+/* Positional restraints on `positions` [3 * atom_count] A (AMBER's E = k |d|^2,
+ * flat bottom when r->flat_bottom_a > 0; d minimum image in `box`). NULL r: 0. */
+double ref_restraints(const vkmd_restraints *r, const vkmd_box *box, const double *positions,
+                      double *f);
 double ref_bonds(const vkmd_system *sys, double *f);
 double ref_angles(const vkmd_system *sys, double *f);
 /* Propers + impropers; the improper part alone in *out_improper if non-NULL. */

@@ -21,6 +21,13 @@
 vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
                              vkmd_energy *out_energy, double *out_forces)
 {
+    return vkmd_ref_compute_restrained(sys, s, NULL, out_energy, out_forces);
+}
+
+vkmd_result vkmd_ref_compute_restrained(const vkmd_system *sys, const vkmd_ff_settings *s,
+                                        const vkmd_restraints *r, vkmd_energy *out_energy,
+                                        double *out_forces)
+{
     memset(out_energy, 0, sizeof *out_energy);
     if (!sys->positions)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -72,6 +79,7 @@ vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
         if (res != VKMD_OK)
             return res;
     }
+    e->restraint = ref_restraints(r, &sys->box, sys->positions, f);
     vkmd_energy_sum(e);
 
     if (!isfinite(e->total))

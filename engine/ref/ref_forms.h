@@ -29,6 +29,25 @@ static inline double form_bond(double r, double k, double r0, double *out_de_dr)
     return k * dr * dr;
 }
 
+/* Positional restraint on a displacement d with |d|^2 = r2: E = k |d|^2
+ * (r_fb = 0), or the flat bottom E = k (|d| - r_fb)^2 beyond r_fb and 0
+ * inside; the force on the atom is -(*out_g) d. */
+static inline double form_restraint(double r2, double k, double r_fb, double *out_g)
+{
+    if (r_fb <= 0) {
+        *out_g = 2.0 * k;
+        return k * r2;
+    }
+    double r = sqrt(r2);
+    if (r <= r_fb) {
+        *out_g = 0;
+        return 0;
+    }
+    double excess = r - r_fb;
+    *out_g = 2.0 * k * excess / r;
+    return k * excess * excess;
+}
+
 /* E = k (theta - theta0)^2; *out_de_dtheta = 2 k (theta - theta0). */
 static inline double form_angle(double theta, double k, double theta0, double *out_de_dtheta)
 {

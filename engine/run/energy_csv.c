@@ -75,17 +75,19 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
 
 vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *c, const vkmd_energy_row *r)
 {
-    const double v[6] = {r->time_ps,        r->potential_kcal_mol, r->kinetic_kcal_mol,
-                         r->total_kcal_mol, r->temperature_k,      r->ns_per_day};
-    static const char *const names[6] = {"time_ps",        "potential_kcal_mol", "kinetic_kcal_mol",
-                                         "total_kcal_mol", "temperature_K",      "ns_per_day"};
-    for (int k = 0; k < 6; ++k)
+    const double v[7] = {r->time_ps,           r->potential_kcal_mol, r->kinetic_kcal_mol,
+                         r->total_kcal_mol,    r->temperature_k,      r->ns_per_day,
+                         r->restraint_kcal_mol};
+    static const char *const names[7] = {
+        "time_ps",       "potential_kcal_mol", "kinetic_kcal_mol",  "total_kcal_mol",
+        "temperature_K", "ns_per_day",         "restraint_kcal_mol"};
+    for (int k = 0; k < 7; ++k)
         if (!isfinite(v[k]))
             return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: step %lld: %s is %g; row not written",
                              c->path, (long long)r->step, names[k], v[k]);
     errno = 0;
-    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f\n", (long long)r->step, v[0], v[1],
-                    v[2], v[3], v[4], v[5]);
+    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.6f\n", (long long)r->step, v[0],
+                    v[1], v[2], v[3], v[4], v[5], v[6]);
     if (n < 0 || fflush(c->f) != 0)
         return csv_io_error(c, "writing a row");
     return VKMD_OK;

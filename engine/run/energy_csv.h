@@ -34,11 +34,15 @@ typedef struct vkmd_energy_row {
     double total_kcal_mol;
     double temperature_k;
     double ns_per_day;
+    double restraint_kcal_mol; /* positional restraint energy (part of the potential); 0 without */
 } vkmd_energy_row;
 
-/* The column line every energy CSV has after its '#' header lines. */
+/* The column line every energy CSV has after its '#' header lines. The
+ * restraint column is last so that readers of the first seven by position
+ * keep working. */
 #define VKMD_ENERGY_CSV_COLUMNS                                                                    \
-    "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day"
+    "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day,"    \
+    "restraint_kcal_mol"
 
 typedef struct vkmd_energy_csv vkmd_energy_csv;
 

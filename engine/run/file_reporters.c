@@ -76,7 +76,8 @@ static vkmd_result csv_report(void *user, const vkmd_run_sample *s)
                                  s->report->kinetic,
                                  s->report->total,
                                  s->report->temperature_k,
-                                 s->ns_per_day};
+                                 s->ns_per_day,
+                                 s->report->potential.restraint};
     return vkmd_energy_csv_write(f->csv, &row);
 }
 

@@ -30,6 +30,7 @@ struct vkmd_run {
     char ck_path[4096];
     int64_t last_ck; /* step of the last good checkpoint written or read; -1 none */
     vkmd_ff_settings ff;
+    vkmd_restraints restraints; /* empty without */
     vkmd_precision_choice choice;
     char settings[SETTINGS_MAX]; /* the checkpoint's record */
     char summary_line[1024];
@@ -147,6 +148,9 @@ vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
     VKMD_TRY(vkmd_ff_settings_resolve(&run->ff, &run->sys));
     if (d->hmr_mass_amu > 0)
         VKMD_TRY(vkmd_system_repartition_hydrogen_mass(&run->sys, d->hmr_mass_amu, NULL));
+    /* From the loaded coordinates, before a restart's replace them: a restart
+     * builds the same set, and the settings record checks it did. */
+    VKMD_TRY(vkmd_restraint_spec_build(&d->restraints, &run->sys, &run->restraints));
     if (d->restart) {
         vkmd_checkpoint *ck = &run->ck;
         VKMD_TRY(vkmd_checkpoint_read(d->restart, ck));
@@ -186,6 +190,7 @@ void vkmd_run_destroy(vkmd_run *run)
         vkmd_md_destroy(run->ctx, run->md);
     free(run->rep);
     vkmd_checkpoint_free(&run->ck);
+    vkmd_restraints_destroy(&run->restraints);
     vkmd_system_destroy(&run->sys);
     free(run);
 }
@@ -386,6 +391,12 @@ static vkmd_result apply_stage(vkmd_run *run, int64_t step)
         return VKMD_OK;
     const vkmd_run_stage *st = &run->d.stages[i];
     VKMD_TRY_RETURN(vkmd_md_set_temperature(run->md, st->temperature_k));
+    if (run->restraints.count > 0)
+        VKMD_TRY_RETURN(vkmd_md_set_restraint_k(run->ctx, run->md, st->restraint_k));
+    else if (st->restraint_k > 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "run: stage %d (%s) sets restraint k %g but the run restrains no atom",
+                         i + 1, st->name, st->restraint_k);
     run->stage_now = i;
     note(run, "stage %d/%d at step %lld: %s (%lld steps, %.1f K%s)", i + 1, run->d.stage_count,
          (long long)step, st->name, (long long)st->steps, st->temperature_k,
@@ -417,10 +428,16 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
 
     VKMD_TRY(resolve_precision(run));
     vkmd_run_settings_text(d, &run->ff, &run->choice, run->settings, sizeof run->settings);
+    if (vkmd_restraint_spec_active(&d->restraints)) {
+        const size_t used = strlen(run->settings);
+        vkmd_run_settings_restraints(&d->restraints, &run->restraints, run->settings + used,
+                                     sizeof run->settings - used);
+    }
     if (run->restart)
         VKMD_TRY(vkmd_run_settings_check(&run->ck, run->settings, d->restart));
     vkmd_md_desc mdd = d->md;
     mdd.settings = &run->ff;
+    mdd.restraints = run->restraints.count > 0 ? &run->restraints : NULL;
     VKMD_TRY(vkmd_md_create(ctx, sys, &mdd, &run->md));
     int64_t base = 0;
     VKMD_TRY(prepare_state(run, s, &base));

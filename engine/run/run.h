@@ -28,6 +28,7 @@
 #define VKMD_RUN_RUN_H
 
 #include "forces/precision.h"
+#include "io/restraint_spec.h"
 #include "run/reporter.h"
 #include "sim/md.h"
 #include "sim/minimize.h"
@@ -77,15 +78,20 @@ typedef struct vkmd_run_desc {
     int minimize;                     /* 0; 1: minimise on the device before dynamics */
     vkmd_minimize_desc min;           /* its settings (sim/minimize.h's defaults) */
     const char *out_dir;              /* VKMD_RUN_OUT_DIR, created if missing */
-    const char *restart;          /* NULL; a checkpoint to continue (same settings; steps may grow;
-                                     minimize and equilibrate are skipped: they were done) */
-    int no_file_outputs;          /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
-                                     still written) */
-    const vkmd_run_stage *stages; /* NULL: one stage with md's settings; else stage_count
-                                     stages (copied), run in order: steps defaults to
-                                     their sum (a different value is refused), the bath
-                                     starts at stages[0]'s temperature (velocities too) */
-    int32_t stage_count;          /* 0 .. VKMD_RUN_STAGES_MAX */
+    const char *restart; /* NULL; a checkpoint to continue (same settings; steps may grow;
+                            minimize and equilibrate are skipped: they were done) */
+    int no_file_outputs; /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
+                            still written) */
+    vkmd_restraint_spec restraints; /* none; positional restraints (io/restraint_spec.h),
+                                       referenced to the loaded coordinates (before any
+                                       minimisation) unless restraints.reference is given;
+                                       md.restraints is ignored */
+    const vkmd_run_stage *stages;   /* NULL: one stage with md's settings; else stage_count
+                                       stages (copied), run in order: steps defaults to
+                                       their sum (a different value is refused), the bath
+                                       starts at stages[0]'s temperature (velocities too),
+                                       each stage's restraint_k replaces restraints.k */
+    int32_t stage_count;            /* 0 .. VKMD_RUN_STAGES_MAX */
 } vkmd_run_desc;
 
 /* `in` with every default filled in and checked against itself (not yet

@@ -41,6 +41,17 @@ void vkmd_run_settings_text(const vkmd_run_desc *d, const vkmd_ff_settings *ff,
     }
 }
 
+void vkmd_run_settings_restraints(const vkmd_restraint_spec *spec, const vkmd_restraints *r,
+                                  char *out, size_t size)
+{
+    const int mask = spec->mask && spec->mask[0];
+    snprintf(out, size,
+             "restraint_selection %s:%.200s\nrestraints %d atoms %016llx\nrestraint_k %.17g\n"
+             "restraint_flat_bottom_a %.17g\n",
+             mask ? "mask" : "file", mask ? spec->mask : spec->file, r->count,
+             (unsigned long long)vkmd_restraints_digest(r), r->k, r->flat_bottom_a);
+}
+
 vkmd_result vkmd_run_settings_check(const vkmd_checkpoint *c, const char *now, const char *path)
 {
     for (const char *line = now; *line;) {
@@ -66,6 +77,12 @@ vkmd_result vkmd_run_settings_check(const vkmd_checkpoint *c, const char *now, c
         line = end ? end + 1 : line + len;
     }
     char want[256];
+    if (!strstr(now, "\nrestraints ") &&
+        vkmd_checkpoint_setting(c, "restraints", want, sizeof want))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: the checkpoint was written with restraints (%s), this run has none: "
+                         "give the same options as the run that wrote it",
+                         path, want);
     if (!strstr(now, "\nnonbonded ") && vkmd_checkpoint_setting(c, "nonbonded", want, sizeof want))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "%s: the checkpoint was written with --nonbonded %s, this run uses fp32 "

@@ -21,8 +21,16 @@
 void vkmd_run_settings_text(const vkmd_run_desc *d, const vkmd_ff_settings *ff,
                             const vkmd_precision_choice *c, char *out, size_t size);
 
+/* The restraint lines of the record (appended by the run controller when
+ * the spec is active): restraint_selection (mask:... or file:...),
+ * restraints (count and a digest of the atoms and reference positions: the
+ * reference's identity), restraint_k, restraint_flat_bottom_a. */
+void vkmd_run_settings_restraints(const vkmd_restraint_spec *spec, const vkmd_restraints *r,
+                                  char *out, size_t size);
+
 /* Compares the checkpoint's record with `now` (from vkmd_run_settings_text)
- * line by line. Errors: VKMD_ERROR_INVALID_ARGUMENT naming `path`, the key
+ * line by line (a checkpoint with restraints and a run without, or the
+ * reverse, differ too). Errors: VKMD_ERROR_INVALID_ARGUMENT naming `path`, the key
  * and both values ("give the same options as the run that wrote it"). */
 vkmd_result vkmd_run_settings_check(const vkmd_checkpoint *c, const char *now, const char *path);
 

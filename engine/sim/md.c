@@ -305,7 +305,8 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
                                      .outer_skin_a = md->desc.outer_skin_a > 0
                                                          ? md->desc.outer_skin_a
                                                          : vkmd_md_outer_skin(md->desc.dt_fs),
-                                     .force_staging = md->desc.force_staging};
+                                     .force_staging = md->desc.force_staging,
+                                     .restraints = md->desc.restraints};
     VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fd, &md->ff));
     VKMD_TRY(vkmd_forcefield_upload_positions(ctx, md->ff, x));
 
@@ -855,6 +856,24 @@ vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *p
     VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
     VKMD_TRY(prime_forces(ctx, md));
 cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_set_restraint_k(vkmd_vk_context *ctx, vkmd_md *md, double k)
+{
+    vkmd_result res = VKMD_OK;
+    const size_t n3 = 3 * (size_t)md->atom_count;
+    double *x = malloc(sizeof *x * n3), *v = malloc(sizeof *v * n3);
+    if (!x || !v) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: restraint k state copy");
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_forcefield_set_restraint_k(ctx, md->ff, k));
+    VKMD_TRY(vkmd_md_read(ctx, md, NULL, x, v));
+    VKMD_TRY(vkmd_md_set_state(ctx, md, x, v));
+cleanup:
+    free(x);
+    free(v);
     return res;
 }
 

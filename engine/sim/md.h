@@ -47,28 +47,31 @@ typedef enum vkmd_constraint_mode {
 
 /* Zero means default for every field. */
 typedef struct vkmd_md_desc {
-    const vkmd_ff_settings *settings; /* required, resolved */
-    vkmd_integrator integrator;       /* LANGEVIN */
-    double dt_fs;                     /* 2 */
-    double temperature_k;             /* 300 (Langevin bath) */
-    double friction_per_ps;           /* 1 (Langevin) */
-    uint64_t seed;                    /* 0 is a valid seed */
-    vkmd_constraint_mode constraints; /* HBONDS */
-    int flexible_water;               /* 0: rigid waters (SETTLE); 1: flexible */
-    double constraint_tol;            /* 1e-5 relative */
-    int32_t com_every;                /* 0: every 100 steps (at batch ends); < 0: never */
-    int32_t max_batch_steps;          /* 0: 50 steps recorded per command buffer */
-    double skin_a;                    /* 0: the neighbour list's default (1 A): the inner list
-                                         holds pairs within cutoff + skin, pruned when an atom
-                                         moved skin / 2 */
-    double outer_skin_a;              /* 0: from the time step (vkmd_md_outer_skin); the
-                                         outer list, rebuilt when an atom moved outer skin / 2,
-                                         reaches skin + outer skin past the cutoff */
-    int32_t rebuild_every;            /* 0: 10; the fused step records the neighbour list's
-                                         rebuild every this many steps (sim/step.h) */
-    int unfused;                      /* 0: the fused step where the system allows it (periodic,
-                                         PME); 1: pass by pass (tests compare the two) */
-    int force_staging;                /* as in vkmd_forcefield_desc */
+    const vkmd_ff_settings *settings;  /* required, resolved */
+    vkmd_integrator integrator;        /* LANGEVIN */
+    double dt_fs;                      /* 2 */
+    double temperature_k;              /* 300 (Langevin bath) */
+    double friction_per_ps;            /* 1 (Langevin) */
+    uint64_t seed;                     /* 0 is a valid seed */
+    vkmd_constraint_mode constraints;  /* HBONDS */
+    int flexible_water;                /* 0: rigid waters (SETTLE); 1: flexible */
+    double constraint_tol;             /* 1e-5 relative */
+    int32_t com_every;                 /* 0: every 100 steps (at batch ends); < 0: never */
+    int32_t max_batch_steps;           /* 0: 50 steps recorded per command buffer */
+    double skin_a;                     /* 0: the neighbour list's default (1 A): the inner list
+                                          holds pairs within cutoff + skin, pruned when an atom
+                                          moved skin / 2 */
+    double outer_skin_a;               /* 0: from the time step (vkmd_md_outer_skin); the
+                                          outer list, rebuilt when an atom moved outer skin / 2,
+                                          reaches skin + outer skin past the cutoff */
+    int32_t rebuild_every;             /* 0: 10; the fused step records the neighbour list's
+                                          rebuild every this many steps (sim/step.h) */
+    int unfused;                       /* 0: the fused step where the system allows it (periodic,
+                                          PME); 1: pass by pass (tests compare the two) */
+    int force_staging;                 /* as in vkmd_forcefield_desc */
+    const vkmd_restraints *restraints; /* NULL: none; positional restraints (AMBER's
+                                          E = k |r - r0|^2) in the force field, copied at
+                                          create (k changes: vkmd_md_set_restraint_k) */
 } vkmd_md_desc;
 
 typedef struct vkmd_md vkmd_md;
@@ -144,6 +147,15 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
  * constraints (as vkmd_md_read returns them). */
 vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *positions,
                               const double *velocities);
+
+/* Changes the positional restraints' k (kcal/mol/A^2, finite, >= 0) between
+ * batches (an equilibration's taper; k = 0 costs one test per restrained
+ * atom) and recomputes the forces: the state is read and set again
+ * (vkmd_md_set_state), exactly what a restart from this step with this k
+ * does, so a tapered run and one restarted at a stage boundary agree
+ * bitwise. Errors: VKMD_ERROR_INVALID_ARGUMENT (bad k; k != 0 for an MD
+ * created without restraints), device errors. */
+vkmd_result vkmd_md_set_restraint_k(vkmd_vk_context *ctx, vkmd_md *md, double k);
 
 /* Sets the step counter (which keys the Langevin noise and the phase of
  * centre-of-mass removal), e.g. for a restart. */

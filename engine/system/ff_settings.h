@@ -80,6 +80,7 @@ typedef struct vkmd_energy {
     double coulomb_excl;       /* -k q_i q_j erf(alpha r)/r over excluded pairs */
     double coulomb_net_charge; /* -k pi Q^2 / (2 V alpha^2) */
     double coulomb14;          /* scaled 1-4 Coulomb */
+    double restraint;          /* positional restraints (system/restraints.h), 0 without */
     double total;
 } vkmd_energy;
 

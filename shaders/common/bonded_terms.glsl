@@ -2,8 +2,11 @@
 // bonded.comp and the fused force dispatch (forces.comp). The includer
 // declares the buffers (terms, force through force_add, positions through
 // load_pos), the specialization constant ENERGY and defines BD_BOX (vec4:
-// edges, w 1 when periodic), BD_ATOMS, BD_ALPHA, BD_ALPHA_LO and the counts
-// BD_BONDS, BD_ANGLES, BD_DIHEDRALS, BD_PAIRS14, BD_EXCL.
+// edges, w 1 when periodic), BD_ATOMS, BD_ALPHA, BD_ALPHA_LO, the counts
+// BD_BONDS, BD_ANGLES, BD_DIHEDRALS, BD_PAIRS14, BD_EXCL, BD_RESTRAINTS and
+// the restraints' flat-bottom radius BD_RESTRAINT_FB. Energies go to
+// BD_SLOTS sums: the seven slots from VKMD_ENERGY_BOND, then
+// VKMD_ENERGY_RESTRAINT (bonded_slot).
 #ifndef VKMD_BONDED_TERMS_GLSL
 #define VKMD_BONDED_TERMS_GLSL
 
@@ -130,11 +133,40 @@ void excluded(vkmd_bonded_term t, inout vkmd_fixed e_sum)
     add_force(t.atoms.y, f);
 }
 
+// Positional restraint E = k |d|^2 (or flat bottom), d = r - r0 minimum
+// image; r0 arrives as float + float residual (atoms.yzw bits) and r as the
+// exact coarse + fine pair, so d keeps the positions' precision. k = 0 (a
+// taper's last stage) costs one load and one test.
+float restraint(vkmd_bonded_term t)
+{
+    float k = t.params.w;
+    if (k == 0.0)
+        return 0.0;
+    vec3 coarse, fine;
+    pos_pair(load_pos(t.atoms.x), coarse, fine);
+    vec3 d = (coarse - t.params.xyz) + (fine - uintBitsToFloat(t.atoms.yzw));
+    if (BD_BOX.w != 0.0)
+        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
+    float g;
+    float e = form_restraint(dot(d, d), k, BD_RESTRAINT_FB, g);
+    if (g != 0.0)
+        add_force(t.atoms.x, -g * d);
+    return e;
+}
+
+const uint BD_SLOTS = 8;
+
+// The energy slot of sum s of bonded_terms.
+uint bonded_slot(uint s)
+{
+    return s < 7u ? VKMD_ENERGY_BOND + s : VKMD_ENERGY_RESTRAINT;
+}
+
 // One grid-stride loop per kind of term, each over its own range: a loop
 // body holds one kind only (on lavapipe a kind's code in every iteration,
 // even skipped, costs registers and time), and a kind with no terms costs
 // one test. Thread g of `stride`; energies into e (ENERGY).
-void bonded_terms(uint g, uint stride, inout vkmd_fixed e[7])
+void bonded_terms(uint g, uint stride, inout vkmd_fixed e[BD_SLOTS])
 {
     uint angles_end = BD_BONDS + BD_ANGLES;
     uint dihedrals_end = angles_end + BD_DIHEDRALS;
@@ -161,8 +193,14 @@ void bonded_terms(uint g, uint stride, inout vkmd_fixed e[7])
     }
     for (uint id = dihedrals_end + g; id < pairs_end; id += stride)
         pair14(terms[id], e[4], e[5]);
-    for (uint id = pairs_end + g; id < pairs_end + BD_EXCL; id += stride)
+    uint excl_end = pairs_end + BD_EXCL;
+    for (uint id = pairs_end + g; id < excl_end; id += stride)
         excluded(terms[id], e[6]);
+    for (uint id = excl_end + g; id < excl_end + BD_RESTRAINTS; id += stride) {
+        float en = restraint(terms[id]);
+        if (ENERGY)
+            e[7] = fixed_add(e[7], to_fixed(en));
+    }
 }
 
 #endif

@@ -31,6 +31,25 @@ float form_bond(float r, float k, float r0, out float de_dr)
     return k * dr * dr;
 }
 
+// Positional restraint on a displacement d with |d|^2 = r2: E = k |d|^2
+// (r_fb = 0), or the flat bottom E = k (|d| - r_fb)^2 beyond r_fb and 0
+// inside; the force on the atom is -g d.
+float form_restraint(float r2, float k, float r_fb, out float g)
+{
+    if (r_fb <= 0.0) {
+        g = 2.0 * k;
+        return k * r2;
+    }
+    float r = sqrt(r2);
+    if (r <= r_fb) {
+        g = 0.0;
+        return 0.0;
+    }
+    float excess = r - r_fb;
+    g = 2.0 * k * excess / r;
+    return k * excess * excess;
+}
+
 // E = k (theta - theta0)^2; de_dtheta = 2 k (theta - theta0).
 float form_angle(float theta, float k, float theta0, out float de_dtheta)
 {

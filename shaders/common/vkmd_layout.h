@@ -55,14 +55,15 @@ typedef struct vkmd_gpu_uvec4 {
 /* Energy buffer: int64 [VKMD_ENERGY_SLOT_COUNT]; each pass adds into its slots. */
 #define VKMD_ENERGY_BOND       0
 #define VKMD_ENERGY_ANGLE      1
-#define VKMD_ENERGY_PROPER     2 /* proper dihedrals */
-#define VKMD_ENERGY_IMPROPER   3 /* improper dihedrals */
-#define VKMD_ENERGY_LJ14       4 /* scaled 1-4 LJ (bonded.comp) */
-#define VKMD_ENERGY_COULOMB14  5 /* scaled 1-4 Coulomb (bonded.comp) */
-#define VKMD_ENERGY_COUL_EXCL  6 /* Ewald excluded-pair correction (bonded.comp) */
-#define VKMD_ENERGY_LJ         7 /* LJ within the cutoff (nonbonded.comp) */
-#define VKMD_ENERGY_COUL_REAL  8 /* Ewald real space within the cutoff (nonbonded.comp) */
-#define VKMD_ENERGY_COUL_RECIP 9 /* PME reciprocal space (pme_*.comp) */
+#define VKMD_ENERGY_PROPER     2  /* proper dihedrals */
+#define VKMD_ENERGY_IMPROPER   3  /* improper dihedrals */
+#define VKMD_ENERGY_LJ14       4  /* scaled 1-4 LJ (bonded.comp) */
+#define VKMD_ENERGY_COULOMB14  5  /* scaled 1-4 Coulomb (bonded.comp) */
+#define VKMD_ENERGY_COUL_EXCL  6  /* Ewald excluded-pair correction (bonded.comp) */
+#define VKMD_ENERGY_LJ         7  /* LJ within the cutoff (nonbonded.comp) */
+#define VKMD_ENERGY_COUL_REAL  8  /* Ewald real space within the cutoff (nonbonded.comp) */
+#define VKMD_ENERGY_COUL_RECIP 9  /* PME reciprocal space (pme_*.comp) */
+#define VKMD_ENERGY_RESTRAINT  10 /* positional restraints (bonded.comp) */
 #define VKMD_ENERGY_SLOT_COUNT 16
 
 /* ---- Specialization-constant ids (one namespace for every shader) ------- */
@@ -105,31 +106,35 @@ typedef struct vkmd_gpu_uvec4 {
 /* ---- bonded.comp ---------------------------------------------------------
  * One dispatch for every bonded term and every fixed pair: global ids
  * [0, bonds) are bonds, then angles, then dihedrals (propers and impropers),
- * then scaled 1-4 pairs, then Ewald excluded-pair corrections, over one term
- * array. */
+ * then scaled 1-4 pairs, then Ewald excluded-pair corrections, then
+ * positional restraints, over one term array. */
 #define VKMD_BONDED_WORKGROUP_SIZE    64 /* default; any power of two the device allows */
 #define VKMD_BONDED_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A */
 #define VKMD_BONDED_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
 #define VKMD_BONDED_BINDING_ENERGIES  2  /* int64 [VKMD_ENERGY_SLOT_COUNT], added to */
-#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + ... + exclusions] */
+#define VKMD_BONDED_BINDING_TERMS     3  /* vkmd_bonded_term [bonds + ... + restraints] */
 #define VKMD_BONDED_BINDING_POSITIONS_X                                                            \
     4 /* uvec4 [2 * atom_count]: split parts (positions.glsl)                                      \
        */
 #define VKMD_BONDED_BINDING_COUNT 5
 
 /* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l);
- * 1-4 pair (i, j, -, -); excluded pair (i, j, -, -).
+ * 1-4 pair (i, j, -, -); excluded pair (i, j, -, -); restraint (i, and the
+ * float bits of r0 - float(r0) for x, y, z: the reference to ~1e-14 A).
  * params: bond (k kcal/mol/A^2, r0 A, -, -); angle (k kcal/mol/rad^2,
  * theta0 rad, -, -); dihedral (k kcal/mol, phase rad, n, 1 if improper);
  * 1-4 pair (k q_i q_j / scee kcal/mol A, A_ij / scnb kcal/mol A^12,
- * B_ij / scnb kcal/mol A^6, -); excluded pair (k q_i q_j kcal/mol A, -, -, -). */
+ * B_ij / scnb kcal/mol A^6, -); excluded pair (k q_i q_j kcal/mol A, -, -, -);
+ * restraint (float(r0) x, y, z A, k kcal/mol/A^2; E = k |r - r0|^2). */
 #define VKMD_BONDED_TERM_FIELDS                                                                    \
     VKMD_UVEC4 atoms;                                                                              \
     VKMD_VEC4 params;
 
 /* box: xyz edge lengths in A, w = 1 when periodic (minimum image), else 0.
  * ewald_alpha: 1/A, for the excluded-pair correction, as a float pair
- * (ewald_alpha + ewald_alpha_lo): a plain float would bias every pair alike. */
+ * (ewald_alpha + ewald_alpha_lo): a plain float would bias every pair alike.
+ * restraint_count: positional restraints (last in the term array);
+ * restraint_fb: their flat-bottom radius in A (0: plain harmonic). */
 #define VKMD_BONDED_PUSH_FIELDS                                                                    \
     VKMD_VEC4 box;                                                                                 \
     VKMD_UINT bond_count;                                                                          \
@@ -139,7 +144,11 @@ typedef struct vkmd_gpu_uvec4 {
     VKMD_UINT pair14_count;                                                                        \
     VKMD_UINT excl_count;                                                                          \
     VKMD_FLOAT ewald_alpha;                                                                        \
-    VKMD_FLOAT ewald_alpha_lo;
+    VKMD_FLOAT ewald_alpha_lo;                                                                     \
+    VKMD_UINT restraint_count;                                                                     \
+    VKMD_FLOAT restraint_fb;                                                                       \
+    VKMD_UINT pad0;                                                                                \
+    VKMD_UINT pad1;
 
 struct vkmd_bonded_term {
     VKMD_BONDED_TERM_FIELDS
@@ -167,7 +176,9 @@ _Static_assert(offsetof(vkmd_bonded_push, atom_count) == 28, "push.atom_count at
 _Static_assert(offsetof(vkmd_bonded_push, pair14_count) == 32, "push.pair14_count at 32");
 _Static_assert(offsetof(vkmd_bonded_push, excl_count) == 36, "push.excl_count at 36");
 _Static_assert(offsetof(vkmd_bonded_push, ewald_alpha) == 40, "push.ewald_alpha at 40");
-_Static_assert(sizeof(vkmd_bonded_push) == 48, "bonded push constants are 48 bytes");
+_Static_assert(offsetof(vkmd_bonded_push, restraint_count) == 48, "push.restraint_count at 48");
+_Static_assert(offsetof(vkmd_bonded_push, restraint_fb) == 52, "push.restraint_fb at 52");
+_Static_assert(sizeof(vkmd_bonded_push) == 64, "bonded push constants are 64 bytes");
 _Static_assert(sizeof(vkmd_bonded_push) <= 128, "push constants fit the guaranteed 128 bytes");
 _Static_assert(sizeof(vkmd_selftest_push) == 4, "selftest push constants are 4 bytes");
 _Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
@@ -177,7 +188,7 @@ _Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
                    VKMD_ENERGY_COULOMB14 == VKMD_ENERGY_BOND + 5 &&
                    VKMD_ENERGY_COUL_EXCL == VKMD_ENERGY_BOND + 6,
                "bonded.comp writes its seven slots consecutively from VKMD_ENERGY_BOND");
-_Static_assert(VKMD_ENERGY_COUL_RECIP < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
+_Static_assert(VKMD_ENERGY_RESTRAINT < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
 #endif
 
 /* Per-module layouts, each written in the same two-language style. */
