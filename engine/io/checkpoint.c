@@ -286,8 +286,8 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
     }
     if (version != VKMD_CHECKPOINT_VERSION && version != 1u) {
         res = vkmd_fail(VKMD_ERROR_PARSE,
-                        "%s: checkpoint format version %u; this vkmd reads versions 1 to %u",
-                        path, version, VKMD_CHECKPOINT_VERSION);
+                        "%s: checkpoint format version %u; this vkmd reads versions 1 to %u", path,
+                        version, VKMD_CHECKPOINT_VERSION);
         goto cleanup;
     }
     const uint64_t have = (uint64_t)size - VKMD_CHECKPOINT_HEADER_BYTES;

@@ -61,8 +61,9 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
         fputc('\n', f);
         if (d->settings && d->settings[0])
             fprintf(f, "# %s\n", d->settings);
-        fprintf(f, "# units: time ps, energies kcal/mol, temperature K, speed simulated ns per "
-                   "day of wall time (0 until measured)%s\n",
+        fprintf(f,
+                "# units: time ps, energies kcal/mol, temperature K, speed simulated ns per "
+                "day of wall time (0 until measured)%s\n",
                 d->periodic ? ", volume A^3, density g/cm^3, box edges A" : "");
         fprintf(f, "%s%s\n", VKMD_ENERGY_CSV_COLUMNS,
                 d->periodic ? VKMD_ENERGY_CSV_BOX_COLUMNS : "");
@@ -79,14 +80,14 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
 
 vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *c, const vkmd_energy_row *r)
 {
-    const double v[11] = {r->time_ps,        r->potential_kcal_mol, r->kinetic_kcal_mol,
-                          r->total_kcal_mol, r->temperature_k,      r->ns_per_day,
-                          r->volume_a3,      r->density_g_cm3,      r->box_a[0],
-                          r->box_a[1],       r->box_a[2]};
+    const double v[11] = {
+        r->time_ps,       r->potential_kcal_mol, r->kinetic_kcal_mol, r->total_kcal_mol,
+        r->temperature_k, r->ns_per_day,         r->volume_a3,        r->density_g_cm3,
+        r->box_a[0],      r->box_a[1],           r->box_a[2]};
     static const char *const names[11] = {
-        "time_ps",       "potential_kcal_mol", "kinetic_kcal_mol", "total_kcal_mol",
-        "temperature_K", "ns_per_day",         "volume_A3",        "density_g_cm3",
-        "box_x_A",       "box_y_A",            "box_z_A"};
+        "time_ps",    "potential_kcal_mol", "kinetic_kcal_mol", "total_kcal_mol", "temperature_K",
+        "ns_per_day", "volume_A3",          "density_g_cm3",    "box_x_A",        "box_y_A",
+        "box_z_A"};
     for (int k = 0; k < (c->periodic ? 11 : 6); ++k)
         if (!isfinite(v[k]))
             return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: step %lld: %s is %g; row not written",
