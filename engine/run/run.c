@@ -419,6 +419,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     }
     s->dof = run->info.dof;
     int64_t good_md_step = vkmd_md_steps_done(run->md);
+    double good_box[3]; /* the good state's box (a barostat moves it) */
+    vkmd_md_get_box(run->md, good_box);
     int64_t done = run->info.first_step, last_report = done;
     s->first_step = done;
     vkmd_box box_now = report_box(sys, &rep);
@@ -491,6 +493,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             /* Nothing of this state is written; find the step and the atoms. */
             note(run, "bad state at step %lld (%s); replaying from step %lld", (long long)done, why,
                  (long long)(good_md_step - base));
+            if (sys->box.periodic) /* the replay starts from the good state's box */
+                VKMD_TRY(vkmd_md_set_box(ctx, run->md, good_box));
             VKMD_TRY(vkmd_blowup_diagnose(ctx, run->md, sys, good_x, good_v, good_md_step, base,
                                           done - (good_md_step - base), temp, fault, sizeof fault));
             res = vkmd_fail(VKMD_ERROR_NUMERIC, "%s", fault);
@@ -511,6 +515,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         memcpy(good_x, x, sizeof *x * n3);
         memcpy(good_v, v, sizeof *v * n3);
         good_md_step = vkmd_md_steps_done(run->md);
+        vkmd_md_get_box(run->md, good_box);
         if (!is_report)
             continue;
         const double t = vkmd_clock_now_s();
