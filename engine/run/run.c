@@ -542,6 +542,12 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         }
     }
     s->wall_s = vkmd_clock_now_s() - t0;
+    vkmd_barostat_stats bs;
+    vkmd_md_barostat_stats(run->md, &bs);
+    if (bs.attempts > 0)
+        note(run, "barostat (%s, %g bar, every %d steps): %lld of %lld volume moves accepted",
+             vkmd_barostat_mode_name(bs.mode), bs.pressure_bar, bs.every, (long long)bs.accepted,
+             (long long)bs.attempts);
     s->last_step = done;
     s->ended = done >= steps ? VKMD_RUN_COMPLETE
                : interrupted ? VKMD_RUN_INTERRUPTED

@@ -137,14 +137,15 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
     s->attempts[kind]++;
     s->window_attempts[kind]++;
     if (fits) {
-        vkmd_md_report r;
-        VKMD_TRY(vkmd_md_read(ctx, md, &r, x, NULL));
+        /* the energy the batch's last step summed (of these positions) */
+        vkmd_energy e_old, e;
+        VKMD_TRY(vkmd_md_read(ctx, md, NULL, x, NULL));
+        VKMD_TRY(vkmd_forcefield_readback(ctx, vkmd_md_forcefield(md), &e_old, NULL));
         VKMD_TRY(vkmd_md_save_state(ctx, md));
         vkmd_volume_move_scale(sys, vkmd_md_molecules(md), scale, x);
         VKMD_TRY(vkmd_md_set_box_state(ctx, md, trial, x));
-        vkmd_energy e;
         VKMD_TRY(vkmd_forcefield_readback(ctx, vkmd_md_forcefield(md), &e, NULL));
-        const double w = vkmd_volume_move_exponent(e.total - r.potential.total, b->pressure, volume,
+        const double w = vkmd_volume_move_exponent(e.total - e_old.total, b->pressure, volume,
                                                    v_new, b->molecule_count, b->kt);
         accepted = isfinite(w) && (w <= 0 || u[2] < exp(-w));
         if (accepted) {
@@ -154,7 +155,7 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
             VKMD_TRY(vkmd_md_restore_state(ctx, md));
         }
         vkmd_log_debug("barostat: step %llu, V %.1f -> %.1f A^3, dU %.3f kcal/mol, w/kT %.3f: %s",
-                       (unsigned long long)step, volume, v_new, e.total - r.potential.total, w,
+                       (unsigned long long)step, volume, v_new, e.total - e_old.total, w,
                        accepted ? "accepted" : "rejected");
     }
     adapt(s, kind, accepted ? v_new : volume);
