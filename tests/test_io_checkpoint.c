@@ -7,7 +7,9 @@
  *     version or byte-order mark, trailing bytes, and a checkpoint of another
  *     system (other atom count; same atom count with other masses, as another
  *     --hmr gives) are each refused with a message (printed);
- *   - settings lookup by key. */
+ *   - settings lookup by key;
+ *   - the barostat's state (version 2) round-trips, and a version 1 file
+ *     (no barostat tail) is still read, with a zeroed barostat state. */
 #include "io/checkpoint.h"
 #include "system/hmr.h"
 #include "system/water_box.h"
@@ -71,7 +73,13 @@ int main(void)
                                .seed = 9,
                                .settings = settings,
                                .positions = sys.positions,
-                               .velocities = v};
+                               .velocities = v,
+                               .barostat = 1,
+                               .baro_step_a3 = {412.5, 0.25, 1e-3},
+                               .baro_attempts = {40, 0, 7},
+                               .baro_accepted = {21, 0, 3},
+                               .baro_window_attempts = {0, 0, 7},
+                               .baro_window_accepted = {0, 0, 3}};
     const char *path = DIR "/a.chk";
     CHECK_OK(vkmd_checkpoint_write(path, &c));
     CHECK(access(DIR "/a.chk.tmp", F_OK) != 0);
@@ -86,6 +94,11 @@ int main(void)
     CHECK(r.settings && !strcmp(r.settings, settings));
     CHECK(r.positions && !memcmp(r.positions, sys.positions, sizeof(double) * 3 * (size_t)n));
     CHECK(r.velocities && !memcmp(r.velocities, v, sizeof(double) * 3 * (size_t)n));
+    CHECK(r.barostat == 1 && !memcmp(r.baro_step_a3, c.baro_step_a3, sizeof r.baro_step_a3) &&
+          !memcmp(r.baro_attempts, c.baro_attempts, sizeof r.baro_attempts) &&
+          !memcmp(r.baro_accepted, c.baro_accepted, sizeof r.baro_accepted) &&
+          !memcmp(r.baro_window_attempts, c.baro_window_attempts, sizeof r.baro_window_attempts) &&
+          !memcmp(r.baro_window_accepted, c.baro_window_accepted, sizeof r.baro_window_accepted));
     char val[64];
     CHECK(vkmd_checkpoint_setting(&r, "dt_fs", val, sizeof val) && !strcmp(val, "2"));
     CHECK(vkmd_checkpoint_setting(&r, "seed", val, sizeof val) && !strcmp(val, "9"));
@@ -100,6 +113,30 @@ int main(void)
         return test_finish("test_io_checkpoint");
     printf("checkpoint of %d atoms: %zu bytes\n", n, len);
     const char *bad = DIR "/bad.chk";
+
+    /* Version 1: the same file without the 100-byte barostat tail. */
+    {
+        const size_t len1 = len - 100;
+        unsigned char *v1 = malloc(len1);
+        memcpy(v1, bytes, len1);
+        const uint32_t one = 1;
+        const uint64_t payload = len1 - VKMD_CHECKPOINT_HEADER_BYTES;
+        const uint64_t sum =
+            vkmd_fnv1a64(VKMD_FNV1A64_INIT, v1 + VKMD_CHECKPOINT_HEADER_BYTES, (size_t)payload);
+        memcpy(v1 + 8, &one, 4);
+        memcpy(v1 + 16, &payload, 8);
+        memcpy(v1 + 24, &sum, 8);
+        write_bytes(DIR "/v1.chk", v1, len1);
+        vkmd_checkpoint o;
+        CHECK_OK(vkmd_checkpoint_read(DIR "/v1.chk", &o));
+        CHECK(o.step == 1200 && o.barostat == 0 && o.baro_step_a3[0] == 0 &&
+              o.baro_attempts[0] == 0);
+        CHECK(o.positions && !memcmp(o.positions, sys.positions, sizeof(double) * 3 * (size_t)n));
+        printf("version 1 file (%zu bytes) read: step %lld, no barostat state\n", len1,
+               (long long)o.step);
+        vkmd_checkpoint_free(&o);
+        free(v1);
+    }
 
     /* Every truncation. */
     int ok = 1;

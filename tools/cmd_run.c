@@ -33,6 +33,11 @@ static void usage(FILE *out)
             "  --integrator langevin|verlet   Langevin middle (default) or velocity Verlet (NVE)\n"
             "  --temperature K        bath and initial temperature (default 300)\n"
             "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
+            "  --pressure BAR         Monte Carlo barostat at BAR bar (default 0: constant\n"
+            "                         volume; needs Langevin and a periodic box)\n"
+            "  --barostat-every N     steps between volume moves (default 25)\n"
+            "  --barostat iso|aniso|membrane  all edges by one factor (default), one edge\n"
+            "                         at a time, or x and y together / z alone\n"
             "  --constraints none|hbonds   bonds to hydrogen fixed (default hbonds)\n"
             "  --rigid-water yes|no   SETTLE waters (default yes)\n"
             "  --constraint-tol T     relative constraint tolerance (default 1e-5)\n"
@@ -87,7 +92,7 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
 {
     vkmd_run_desc *d = &q->d;
     vkmd_result r = VKMD_OK;
-    int seed = 1, com = 100, integrator = 0, constraints = 0, flexible = 0;
+    int seed = 1, com = 100, integrator = 0, constraints = 0, flexible = 0, baro_mode = 0;
     const args_option opts[] = {
         ARG_DOUBLE("--dt", &d->md.dt_fs, 1e-3, 10),
         ARG_DOUBLE("--temperature", &d->md.temperature_k, 1e-3, 1e4),
@@ -97,6 +102,9 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
         ARG_DOUBLE("--min-tol", &d->min.force_tol, 1e-6, 1e4),
         ARG_DOUBLE("--cutoff", &d->ff.cutoff_a, 1e-3, 1e4),
         ARG_DOUBLE("--ewald-tolerance", &d->ff.ewald_tolerance, 1e-12, 0.49),
+        ARG_DOUBLE("--pressure", &d->md.pressure_bar, 0, 1e5),
+        ARG_INT("--barostat-every", &d->md.barostat_every, 1, 1000000),
+        ARG_CHOICE("--barostat", &baro_mode, "iso|aniso|membrane"),
         /* 0 given: -1, the desc's "none" (its 0 is the default) */
         ARG_WHOLE("--steps", &d->steps, -1), ARG_WHOLE("--report-every", &d->report_every, -1),
         ARG_WHOLE("--equilibrate", &d->equilibrate, 0),
@@ -133,6 +141,7 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
     d->md.integrator = integrator ? VKMD_INTEGRATOR_VERLET : VKMD_INTEGRATOR_LANGEVIN;
     d->md.constraints = constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
     d->md.flexible_water = flexible;
+    d->md.barostat = (vkmd_barostat_mode)baro_mode;
     d->md.seed = (uint64_t)seed;
     d->md.com_every = com > 0 ? com : -1;
     const precision_options *p = &q->precision;

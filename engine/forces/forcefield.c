@@ -20,6 +20,7 @@
 #include "vk/barrier.h"
 #include "vk/command.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +49,10 @@ struct vkmd_forcefield {
     vkmd_pass_nonbonded *nonbonded;
     vkmd_pass_bonded *bonded;
     vkmd_pass_pme *pme;
-    /* host constants, kcal/mol */
+    vkmd_box box; /* the current box (starts as the system's; vkmd_forcefield_set_box) */
+    /* host constants, kcal/mol; the dispersion and net-charge terms scale as 1/V */
     double e_self, e_dispersion, e_net_charge;
+    double e_dispersion_v, e_net_charge_v; /* the two times the volume, kcal/mol A^3 */
 };
 
 const char *vkmd_ff_pass_name(vkmd_ff_pass pass)
@@ -71,6 +74,9 @@ static void compute_constants(vkmd_forcefield *ff, const vkmd_system *sys)
         ff->e_dispersion = vkmd_ewald_dispersion_energy(sys, s->cutoff_a);
     if (s->net_charge_correction)
         ff->e_net_charge = vkmd_ewald_net_charge_energy(sys, s->ewald_alpha, k);
+    const double volume = sys->box.len[0] * sys->box.len[1] * sys->box.len[2];
+    ff->e_dispersion_v = ff->e_dispersion * volume;
+    ff->e_net_charge_v = ff->e_net_charge * volume;
 }
 
 /* (Re)creates the neighbour list and the nonbonded pass that reads it;
@@ -95,6 +101,7 @@ static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                        .max_inner = max_inner,
                                        .force_staging = ff->force_staging};
         VKMD_TRY(vkmd_neighbor_create(ctx, sys, &nd, &ff->neighbor));
+        VKMD_TRY(vkmd_neighbor_set_box(ff->neighbor, &ff->box)); /* a box set since create */
     }
     const vkmd_pass_nonbonded_desc bd = {.positions = &ff->positions,
                                          .positions_x = vkmd_forcefield_positions_x(ff),
@@ -104,6 +111,7 @@ static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                          .settings = &ff->settings,
                                          .force_staging = ff->force_staging};
     VKMD_TRY(vkmd_pass_nonbonded_create(ctx, sys, &bd, &ff->nonbonded));
+    vkmd_pass_nonbonded_set_box(ff->nonbonded, &ff->box);
 cleanup:
     return res;
 }
@@ -127,6 +135,7 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     ff->sys = sys;
     ff->atom_count = sys->atom_count;
     ff->periodic = sys->box.periodic;
+    ff->box = sys->box;
     ff->skin_a = desc->skin_a;
     ff->outer_skin_a = desc->outer_skin_a;
     ff->force_staging = desc->force_staging;
@@ -379,6 +388,37 @@ vkmd_result vkmd_forcefield_check_list(vkmd_vk_context *ctx, const vkmd_forcefie
 {
     memset(out, 0, sizeof *out);
     return ff->neighbor ? vkmd_neighbor_check(ctx, ff->neighbor, out) : VKMD_OK;
+}
+
+vkmd_result vkmd_forcefield_set_box(vkmd_forcefield *ff, const double box[3])
+{
+    if (!ff->periodic)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "force field: a vacuum system has no box to change");
+    if (!(box[0] > 0 && box[1] > 0 && box[2] > 0 && isfinite(box[0] * box[1] * box[2])))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "force field: box %g x %g x %g A is not a box", box[0], box[1], box[2]);
+    const vkmd_box b = {.periodic = 1, .len = {box[0], box[1], box[2]}};
+    if (ff->neighbor) { /* checks the edges against the cutoff first: nothing changes on error */
+        vkmd_result res = vkmd_neighbor_set_box(ff->neighbor, &b);
+        if (res != VKMD_OK)
+            return res;
+    }
+    ff->box = b;
+    vkmd_pass_nonbonded_set_box(ff->nonbonded, &b);
+    vkmd_pass_bonded_set_box(ff->bonded, &b);
+    if (ff->pme)
+        vkmd_pass_pme_set_box(ff->pme, &b);
+    const double volume = box[0] * box[1] * box[2];
+    ff->e_dispersion = ff->e_dispersion_v / volume;
+    ff->e_net_charge = ff->e_net_charge_v / volume;
+    return VKMD_OK;
+}
+
+void vkmd_forcefield_get_box(const vkmd_forcefield *ff, double out_box[3])
+{
+    for (int d = 0; d < 3; ++d)
+        out_box[d] = ff->periodic ? ff->box.len[d] : 0.0;
 }
 
 vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff)

@@ -160,6 +160,19 @@ vkmd_result vkmd_forcefield_check_list(vkmd_vk_context *ctx, const vkmd_forcefie
  * recorded again. */
 vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff);
 
+/* Changes the box (A) of every later record: the neighbour list (which
+ * rebuilds at its next check), nonbonded, bonded and PME push constants (the
+ * PME grid stays) and the host constants that depend on the volume
+ * (long-range dispersion and net-charge corrections scale as 1/V). Push
+ * constants are captured at record time: command buffers recorded before
+ * must be recorded again. Errors: VKMD_ERROR_INVALID_ARGUMENT (a vacuum
+ * system, an edge not > 0, or one below 2 cutoffs); the box is then
+ * unchanged. */
+vkmd_result vkmd_forcefield_set_box(vkmd_forcefield *ff, const double box[3]);
+
+/* The current box edges (A); zeros for vacuum. */
+void vkmd_forcefield_get_box(const vkmd_forcefield *ff, double out_box[3]);
+
 /* Device memory held by the force field and its passes, bytes. */
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);
 

@@ -156,7 +156,10 @@ vkmd_result vkmd_checkpoint_write(const char *path, const vkmd_checkpoint *c)
              put(&b, &c->time_ps, 8) && put(&b, c->box, 24) && put(&b, &c->seed, 8) &&
              put(&b, &settings_len, 4) && put(&b, c->settings ? c->settings : "", settings_len) &&
              put(&b, c->positions, n3 * sizeof(double)) &&
-             put(&b, c->velocities, n3 * sizeof(double));
+             put(&b, c->velocities, n3 * sizeof(double)) && put(&b, &c->barostat, 4) &&
+             put(&b, c->baro_step_a3, 24) && put(&b, c->baro_attempts, 24) &&
+             put(&b, c->baro_accepted, 24) && put(&b, c->baro_window_attempts, 12) &&
+             put(&b, c->baro_window_accepted, 12);
     if (!ok) {
         free(b.p);
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory for the checkpoint", path);
@@ -204,6 +207,8 @@ vkmd_result vkmd_checkpoint_write(const char *path, const vkmd_checkpoint *c)
 }
 
 /* ---- reading ----------------------------------------------------------- */
+
+#define BAROSTAT_BYTES 100 /* the version 2 tail: flag, step sizes, counters */
 
 typedef struct rbuf {
     const unsigned char *p;
@@ -279,9 +284,9 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
                         path);
         goto cleanup;
     }
-    if (version != VKMD_CHECKPOINT_VERSION) {
+    if (version != VKMD_CHECKPOINT_VERSION && version != 1u) {
         res = vkmd_fail(VKMD_ERROR_PARSE,
-                        "%s: checkpoint format version %u; this vkmd reads version %u", path,
+                        "%s: checkpoint format version %u; this vkmd reads versions 1 to %u", path,
                         version, VKMD_CHECKPOINT_VERSION);
         goto cleanup;
     }
@@ -309,8 +314,9 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
              get(&b, &out->time_ps, 8) && get(&b, out->box, 24) && get(&b, &out->seed, 8) &&
              get(&b, &settings_len, 4);
     const size_t n3 = ok && out->atom_count > 0 ? 3 * (size_t)out->atom_count : 0;
+    const size_t tail = version >= 2 ? BAROSTAT_BYTES : 0;
     if (!ok || out->atom_count <= 0 || out->step < 0 || out->md_step < out->step ||
-        b.n - b.at != (size_t)settings_len + 2 * n3 * sizeof(double)) {
+        b.n - b.at != (size_t)settings_len + 2 * n3 * sizeof(double) + tail) {
         res = vkmd_fail(VKMD_ERROR_PARSE,
                         "%s: checkpoint inconsistent: %d atoms, %u settings bytes do not add "
                         "up to its %llu payload bytes",
@@ -328,6 +334,21 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
     out->settings[settings_len] = 0;
     get(&b, out->positions, n3 * sizeof(double));
     get(&b, out->velocities, n3 * sizeof(double));
+    if (version >= 2) {
+        get(&b, &out->barostat, 4);
+        get(&b, out->baro_step_a3, 24);
+        get(&b, out->baro_attempts, 24);
+        get(&b, out->baro_accepted, 24);
+        get(&b, out->baro_window_attempts, 12);
+        get(&b, out->baro_window_accepted, 12);
+        for (int k = 0; k < 3; ++k)
+            if (!(out->baro_step_a3[k] >= 0 && isfinite(out->baro_step_a3[k]))) {
+                res = vkmd_fail(VKMD_ERROR_PARSE,
+                                "%s: checkpoint holds a barostat step size %g A^3 (need >= 0)",
+                                path, out->baro_step_a3[k]);
+                goto cleanup;
+            }
+    }
     for (size_t k = 0; k < n3; ++k)
         if (!isfinite(out->positions[k]) || !isfinite(out->velocities[k])) {
             res = vkmd_fail(VKMD_ERROR_PARSE, "%s: checkpoint holds a non-finite value (atom %zu)",

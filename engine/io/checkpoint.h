@@ -1,7 +1,8 @@
 /* Checkpoints: the exact state of a run, to continue it bitwise on the same
  * device (vkmd run --restart).
  *
- * File layout (little-endian, version 1):
+ * File layout (little-endian, version 2; version 1, without the barostat
+ * tail, is still read):
  *   header (40 bytes): magic "VKMDCHK\0", u32 version, u32 endian marker
  *   0x01020304, u64 payload bytes, u64 FNV-1a-64 checksum of the payload,
  *   u64 reserved (0);
@@ -10,7 +11,10 @@
  *   (the engine's step counter, which keys the Langevin noise), f64 time_ps,
  *   f64 box[3] (A), u64 seed, u32 settings bytes + settings text
  *   ("key value" lines written by the caller), f64 positions[3N] (A),
- *   f64 velocities[3N] (A/fs).
+ *   f64 velocities[3N] (A/fs); version 2: i32 barostat (0: none), the Monte
+ *   Carlo barostat's f64 step sizes[3] (A^3), i64 attempts[3], i64
+ *   accepted[3], i32 window attempts[3], i32 window accepted[3]
+ *   (sim/barostat.h's state; the box is box[3] above).
  * Positions and velocities are the device's fp32 values widened to double,
  * so a round trip is exact.
  *
@@ -29,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VKMD_CHECKPOINT_VERSION      1u
+#define VKMD_CHECKPOINT_VERSION      2u
 #define VKMD_CHECKPOINT_HEADER_BYTES 40
 
 typedef struct vkmd_checkpoint {
@@ -44,6 +48,11 @@ typedef struct vkmd_checkpoint {
     char *settings;     /* NUL-terminated "key value\n" lines; owned */
     double *positions;  /* [3 * atom_count] A; owned */
     double *velocities; /* [3 * atom_count] A/fs; owned */
+    /* the barostat's state (version 2; zeros from version 1 files) */
+    int32_t barostat; /* 0: none recorded */
+    double baro_step_a3[3];
+    int64_t baro_attempts[3], baro_accepted[3];
+    int32_t baro_window_attempts[3], baro_window_accepted[3];
 } vkmd_checkpoint;
 
 /* FNV-1a 64 of what defines the system for dynamics: atom count, masses,

@@ -11,6 +11,7 @@
 struct vkmd_energy_csv {
     FILE *f;
     char *path;
+    int periodic;
 };
 
 static vkmd_result csv_io_error(const vkmd_energy_csv *c, const char *what)
@@ -32,6 +33,7 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: energy CSV", path);
     }
     memcpy(c->path, path, len);
+    c->periodic = d->periodic;
     c->f = fopen(path, d->append ? "a" : "w");
     if (!c->f) {
         vkmd_result res =
@@ -59,9 +61,12 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
         fputc('\n', f);
         if (d->settings && d->settings[0])
             fprintf(f, "# %s\n", d->settings);
-        fprintf(f, "# units: time ps, energies kcal/mol, temperature K, speed simulated ns per "
-                   "day of wall time (0 until measured)\n");
-        fprintf(f, "%s\n", VKMD_ENERGY_CSV_COLUMNS);
+        fprintf(f,
+                "# units: time ps, energies kcal/mol, temperature K, speed simulated ns per "
+                "day of wall time (0 until measured)%s\n",
+                d->periodic ? ", volume A^3, density g/cm^3, box edges A" : "");
+        fprintf(f, "%s%s\n", VKMD_ENERGY_CSV_COLUMNS,
+                d->periodic ? VKMD_ENERGY_CSV_BOX_COLUMNS : "");
     }
     errno = 0;
     if (ferror(c->f) || fflush(c->f) != 0) {
@@ -75,19 +80,33 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
 
 vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *c, const vkmd_energy_row *r)
 {
-    const double v[7] = {r->time_ps,           r->potential_kcal_mol, r->kinetic_kcal_mol,
-                         r->total_kcal_mol,    r->temperature_k,      r->ns_per_day,
-                         r->restraint_kcal_mol};
-    static const char *const names[7] = {
-        "time_ps",       "potential_kcal_mol", "kinetic_kcal_mol",  "total_kcal_mol",
-        "temperature_K", "ns_per_day",         "restraint_kcal_mol"};
-    for (int k = 0; k < 7; ++k)
+    const double v[12] = {
+        r->time_ps,       r->potential_kcal_mol, r->kinetic_kcal_mol,   r->total_kcal_mol,
+        r->temperature_k, r->ns_per_day,         r->restraint_kcal_mol, r->volume_a3,
+        r->density_g_cm3, r->box_a[0],           r->box_a[1],           r->box_a[2]};
+    static const char *const names[12] = {"time_ps",
+                                          "potential_kcal_mol",
+                                          "kinetic_kcal_mol",
+                                          "total_kcal_mol",
+                                          "temperature_K",
+                                          "ns_per_day",
+                                          "restraint_kcal_mol",
+                                          "volume_A3",
+                                          "density_g_cm3",
+                                          "box_x_A",
+                                          "box_y_A",
+                                          "box_z_A"};
+    for (int k = 0; k < (c->periodic ? 12 : 7); ++k)
         if (!isfinite(v[k]))
             return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: step %lld: %s is %g; row not written",
                              c->path, (long long)r->step, names[k], v[k]);
     errno = 0;
-    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.6f\n", (long long)r->step, v[0],
-                    v[1], v[2], v[3], v[4], v[5], v[6]);
+    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.6f", (long long)r->step, v[0], v[1],
+                    v[2], v[3], v[4], v[5], v[6]);
+    if (n >= 0 && c->periodic)
+        n = fprintf(c->f, ",%.4f,%.6f,%.6f,%.6f,%.6f", v[7], v[8], v[9], v[10], v[11]);
+    if (n >= 0)
+        n = fputc('\n', c->f) == EOF ? -1 : 1;
     if (n < 0 || fflush(c->f) != 0)
         return csv_io_error(c, "writing a row");
     return VKMD_OK;

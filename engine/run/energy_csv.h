@@ -21,6 +21,7 @@ typedef struct vkmd_energy_csv_desc {
     double temperature_k;   /* thermostat target, K (0: none, NVE) */
     double friction_per_ps; /* Langevin friction, 1/ps */
     const char *settings;   /* further free text: constraints, cutoff, PME tolerance, device */
+    int periodic;           /* 1: rows carry the box (VKMD_ENERGY_CSV_BOX_COLUMNS) */
     int append;             /* 1: append rows to an existing file (restarts); the header is
                                written only if the file is empty (default 0: truncate) */
 } vkmd_energy_csv_desc;
@@ -35,6 +36,9 @@ typedef struct vkmd_energy_row {
     double temperature_k;
     double ns_per_day;
     double restraint_kcal_mol; /* positional restraint energy (part of the potential); 0 without */
+    double volume_a3;          /* periodic only: A^3 */
+    double density_g_cm3;      /* periodic only: g/cm^3 */
+    double box_a[3];           /* periodic only: edges, A */
 } vkmd_energy_row;
 
 /* The column line every energy CSV has after its '#' header lines. The
@@ -44,17 +48,23 @@ typedef struct vkmd_energy_row {
     "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day,"    \
     "restraint_kcal_mol"
 
+/* Appended to the column line (and each row) of a periodic system's CSV:
+ * the state's box, which changes under a barostat. */
+#define VKMD_ENERGY_CSV_BOX_COLUMNS ",volume_A3,density_g_cm3,box_x_A,box_y_A,box_z_A"
+
 typedef struct vkmd_energy_csv vkmd_energy_csv;
 
 /* Opens `path` and writes the header: '#' lines naming the system, the
- * integrator settings and the units, then VKMD_ENERGY_CSV_COLUMNS.
+ * integrator settings and the units, then VKMD_ENERGY_CSV_COLUMNS (+
+ * VKMD_ENERGY_CSV_BOX_COLUMNS when periodic).
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (no system), VKMD_ERROR_IO,
  * VKMD_ERROR_OUT_OF_MEMORY. */
 vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc *desc,
                                    vkmd_energy_csv **out_csv);
 
 /* Appends one row (energies and time with 6 decimals, temperature with 4,
- * ns/day with 3) and flushes. A non-finite value is VKMD_ERROR_NUMERIC
+ * ns/day with 3; periodic: volume with 4, density and edges with 6) and
+ * flushes. A non-finite value is VKMD_ERROR_NUMERIC
  * naming the column and step, and nothing is written; VKMD_ERROR_IO on a
  * failed write. */
 vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *csv, const vkmd_energy_row *row);

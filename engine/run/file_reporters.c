@@ -58,6 +58,7 @@ static vkmd_result csv_begin(void *user, const vkmd_run_info *info)
                                      .temperature_k = verlet ? 0 : d->md.temperature_k,
                                      .friction_per_ps = verlet ? 0 : d->md.friction_per_ps,
                                      .settings = info->summary,
+                                     .periodic = info->system->box.periodic,
                                      .append = info->restart};
     if (info->restart)
         VKMD_TRY_RETURN(vkmd_energy_csv_truncate_after(f->path, info->first_step));
@@ -70,14 +71,18 @@ static vkmd_result csv_report(void *user, const vkmd_run_sample *s)
     file_reporter *f = user;
     if (s->start && f->restart)
         return VKMD_OK; /* the checkpoint's row is in the file already */
-    const vkmd_energy_row row = {s->step,
-                                 s->time_ps,
-                                 s->report->potential.total,
-                                 s->report->kinetic,
-                                 s->report->total,
-                                 s->report->temperature_k,
-                                 s->ns_per_day,
-                                 s->report->potential.restraint};
+    const vkmd_md_report *r = s->report;
+    const vkmd_energy_row row = {.step = s->step,
+                                 .time_ps = s->time_ps,
+                                 .potential_kcal_mol = r->potential.total,
+                                 .kinetic_kcal_mol = r->kinetic,
+                                 .total_kcal_mol = r->total,
+                                 .temperature_k = r->temperature_k,
+                                 .ns_per_day = s->ns_per_day,
+                                 .restraint_kcal_mol = r->potential.restraint,
+                                 .volume_a3 = r->volume_a3,
+                                 .density_g_cm3 = r->density_g_cm3,
+                                 .box_a = {r->box[0], r->box[1], r->box[2]}};
     return vkmd_energy_csv_write(f->csv, &row);
 }
 
@@ -147,6 +152,8 @@ static vkmd_result pdb_end(void *user, const vkmd_run_sample *final, const vkmd_
     file_reporter *f = user;
     vkmd_system out = *f->info->system;
     out.positions = (double *) final->positions;
+    if (final->box)
+        out.box = *final->box; /* the final box (CRYST1), which a barostat changes */
     return vkmd_pdb_write(f->path, &out);
 }
 

@@ -270,21 +270,44 @@ static int stop_requested(const vkmd_run *run)
     return stop;
 }
 
+/* The box of a report's state (a barostat changes it; vacuum: the system's). */
+static vkmd_box report_box(const vkmd_system *sys, const vkmd_md_report *r)
+{
+    vkmd_box b = sys->box;
+    if (b.periodic)
+        for (int d = 0; d < 3; ++d)
+            b.len[d] = r->box[d];
+    return b;
+}
+
 static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step, double *x,
                                     double *v)
 {
     const vkmd_system *sys = &run->sys;
+    double box[3];
+    vkmd_md_get_box(run->md, box); /* the state's box: x and v are this box's */
+    vkmd_barostat_stats bs;
+    vkmd_md_barostat_stats(run->md, &bs);
     vkmd_checkpoint c = {.atom_count = sys->atom_count,
                          .periodic = sys->box.periodic,
                          .fingerprint = vkmd_checkpoint_fingerprint(sys),
                          .step = step,
                          .md_step = md_step,
                          .time_ps = (double)step * run->d.md.dt_fs * 1e-3,
-                         .box = {sys->box.len[0], sys->box.len[1], sys->box.len[2]},
+                         .box = {box[0], box[1], box[2]},
                          .seed = run->d.md.seed,
                          .settings = run->settings,
                          .positions = x,
-                         .velocities = v};
+                         .velocities = v,
+                         .barostat = bs.attempts > 0 || bs.state.step_a3[0] > 0 ||
+                                     bs.state.step_a3[1] > 0 || bs.state.step_a3[2] > 0};
+    for (int k = 0; k < 3; ++k) {
+        c.baro_step_a3[k] = bs.state.step_a3[k];
+        c.baro_attempts[k] = bs.state.attempts[k];
+        c.baro_accepted[k] = bs.state.accepted[k];
+        c.baro_window_attempts[k] = bs.state.window_attempts[k];
+        c.baro_window_accepted[k] = bs.state.window_accepted[k];
+    }
     VKMD_TRY_RETURN(vkmd_checkpoint_write(run->ck_path, &c));
     run->last_ck = step;
     for (int32_t k = 0; k < run->rep_count; ++k)
@@ -338,6 +361,23 @@ static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *ou
         if (d->minimize || d->equilibrate > 0)
             note(run, "restart: --minimize and --equilibrate were done by the run that wrote the "
                       "checkpoint; skipped");
+        const vkmd_checkpoint *ck = &run->ck;
+        double box[3];
+        vkmd_md_get_box(run->md, box);
+        if (ck->periodic && (box[0] != ck->box[0] || box[1] != ck->box[1] || box[2] != ck->box[2]))
+            VKMD_TRY_RETURN(vkmd_md_set_box(ctx, run->md, ck->box)); /* a barostat's box */
+        if (ck->barostat) {
+            vkmd_barostat_state bs;
+            memset(&bs, 0, sizeof bs);
+            for (int k = 0; k < 3; ++k) {
+                bs.step_a3[k] = ck->baro_step_a3[k];
+                bs.attempts[k] = ck->baro_attempts[k];
+                bs.accepted[k] = ck->baro_accepted[k];
+                bs.window_attempts[k] = ck->baro_window_attempts[k];
+                bs.window_accepted[k] = ck->baro_window_accepted[k];
+            }
+            VKMD_TRY_RETURN(vkmd_md_set_barostat_state(run->md, &bs));
+        }
         VKMD_TRY_RETURN(vkmd_md_set_state(ctx, run->md, run->ck.positions, run->ck.velocities));
         VKMD_TRY_RETURN(vkmd_md_set_step(ctx, run->md, run->ck.md_step));
         *out_base = run->ck.md_step - run->ck.step;
@@ -391,6 +431,7 @@ static vkmd_result apply_stage(vkmd_run *run, int64_t step)
         return VKMD_OK;
     const vkmd_run_stage *st = &run->d.stages[i];
     VKMD_TRY_RETURN(vkmd_md_set_temperature(run->md, st->temperature_k));
+    VKMD_TRY_RETURN(vkmd_md_set_pressure(run->md, st->pressure_bar));
     if (run->restraints.count > 0)
         VKMD_TRY_RETURN(vkmd_md_set_restraint_k(run->ctx, run->md, st->restraint_k));
     else if (st->restraint_k > 0)
@@ -480,14 +521,17 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     }
     s->dof = run->info.dof;
     int64_t good_md_step = vkmd_md_steps_done(run->md);
+    double good_box[3]; /* the good state's box (a barostat moves it) */
+    vkmd_md_get_box(run->md, good_box);
     int64_t done = run->info.first_step, last_report = done;
     s->first_step = done;
+    vkmd_box box_now = report_box(sys, &rep);
     vkmd_run_sample sample = {.step = done,
                               .time_ps = (double)done * dt * 1e-3,
                               .report = &rep,
                               .positions = good_x,
                               .velocities = good_v,
-                              .box = &sys->box,
+                              .box = &box_now,
                               .stage = sample_stage(run, done),
                               .start = 1};
     if (!run->restart) {
@@ -558,18 +602,21 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             /* Nothing of this state is written; find the step and the atoms. */
             note(run, "bad state at step %lld (%s); replaying from step %lld", (long long)done, why,
                  (long long)(good_md_step - base));
+            if (sys->box.periodic) /* the replay starts from the good state's box */
+                VKMD_TRY(vkmd_md_set_box(ctx, run->md, good_box));
             VKMD_TRY(vkmd_blowup_diagnose(ctx, run->md, sys, good_x, good_v, good_md_step, base,
                                           done - (good_md_step - base), temp, fault, sizeof fault));
             res = vkmd_fail(VKMD_ERROR_NUMERIC, "%s", fault);
             s->blown_up = 1;
             goto cleanup;
         }
+        box_now = report_box(sys, &rep);
         sample = (vkmd_run_sample){.step = done,
                                    .time_ps = (double)done * dt * 1e-3,
                                    .report = &rep,
                                    .positions = x,
                                    .velocities = v,
-                                   .box = &sys->box,
+                                   .box = &box_now,
                                    .stage = sample_stage(run, done)};
         if (is_frame)
             for (int32_t k = 0; k < run->rep_count; ++k)
@@ -578,6 +625,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         memcpy(good_x, x, sizeof *x * n3);
         memcpy(good_v, v, sizeof *v * n3);
         good_md_step = vkmd_md_steps_done(run->md);
+        vkmd_md_get_box(run->md, good_box);
         if (!is_report)
             continue;
         const double t = vkmd_clock_now_s();
@@ -604,6 +652,12 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         }
     }
     s->wall_s = vkmd_clock_now_s() - t0;
+    vkmd_barostat_stats bs;
+    vkmd_md_barostat_stats(run->md, &bs);
+    if (bs.attempts > 0)
+        note(run, "barostat (%s, %g bar, every %d steps): %lld of %lld volume moves accepted",
+             vkmd_barostat_mode_name(bs.mode), bs.pressure_bar, bs.every, (long long)bs.accepted,
+             (long long)bs.attempts);
     s->last_step = done;
     s->ended = done >= steps ? VKMD_RUN_COMPLETE
                : interrupted ? VKMD_RUN_INTERRUPTED
@@ -619,11 +673,12 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     if (samples >= 2)
         VKMD_TRY(vkmd_energy_drift_fit(tt, et, (int32_t)samples, s->mean_temperature_k,
                                        vkmd_md_dof(run->md), &s->drift));
+    const vkmd_box box_final = report_box(sys, &s->final);
     const vkmd_run_sample final = {.step = done,
                                    .time_ps = (double)done * dt * 1e-3,
                                    .report = &s->final,
                                    .positions = x,
-                                   .box = &sys->box,
+                                   .box = &box_final,
                                    .stage = sample_stage(run, done)};
     for (int32_t k = 0; k < run->rep_count; ++k)
         if (run->rep[k].end)

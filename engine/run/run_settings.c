@@ -39,6 +39,11 @@ void vkmd_run_settings_text(const vkmd_run_desc *d, const vkmd_ff_settings *ff,
                  ff->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers" : "fp16",
                  ff->fp16_min_r_a);
     }
+    if (m->pressure_bar > 0) { /* absent at constant volume: older checkpoints stay readable */
+        len = strlen(out);
+        snprintf(out + len, size - len, "pressure_bar %.17g\nbarostat %s\nbarostat_every %d\n",
+                 m->pressure_bar, vkmd_barostat_mode_name(m->barostat), m->barostat_every);
+    }
 }
 
 void vkmd_run_settings_restraints(const vkmd_restraint_spec *spec, const vkmd_restraints *r,
@@ -87,6 +92,12 @@ vkmd_result vkmd_run_settings_check(const vkmd_checkpoint *c, const char *now, c
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "%s: the checkpoint was written with --nonbonded %s, this run uses fp32 "
                          "LJ: give the same options as the run that wrote it",
+                         path, want);
+    if (!strstr(now, "\npressure_bar ") &&
+        vkmd_checkpoint_setting(c, "pressure_bar", want, sizeof want))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: the checkpoint was written with --pressure %s, this run has constant "
+                         "volume: give the same options as the run that wrote it",
                          path, want);
     return VKMD_OK;
 }

@@ -17,7 +17,8 @@
  * integrator, dt_fs, temperature_k, friction_per_ps, constraints,
  * rigid_water, constraint_tol, hmr_amu, cutoff_a, ewald_tolerance, pme_grid,
  * com_every, seed, report_every, traj_every, precision, positions, and
- * nonbonded when LJ is fp16. Doubles with 17 significant digits. */
+ * nonbonded when LJ is fp16, pressure_bar, barostat and barostat_every
+ * when the barostat is on. Doubles with 17 significant digits. */
 void vkmd_run_settings_text(const vkmd_run_desc *d, const vkmd_ff_settings *ff,
                             const vkmd_precision_choice *c, char *out, size_t size);
 

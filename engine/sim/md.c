@@ -57,6 +57,13 @@ struct vkmd_md {
     vkmd_step *step; /* the fused step; NULL: pass by pass */
     int step_stale;  /* the fused step was made for another integrator or bath: re-create it */
     int64_t repeats; /* steps repeated for a missed rebuild (whole batches) */
+    double box[3];   /* the current box, A (starts as sys->box; vkmd_md_set_box) */
+    /* vkmd_md_save_state / vkmd_md_restore_state: a copy of the state between
+     * steps (made on first use) */
+    vkmd_vk_buffer kept_pos, kept_pos_x, kept_vel, kept_forces, kept_energies;
+    double kept_box[3];
+    int kept;
+    vkmd_barostat *baro; /* NULL: constant volume */
 };
 
 /* ---- setup -------------------------------------------------------------- */
@@ -107,6 +114,22 @@ vkmd_result vkmd_md_desc_resolve(const vkmd_md_desc *in, vkmd_md_desc *d)
                          d->max_batch_steps);
     if (d->integrator != VKMD_INTEGRATOR_LANGEVIN && d->integrator != VKMD_INTEGRATOR_VERLET)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: unknown integrator %d", d->integrator);
+    if (d->barostat_every == 0)
+        d->barostat_every = 25;
+    if (!(d->pressure_bar >= 0 && d->pressure_bar < 1e6))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: pressure %g bar is outside [0, 1e6) bar (0: no barostat; negative "
+                         "pressures are refused: a box under tension can grow without bound)",
+                         d->pressure_bar);
+    if (d->barostat_every < 1 || d->barostat_every > 1000000)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: barostat_every %d is outside 1..1000000",
+                         d->barostat_every);
+    if ((unsigned)d->barostat > VKMD_BAROSTAT_MEMBRANE)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: unknown barostat mode %d", d->barostat);
+    if (d->pressure_bar > 0 && d->integrator == VKMD_INTEGRATOR_VERLET)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: a barostat needs a thermostat (velocity Verlet is NVE, with no "
+                         "temperature for the Monte Carlo acceptance): use Langevin");
     return VKMD_OK;
 }
 
@@ -174,13 +197,12 @@ static vkmd_result upload_molecules(vkmd_vk_context *ctx, vkmd_md *md)
 static void compute_push(vkmd_md *md)
 {
     const vkmd_md_desc *d = &md->desc;
-    const vkmd_box *b = &md->sys->box;
     vkmd_md_push *p = &md->push;
     memset(p, 0, sizeof *p);
     if (md->periodic) {
-        p->box.x = (float)b->len[0];
-        p->box.y = (float)b->len[1];
-        p->box.z = (float)b->len[2];
+        p->box.x = (float)md->box[0];
+        p->box.y = (float)md->box[1];
+        p->box.z = (float)md->box[2];
     }
     p->atom_count = (uint32_t)md->atom_count;
     p->molecule_count = (uint32_t)md->mol.count;
@@ -223,9 +245,17 @@ static vkmd_result create_step(vkmd_vk_context *ctx, vkmd_md *md);
 
 /* Evaluates the forces of the current positions (the invariant between
  * steps), growing the neighbour list if needed. */
+static void free_batches(vkmd_vk_context *ctx, vkmd_md *md);
+
 static vkmd_result prime_forces(vkmd_vk_context *ctx, vkmd_md *md)
 {
-    return vkmd_forcefield_evaluate(ctx, md->ff, NULL, NULL, NULL);
+    const vkmd_neighbor *before = vkmd_forcefield_neighbor(md->ff);
+    vkmd_result res = vkmd_forcefield_evaluate(ctx, md->ff, NULL, NULL, NULL);
+    if (res == VKMD_OK && md->step && vkmd_forcefield_neighbor(md->ff) != before) {
+        free_batches(ctx, md); /* the list grew: recordings and the fused step name the old one */
+        res = create_step(ctx, md);
+    }
+    return res;
 }
 
 vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_md_desc *desc,
@@ -250,6 +280,8 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     md->settings = *md->desc.settings;
     md->atom_count = sys->atom_count;
     md->periodic = sys->box.periodic;
+    for (int d = 0; d < 3; ++d)
+        md->box[d] = md->periodic ? sys->box.len[d] : 0.0;
     for (int32_t i = 0; i < sys->atom_count; ++i) {
         if (!(sys->atoms[i].mass > 0)) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -345,6 +377,8 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     compute_push(md);
     VKMD_TRY(create_step(ctx, md));
     VKMD_TRY(prime_forces(ctx, md));
+    if (md->desc.pressure_bar > 0)
+        VKMD_TRY(vkmd_md_set_pressure(md, md->desc.pressure_bar));
     *out_md = md;
     md = NULL;
 cleanup:
@@ -366,6 +400,7 @@ void vkmd_md_destroy(vkmd_vk_context *ctx, vkmd_md *md)
     if (!md)
         return;
     free_batches(ctx, md);
+    vkmd_barostat_destroy(md->baro);
     vkmd_step_destroy(ctx, md->step);
     for (int m = 0; m < VKMD_MD_MODE_COUNT; ++m) {
         vkmd_vk_descset_destroy(ctx, &md->set[m]);
@@ -373,9 +408,10 @@ void vkmd_md_destroy(vkmd_vk_context *ctx, vkmd_md *md)
     }
     vkmd_sim_constraints_destroy(ctx, md->cons);
     vkmd_vk_buffer *bufs[] = {
-        &md->pos_ref,        &md->vel,       &md->pos_backup,  &md->vel_backup,
-        &md->counter_backup, &md->momentum,  &md->counter,     &md->molecule,
-        &md->shift,          &md->pos_ref_x, &md->pos_x_backup};
+        &md->pos_ref,        &md->vel,       &md->pos_backup,   &md->vel_backup,
+        &md->counter_backup, &md->momentum,  &md->counter,      &md->molecule,
+        &md->shift,          &md->pos_ref_x, &md->pos_x_backup, &md->kept_pos,
+        &md->kept_pos_x,     &md->kept_vel,  &md->kept_forces,  &md->kept_energies};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; ++i)
         vkmd_vk_buffer_destroy(ctx, bufs[i]);
     vkmd_forcefield_destroy(ctx, md->ff);
@@ -700,8 +736,15 @@ vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
     if (steps < 0)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: negative step count %lld",
                          (long long)steps);
+    const int baro = md->baro && md->desc.pressure_bar > 0;
+    const int64_t baro_every = md->desc.barostat_every;
     while (steps > 0) {
         int64_t c = steps < md->desc.max_batch_steps ? steps : md->desc.max_batch_steps;
+        if (baro) { /* batches end at barostat steps */
+            const int64_t next = (md->steps_done / baro_every + 1) * baro_every;
+            if (md->steps_done + c > next)
+                c = next - md->steps_done;
+        }
         int with_com = 0;
         if (md->desc.com_every > 0) {
             const int64_t every = md->desc.com_every;
@@ -713,6 +756,8 @@ vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
         }
         VKMD_TRY(run_batch(ctx, md, (int32_t)c, with_com, NULL, NULL));
         steps -= c;
+        if (baro && md->steps_done % baro_every == 0)
+            VKMD_TRY(vkmd_barostat_attempt(ctx, md->baro, md, NULL));
     }
 cleanup:
     return res;
@@ -741,6 +786,9 @@ vkmd_result vkmd_md_set_integrator(vkmd_md *md, vkmd_integrator integrator)
 {
     if (integrator != VKMD_INTEGRATOR_LANGEVIN && integrator != VKMD_INTEGRATOR_VERLET)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: unknown integrator %d", integrator);
+    if (integrator == VKMD_INTEGRATOR_VERLET && md->desc.pressure_bar > 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: velocity Verlet with the barostat on (set the pressure to 0 first)");
     if (integrator != md->desc.integrator) {
         md->desc.integrator = integrator;
         for (int i = 0; i < BATCH_CACHE; ++i)
@@ -826,9 +874,9 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
         free(vc);
         r->total = r->potential.total + r->kinetic;
         r->temperature_k = 2 * r->kinetic / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
-        if (md->sys->box.periodic) {
+        if (md->periodic) {
             for (int d = 0; d < 3; ++d)
-                r->box[d] = md->sys->box.len[d];
+                r->box[d] = md->box[d];
             r->volume_a3 = vkmd_box_volume(r->box);
             r->density_g_cm3 = vkmd_density_g_cm3(vkmd_system_mass(md->sys), r->box);
         }
@@ -962,6 +1010,178 @@ int64_t vkmd_md_steps_done(const vkmd_md *md)
 const vkmd_constraint_set *vkmd_md_constraint_set(const vkmd_md *md)
 {
     return &md->cset;
+}
+
+const vkmd_system *vkmd_md_system(const vkmd_md *md)
+{
+    return md->sys;
+}
+
+const vkmd_molecules *vkmd_md_molecules(const vkmd_md *md)
+{
+    return &md->mol;
+}
+
+double vkmd_md_cutoff(const vkmd_md *md)
+{
+    return md->settings.cutoff_a;
+}
+
+/* ---- box and barostat --------------------------------------------------- */
+
+/* The box into every constant and recording (no list rebuild, no forces). */
+static vkmd_result apply_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[3])
+{
+    vkmd_result res = VKMD_OK;
+    if (!md->periodic)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: %s has no periodic box to change",
+                         md->sys->title);
+    VKMD_TRY(vkmd_forcefield_set_box(md->ff, box));
+    for (int d = 0; d < 3; ++d)
+        md->box[d] = box[d];
+    compute_push(md);
+    free_batches(ctx, md);
+    if (md->step)
+        VKMD_TRY(vkmd_step_update(ctx, md->step));
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_set_box_state(vkmd_vk_context *ctx, vkmd_md *md, const double box[3],
+                                  const double *positions)
+{
+    vkmd_result res = VKMD_OK;
+    VKMD_TRY(apply_box(ctx, md, box));
+    VKMD_TRY(vkmd_md_set_state(ctx, md, positions, NULL));
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_set_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[3])
+{
+    return vkmd_md_set_box_state(ctx, md, box, NULL);
+}
+
+void vkmd_md_get_box(const vkmd_md *md, double out_box[3])
+{
+    for (int d = 0; d < 3; ++d)
+        out_box[d] = md->box[d];
+}
+
+static vkmd_result keep_buffer(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_vk_buffer *like,
+                               const char *name, vkmd_vk_buffer *out)
+{
+    return out->buffer ? VKMD_OK : make_buffer(ctx, md, like->size, name, out);
+}
+
+vkmd_result vkmd_md_save_state(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    vkmd_result res = VKMD_OK;
+    const vkmd_accum *acc = vkmd_forcefield_accum(md->ff);
+    const vkmd_vk_buffer *px = vkmd_forcefield_positions_x(md->ff);
+    VKMD_TRY(keep_buffer(ctx, md, vkmd_forcefield_positions(md->ff), "md kept positions",
+                         &md->kept_pos));
+    if (px)
+        VKMD_TRY(keep_buffer(ctx, md, px, "md kept positions parts", &md->kept_pos_x));
+    VKMD_TRY(keep_buffer(ctx, md, &md->vel, "md kept velocities", &md->kept_vel));
+    VKMD_TRY(keep_buffer(ctx, md, &acc->forces, "md kept forces", &md->kept_forces));
+    VKMD_TRY(keep_buffer(ctx, md, &acc->energies, "md kept energies", &md->kept_energies));
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    copy_buffer(cb, vkmd_forcefield_positions(md->ff), &md->kept_pos);
+    if (px)
+        copy_buffer(cb, px, &md->kept_pos_x);
+    copy_buffer(cb, &md->vel, &md->kept_vel);
+    copy_buffer(cb, &acc->forces, &md->kept_forces);
+    copy_buffer(cb, &acc->energies, &md->kept_energies);
+    VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
+    for (int d = 0; d < 3; ++d)
+        md->kept_box[d] = md->box[d];
+    md->kept = 1;
+cleanup:
+    return res;
+}
+
+vkmd_result vkmd_md_restore_state(vkmd_vk_context *ctx, vkmd_md *md)
+{
+    vkmd_result res = VKMD_OK;
+    if (!md->kept)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: no saved state to restore");
+    const vkmd_accum *acc = vkmd_forcefield_accum(md->ff);
+    const vkmd_vk_buffer *px = vkmd_forcefield_positions_x(md->ff);
+    if (md->periodic)
+        VKMD_TRY(apply_box(ctx, md, md->kept_box));
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    copy_buffer(cb, &md->kept_pos, vkmd_forcefield_positions(md->ff));
+    if (px)
+        copy_buffer(cb, &md->kept_pos_x, px);
+    copy_buffer(cb, &md->kept_vel, &md->vel);
+    copy_buffer(cb, &md->kept_forces, &acc->forces);
+    copy_buffer(cb, &md->kept_energies, &acc->energies);
+    vkmd_vk_barrier_transfer_to_compute(cb);
+    vkmd_forcefield_record_invalidate(md->ff, cb); /* the list was built for other positions */
+    VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
+cleanup:
+    return res;
+}
+
+static vkmd_result make_barostat(vkmd_md *md)
+{
+    if (md->baro)
+        return VKMD_OK;
+    const double kt = VKMD_BOLTZMANN_KCAL * md->desc.temperature_k;
+    const double p = md->desc.pressure_bar > 0 ? md->desc.pressure_bar : 1.0;
+    return vkmd_barostat_create(p, md->desc.barostat_every, md->desc.barostat, kt, md->desc.seed,
+                                md->mol.count, &md->baro);
+}
+
+vkmd_result vkmd_md_set_pressure(vkmd_md *md, double pressure_bar)
+{
+    vkmd_result res = VKMD_OK;
+    if (!(pressure_bar >= 0 && pressure_bar < 1e6))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: pressure %g bar is outside [0, 1e6) bar (0 turns the barostat off)",
+                         pressure_bar);
+    if (pressure_bar > 0 && !md->periodic)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "md: %s has no periodic box: a barostat needs one", md->sys->title);
+    if (pressure_bar > 0 && md->desc.integrator == VKMD_INTEGRATOR_VERLET)
+        return vkmd_fail(
+            VKMD_ERROR_INVALID_ARGUMENT,
+            "md: a barostat needs a thermostat (velocity Verlet is NVE): use Langevin");
+    md->desc.pressure_bar = pressure_bar;
+    if (pressure_bar > 0) {
+        VKMD_TRY(make_barostat(md));
+        vkmd_barostat_set_pressure(md->baro, pressure_bar);
+    }
+cleanup:
+    return res;
+}
+
+void vkmd_md_barostat_stats(const vkmd_md *md, vkmd_barostat_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->pressure_bar = md->desc.pressure_bar;
+    out->every = md->desc.barostat_every;
+    out->mode = md->desc.barostat;
+    if (!md->baro)
+        return;
+    out->state = *vkmd_barostat_state_get(md->baro);
+    for (int k = 0; k < VKMD_BAROSTAT_SLOTS; ++k) {
+        out->attempts += out->state.attempts[k];
+        out->accepted += out->state.accepted[k];
+    }
+}
+
+vkmd_result vkmd_md_set_barostat_state(vkmd_md *md, const vkmd_barostat_state *state)
+{
+    vkmd_result res = make_barostat(md);
+    if (res == VKMD_OK)
+        vkmd_barostat_state_set(md->baro, state);
+    return res;
 }
 
 vkmd_forcefield *vkmd_md_forcefield(vkmd_md *md)

@@ -29,9 +29,11 @@
 #define VKMD_SIM_MD_H
 
 #include "forces/forcefield.h"
+#include "sim/barostat.h"
 #include "sim/minimize.h"
 #include "system/constraints.h"
 #include "system/ff_settings.h"
+#include "system/molecules.h"
 #include "system/system.h"
 #include "vk/context.h"
 
@@ -69,6 +71,11 @@ typedef struct vkmd_md_desc {
     int unfused;                       /* 0: the fused step where the system allows it (periodic,
                                           PME); 1: pass by pass (tests compare the two) */
     int force_staging;                 /* as in vkmd_forcefield_desc */
+    double pressure_bar;               /* 0: no barostat (constant volume); > 0: Monte Carlo
+                                          barostat at this pressure (sim/barostat.h; Langevin,
+                                          periodic systems only) */
+    int32_t barostat_every;            /* 0: 25 steps between volume moves */
+    vkmd_barostat_mode barostat;       /* ISO (x, y, z one factor), ANISO, MEMBRANE */
     const vkmd_restraints *restraints; /* NULL: none; positional restraints (AMBER's
                                           E = k |r - r0|^2) in the force field, copied at
                                           create (k changes: vkmd_md_set_restraint_k) */
@@ -157,6 +164,50 @@ vkmd_result vkmd_md_set_state(vkmd_vk_context *ctx, vkmd_md *md, const double *p
  * created without restraints), device errors. */
 vkmd_result vkmd_md_set_restraint_k(vkmd_vk_context *ctx, vkmd_md *md, double k);
 
+/* The box is state of the simulation: it starts as sys->box and changes
+ * with the barostat or these calls. vkmd_md_set_box_state sets the box
+ * (edges A) and, if `positions` is not NULL, the positions (as
+ * vkmd_md_set_state: whole molecules, constraints satisfied); every
+ * box-dependent constant follows (force field, neighbour list, PME push
+ * constants and 1/V factor, dispersion correction, wrapping, the fused
+ * step's parameters), recorded batches are recorded again, the neighbour
+ * list is rebuilt and the forces (and energies) recomputed. vkmd_md_set_box
+ * keeps the positions. The PME grid stays that of the start box. Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT (vacuum, an edge not > 0 or below 2 cutoffs:
+ * nothing changed), device errors. */
+vkmd_result vkmd_md_set_box_state(vkmd_vk_context *ctx, vkmd_md *md, const double box[3],
+                                  const double *positions);
+vkmd_result vkmd_md_set_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[3]);
+/* The current box edges, A (zeros for vacuum). */
+void vkmd_md_get_box(const vkmd_md *md, double out_box[3]);
+
+/* Saves the state between steps on the device (positions, velocities,
+ * forces, energies, box); vkmd_md_restore_state puts it back bit for bit
+ * (the neighbour list is rebuilt at the next step). One saved state;
+ * the barostat uses it for rejected moves. Errors: device errors,
+ * VKMD_ERROR_INVALID_ARGUMENT (restore without a save). */
+vkmd_result vkmd_md_save_state(vkmd_vk_context *ctx, vkmd_md *md);
+vkmd_result vkmd_md_restore_state(vkmd_vk_context *ctx, vkmd_md *md);
+
+/* Turns the barostat on at pressure_bar (> 0; with the desc's every and
+ * mode) or off (0), e.g. between equilibration stages; its step sizes and
+ * counters carry on. Errors: VKMD_ERROR_INVALID_ARGUMENT (negative or
+ * non-finite pressure; a vacuum system; velocity Verlet). */
+vkmd_result vkmd_md_set_pressure(vkmd_md *md, double pressure_bar);
+
+/* The barostat's statistics and state (all zero when it never ran). */
+typedef struct vkmd_barostat_stats {
+    double pressure_bar; /* 0: off */
+    int32_t every;
+    vkmd_barostat_mode mode;
+    int64_t attempts, accepted; /* over every kind */
+    vkmd_barostat_state state;  /* step sizes (A^3) and counters per kind */
+} vkmd_barostat_stats;
+void vkmd_md_barostat_stats(const vkmd_md *md, vkmd_barostat_stats *out);
+/* Puts a saved barostat state back (a restart); creates the barostat's
+ * state even while the pressure is 0. */
+vkmd_result vkmd_md_set_barostat_state(vkmd_md *md, const vkmd_barostat_state *state);
+
 /* Sets the step counter (which keys the Langevin noise and the phase of
  * centre-of-mass removal), e.g. for a restart. */
 vkmd_result vkmd_md_set_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t step);
@@ -212,6 +263,9 @@ int64_t vkmd_md_repeats(const vkmd_md *md);
 int64_t vkmd_md_dof(const vkmd_md *md);
 int64_t vkmd_md_steps_done(const vkmd_md *md);
 const vkmd_constraint_set *vkmd_md_constraint_set(const vkmd_md *md);
+const vkmd_system *vkmd_md_system(const vkmd_md *md);
+const vkmd_molecules *vkmd_md_molecules(const vkmd_md *md);
+double vkmd_md_cutoff(const vkmd_md *md); /* A */
 vkmd_forcefield *vkmd_md_forcefield(vkmd_md *md);
 /* The velocities buffer (vec4 [atom_count]: xyz A/fs, w 1/m), e.g. for the
  * viewer; owned by the MD. */
