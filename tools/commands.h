@@ -6,6 +6,7 @@
 int cmd_devices(int argc, char **argv);
 int cmd_energy(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_equilibrate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_uff(int argc, char **argv);
 int cmd_view(int argc, char **argv);

@@ -14,6 +14,8 @@ typedef struct command {
 static const command commands[] = {
     {"devices", cmd_devices, "list Vulkan devices and their features (--json)"},
     {"run", cmd_run, "molecular dynamics on a GPU, in a live window when there is a display"},
+    {"equilibrate", cmd_equilibrate,
+     "minimise, heat, bring to density and release a solvated system (restraints, NPT)"},
     {"view", cmd_view, "show a structure or play a trajectory (DCD) in a window"},
     {"energy", cmd_energy, "energies and forces of a system on the CPU reference or a GPU"},
     {"bench", cmd_bench, "time force evaluations on a device, split by pass (--forces)"},
