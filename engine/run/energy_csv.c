@@ -11,6 +11,7 @@
 struct vkmd_energy_csv {
     FILE *f;
     char *path;
+    int restraint_column;
 };
 
 static vkmd_result csv_io_error(const vkmd_energy_csv *c, const char *what)
@@ -32,6 +33,7 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: energy CSV", path);
     }
     memcpy(c->path, path, len);
+    c->restraint_column = d->restraint_column;
     c->f = fopen(path, d->append ? "a" : "w");
     if (!c->f) {
         vkmd_result res =
@@ -61,7 +63,8 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
             fprintf(f, "# %s\n", d->settings);
         fprintf(f, "# units: time ps, energies kcal/mol, temperature K, speed simulated ns per "
                    "day of wall time (0 until measured)\n");
-        fprintf(f, "%s\n", VKMD_ENERGY_CSV_COLUMNS);
+        fprintf(f, "%s%s\n", VKMD_ENERGY_CSV_COLUMNS,
+                d->restraint_column ? VKMD_ENERGY_CSV_RESTRAINT_COLUMN : "");
     }
     errno = 0;
     if (ferror(c->f) || fflush(c->f) != 0) {
@@ -81,13 +84,18 @@ vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *c, const vkmd_energy_row *r)
     static const char *const names[7] = {
         "time_ps",       "potential_kcal_mol", "kinetic_kcal_mol",  "total_kcal_mol",
         "temperature_K", "ns_per_day",         "restraint_kcal_mol"};
-    for (int k = 0; k < 7; ++k)
+    const int columns = c->restraint_column ? 7 : 6;
+    for (int k = 0; k < columns; ++k)
         if (!isfinite(v[k]))
             return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: step %lld: %s is %g; row not written",
                              c->path, (long long)r->step, names[k], v[k]);
     errno = 0;
-    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.6f\n", (long long)r->step, v[0],
-                    v[1], v[2], v[3], v[4], v[5], v[6]);
+    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f", (long long)r->step, v[0], v[1],
+                    v[2], v[3], v[4], v[5]);
+    if (n >= 0 && c->restraint_column)
+        n = fprintf(c->f, ",%.6f", v[6]);
+    if (n >= 0)
+        n = fprintf(c->f, "\n");
     if (n < 0 || fflush(c->f) != 0)
         return csv_io_error(c, "writing a row");
     return VKMD_OK;

@@ -23,6 +23,7 @@ typedef struct vkmd_energy_csv_desc {
     const char *settings;   /* further free text: constraints, cutoff, PME tolerance, device */
     int append;             /* 1: append rows to an existing file (restarts); the header is
                                written only if the file is empty (default 0: truncate) */
+    int restraint_column;   /* 0; 1: the rows end with restraint_kcal_mol */
 } vkmd_energy_csv_desc;
 
 /* One row. ns_per_day is 0 while not yet measured. */
@@ -34,20 +35,23 @@ typedef struct vkmd_energy_row {
     double total_kcal_mol;
     double temperature_k;
     double ns_per_day;
-    double restraint_kcal_mol; /* positional restraint energy (part of the potential); 0 without */
+    double restraint_kcal_mol; /* positional restraint energy (part of the potential); written
+                                  when the file was created with restraint_column */
 } vkmd_energy_row;
 
-/* The column line every energy CSV has after its '#' header lines. The
- * restraint column is last so that readers of the first seven by position
- * keep working. */
+/* The column line every energy CSV has after its '#' header lines; runs
+ * with positional restraints add VKMD_ENERGY_CSV_RESTRAINT_COLUMN at its end
+ * (last, so that readers of the first seven by position keep working, and
+ * only then, so that unrestrained runs keep their format). */
 #define VKMD_ENERGY_CSV_COLUMNS                                                                    \
-    "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day,"    \
-    "restraint_kcal_mol"
+    "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day"
+#define VKMD_ENERGY_CSV_RESTRAINT_COLUMN ",restraint_kcal_mol"
 
 typedef struct vkmd_energy_csv vkmd_energy_csv;
 
 /* Opens `path` and writes the header: '#' lines naming the system, the
- * integrator settings and the units, then VKMD_ENERGY_CSV_COLUMNS.
+ * integrator settings and the units, then VKMD_ENERGY_CSV_COLUMNS (and
+ * the restraint column when desc->restraint_column).
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (no system), VKMD_ERROR_IO,
  * VKMD_ERROR_OUT_OF_MEMORY. */
 vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc *desc,
