@@ -24,8 +24,8 @@ lines = open(out + "/energy.csv").read().splitlines()
 assert lines[0].startswith("#"), lines[0]
 hdr = [l for l in lines if not l.startswith("#")][0].split(",")
 assert hdr == ["step", "time_ps", "potential_kcal_mol", "kinetic_kcal_mol", "total_kcal_mol",
-               "temperature_K", "ns_per_day", "restraint_kcal_mol", "volume_A3", "density_g_cm3",
-               "box_x_A", "box_y_A", "box_z_A"], hdr
+               "temperature_K", "ns_per_day", "volume_A3", "density_g_cm3", "box_x_A", "box_y_A",
+               "box_z_A"], hdr
 rows = [l.split(",") for l in lines if l and not l.startswith("#")][1:]
 assert len(rows) == steps // 20 + 1, len(rows)
 for r in rows:

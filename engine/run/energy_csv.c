@@ -12,6 +12,7 @@ struct vkmd_energy_csv {
     FILE *f;
     char *path;
     int periodic;
+    int restraint_column;
 };
 
 static vkmd_result csv_io_error(const vkmd_energy_csv *c, const char *what)
@@ -34,6 +35,7 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
     }
     memcpy(c->path, path, len);
     c->periodic = d->periodic;
+    c->restraint_column = d->restraint_column;
     c->f = fopen(path, d->append ? "a" : "w");
     if (!c->f) {
         vkmd_result res =
@@ -65,7 +67,8 @@ vkmd_result vkmd_energy_csv_create(const char *path, const vkmd_energy_csv_desc 
                 "# units: time ps, energies kcal/mol, temperature K, speed simulated ns per "
                 "day of wall time (0 until measured)%s\n",
                 d->periodic ? ", volume A^3, density g/cm^3, box edges A" : "");
-        fprintf(f, "%s%s\n", VKMD_ENERGY_CSV_COLUMNS,
+        fprintf(f, "%s%s%s\n", VKMD_ENERGY_CSV_COLUMNS,
+                d->restraint_column ? VKMD_ENERGY_CSV_RESTRAINT_COLUMN : "",
                 d->periodic ? VKMD_ENERGY_CSV_BOX_COLUMNS : "");
     }
     errno = 0;
@@ -96,13 +99,18 @@ vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *c, const vkmd_energy_row *r)
                                           "box_x_A",
                                           "box_y_A",
                                           "box_z_A"};
-    for (int k = 0; k < (c->periodic ? 12 : 7); ++k)
+    for (int k = 0; k < 12; ++k) {
+        if ((k == 6 && !c->restraint_column) || (k >= 7 && !c->periodic))
+            continue;
         if (!isfinite(v[k]))
             return vkmd_fail(VKMD_ERROR_NUMERIC, "%s: step %lld: %s is %g; row not written",
                              c->path, (long long)r->step, names[k], v[k]);
+    }
     errno = 0;
-    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.6f", (long long)r->step, v[0], v[1],
-                    v[2], v[3], v[4], v[5], v[6]);
+    int n = fprintf(c->f, "%lld,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f", (long long)r->step, v[0], v[1],
+                    v[2], v[3], v[4], v[5]);
+    if (n >= 0 && c->restraint_column)
+        n = fprintf(c->f, ",%.6f", v[6]);
     if (n >= 0 && c->periodic)
         n = fprintf(c->f, ",%.4f,%.6f,%.6f,%.6f,%.6f", v[7], v[8], v[9], v[10], v[11]);
     if (n >= 0)

@@ -24,6 +24,7 @@ typedef struct vkmd_energy_csv_desc {
     int periodic;           /* 1: rows carry the box (VKMD_ENERGY_CSV_BOX_COLUMNS) */
     int append;             /* 1: append rows to an existing file (restarts); the header is
                                written only if the file is empty (default 0: truncate) */
+    int restraint_column;   /* 0; 1: the rows end with restraint_kcal_mol */
 } vkmd_energy_csv_desc;
 
 /* One row. ns_per_day is 0 while not yet measured. */
@@ -35,18 +36,20 @@ typedef struct vkmd_energy_row {
     double total_kcal_mol;
     double temperature_k;
     double ns_per_day;
-    double restraint_kcal_mol; /* positional restraint energy (part of the potential); 0 without */
+    double restraint_kcal_mol; /* positional restraint energy (part of the potential); written
+                                  when the file was created with restraint_column */
     double volume_a3;          /* periodic only: A^3 */
     double density_g_cm3;      /* periodic only: g/cm^3 */
     double box_a[3];           /* periodic only: edges, A */
 } vkmd_energy_row;
 
-/* The column line every energy CSV has after its '#' header lines. The
- * restraint column is last so that readers of the first seven by position
- * keep working. */
+/* The column line every energy CSV has after its '#' header lines; runs
+ * with positional restraints add VKMD_ENERGY_CSV_RESTRAINT_COLUMN at its end
+ * (last, so that readers of the first seven by position keep working, and
+ * only then, so that unrestrained runs keep their format). */
 #define VKMD_ENERGY_CSV_COLUMNS                                                                    \
-    "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day,"    \
-    "restraint_kcal_mol"
+    "step,time_ps,potential_kcal_mol,kinetic_kcal_mol,total_kcal_mol,temperature_K,ns_per_day"
+#define VKMD_ENERGY_CSV_RESTRAINT_COLUMN ",restraint_kcal_mol"
 
 /* Appended to the column line (and each row) of a periodic system's CSV:
  * the state's box, which changes under a barostat. */
@@ -55,7 +58,8 @@ typedef struct vkmd_energy_row {
 typedef struct vkmd_energy_csv vkmd_energy_csv;
 
 /* Opens `path` and writes the header: '#' lines naming the system, the
- * integrator settings and the units, then VKMD_ENERGY_CSV_COLUMNS (+
+ * integrator settings and the units, then VKMD_ENERGY_CSV_COLUMNS (then
+ * the restraint column when desc->restraint_column, then
  * VKMD_ENERGY_CSV_BOX_COLUMNS when periodic).
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (no system), VKMD_ERROR_IO,
  * VKMD_ERROR_OUT_OF_MEMORY. */

@@ -59,7 +59,9 @@ static vkmd_result csv_begin(void *user, const vkmd_run_info *info)
                                      .friction_per_ps = verlet ? 0 : d->md.friction_per_ps,
                                      .settings = info->summary,
                                      .periodic = info->system->box.periodic,
-                                     .append = info->restart};
+                                     .append = info->restart,
+                                     .restraint_column =
+                                         vkmd_restraint_spec_active(&d->restraints)};
     if (info->restart)
         VKMD_TRY_RETURN(vkmd_energy_csv_truncate_after(f->path, info->first_step));
     f->restart = info->restart;
