@@ -212,7 +212,7 @@ class Protocol:
         rows = self.run('free', 0, a.free_ps)
         half = npt_stats.second_half(rows)
         dens = [r['density_g_cm3'] for r in half]
-        se = (npt_stats.block_standard_error(dens, 8)[0] if len(dens) >= 8 else float('nan'))
+        se = npt_stats.block_standard_error(dens, 8)[0] if len(dens) >= 8 else None
         self.record('4 free', rows, step0, time.perf_counter() - t0,
                     final_density_g_cm3=npt_stats.mean(dens), final_density_se_g_cm3=se,
                     final_density_samples=len(dens),
@@ -291,8 +291,9 @@ def main():
               % (s['stage'], s['ps'], s['temperature_mean_K'], s['temperature_end_K'],
                  s['density_mean_g_cm3'], s['density_end_g_cm3'], s['rmsd_end_a'],
                  s['rmsd_fit_end_a'], s['restraint_end_kcal_mol']))
-    print('final density %.4f +- %.4f g/cm^3 (mean over the second half of stage 4, %d samples)'
-          % (out['final_density_g_cm3'], out['final_density_se_g_cm3'],
+    se = out['final_density_se_g_cm3']
+    print('final density %.4f +- %s g/cm^3 (mean over the second half of stage 4, %d samples)'
+          % (out['final_density_g_cm3'], '%.4f' % se if se is not None else '? (< 8 samples)',
              final['final_density_samples']))
 
 
