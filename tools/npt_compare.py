@@ -133,8 +133,9 @@ def compare(vkmd_path, openmm_paths, temperature_k, dt_fs=None):
 def print_report(c, vkmd_path, openmm_paths):
     def line(name, s):
         t = s['temperature_mean_K']
-        print('%-22s %6d %8.4f %8.4f %10.1f %9.1f %10.3g %7s' % (
+        print('%-22s %6d %8.4f %7.4f%s %10.1f %9.1f %10.3g %7s' % (
             name, s['samples'], s['density_mean_g_cm3'], s['density_se_g_cm3'],
+            ' ' if s['density_se_plateau'] else '*',
             s['volume_mean_A3'], s['volume_sd_A3'], s['kappa_T_per_bar'],
             '%.1f' % t if t is not None else '-'))
     print('second half of each run; density g/cm^3, volume A^3, kappa_T 1/bar, T K')
@@ -147,6 +148,8 @@ def print_report(c, vkmd_path, openmm_paths):
         print('openmm pooled: density %.4f +- %.4f (spread of %d runs), kappa_T %.3g'
               % (c['openmm_density_mean_g_cm3'], c['openmm_density_se_g_cm3'],
                  len(c['openmm_runs']), c['openmm_kappa_T_mean_per_bar']))
+    if not all(s['density_se_plateau'] for s in [c['vkmd']] + c['openmm_runs']):
+        print('* block standard error still growing at the largest block: a lower bound')
     print('density (vkmd - openmm) / openmm: %+.4f +- %.4f (%+.2f %%)'
           % (c['density_rel_diff'], c['density_rel_diff_se'], 100 * c['density_rel_diff']))
     print('kappa_T vkmd %.3g, openmm %.3g, TIP3P literature ~%.3g /bar'

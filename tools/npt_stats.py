@@ -56,6 +56,13 @@ def block_standard_error(x, min_blocks=8):
     return max(se for _, _, se in table), table
 
 
+def se_plateau(table, rel=0.15):
+    """Whether the block standard errors stopped growing: the last two sizes
+    agree within rel. When they do not, the run is shorter than a few
+    correlation times and the standard error is a lower bound."""
+    return len(table) >= 2 and table[-1][2] <= (1.0 + rel) * table[-2][2]
+
+
 def compressibility_per_bar(volumes_a3, temperature_k):
     """Isothermal compressibility from the volume fluctuations at constant
     pressure: kappa_T = var(V) / (k_B T <V>), in 1/bar."""
@@ -87,6 +94,7 @@ def summarise(rows, temperature_k, min_blocks=8):
         'density_mean_g_cm3': mean(dens),
         'density_se_g_cm3': se,
         'density_se_blocks': [{'block': b, 'blocks': c, 'se': s} for b, c, s in table],
+        'density_se_plateau': se_plateau(table),
         'volume_mean_A3': mean(vols),
         'volume_sd_A3': math.sqrt(variance(vols)),
         'kappa_T_per_bar': kappa,
