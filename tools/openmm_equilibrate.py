@@ -212,10 +212,11 @@ class Protocol:
         rows = self.run('free', 0, a.free_ps)
         half = npt_stats.second_half(rows)
         dens = [r['density_g_cm3'] for r in half]
-        se = npt_stats.block_standard_error(dens, 8)[0] if len(dens) >= 8 else None
+        se, table = npt_stats.block_standard_error(dens, 8) if len(dens) >= 8 else (None, [])
         self.record('4 free', rows, step0, time.perf_counter() - t0,
                     final_density_g_cm3=npt_stats.mean(dens), final_density_se_g_cm3=se,
                     final_density_samples=len(dens),
+                    final_density_se_plateau=npt_stats.se_plateau(table),
                     kappa_T_per_bar=npt_stats.compressibility_per_bar(
                         [r['volume_A3'] for r in half], a.temperature) if len(half) > 2 else None)
         return start
