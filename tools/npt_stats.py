@@ -15,10 +15,10 @@ G_CM3_PER_AMU_A3 = 1.0 / (AVOGADRO * 1e-24)  # as VKMD_G_CM3_PER_AMU_A3
 A3_TO_M3 = 1e-30
 PA_PER_BAR = 1e5
 
-# TIP3P's isothermal compressibility with Ewald/PME electrostatics, about
-# 5.7e-5 /bar: Vega and Abascal, Phys. Chem. Chem. Phys. 13, 19663 (2011),
-# table 2 (57.4e-6 /bar at 298 K and 1 bar; experiment 45.3e-6 /bar). The
-# same table gives TIP3P's density as about 0.98 g/cm^3 at 298 K.
+# TIP3P's isothermal compressibility with Ewald/PME electrostatics,
+# approximately 5.7e-5 /bar: Vega and Abascal, Phys. Chem. Chem. Phys. 13,
+# 19663 (2011), compare rigid water models at 298 K and 1 bar (TIP3P about
+# 57e-6 /bar, experiment about 45e-6 /bar; TIP3P's density about 0.98 g/cm^3).
 TIP3P_KAPPA_T_PER_BAR = 5.74e-5
 TIP3P_DENSITY_G_CM3 = 0.98
 
