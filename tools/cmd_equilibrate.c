@@ -192,13 +192,14 @@ static void write_text(FILE *out, const vkmd_equil_desc *d, const vkmd_equil_sum
             "%.4g bar\n",
             d->run.system, s->restrained_atoms, d->mask, d->restraint_k, d->run.md.temperature_k,
             d->pressure_bar);
-    fprintf(out, "  %-9s %8s %9s %8s %15s %9s %9s %9s %14s\n", "stage", "steps", "mean T/K",
-            "sd T/K", "density g/cm3", "sd", "final", "RMSD/A", "max RMSD/A");
+    fprintf(out, "  %-9s %8s %9s %8s %15s %9s %9s %9s %11s %9s\n", "stage", "steps", "mean T/K",
+            "sd T/K", "density g/cm3", "sd", "final", "RMSD/A", "max RMSD/A", "wall s");
     for (int p = 0; p < s->stages_done; ++p) {
         const vkmd_equil_stage *st = &s->stage[p];
-        fprintf(out, "  %-9s %8lld %9.2f %8.2f %15.5f %9.5f %9.5f %9.3f %14.3f\n", st->name,
+        fprintf(out, "  %-9s %8lld %9.2f %8.2f %15.5f %9.5f %9.5f %9.3f %11.3f %9.1f\n", st->name,
                 (long long)st->steps, st->temperature_k, st->temperature_sd_k, st->density_g_cm3,
-                st->density_sd_g_cm3, st->final_density_g_cm3, st->rmsd_a, st->max_rmsd_a);
+                st->density_sd_g_cm3, st->final_density_g_cm3, st->rmsd_a, st->max_rmsd_a,
+                st->seconds);
     }
     fprintf(out,
             "  minimisation: %d iterations; barostat acceptance %.2f; density (mean of the second "

@@ -2,6 +2,7 @@
  * staged run (run/run.h) and a reporter that keeps each stage's figures. */
 #include "run/equilibrate.h"
 
+#include "core/clock.h"
 #include "core/json_write.h"
 #include "core/log.h"
 #include "io/coords.h"
@@ -135,6 +136,7 @@ typedef struct equil_state {
     stage_rows rows[VKMD_EQUIL_STAGES];
     int64_t stage_end_step[VKMD_EQUIL_STAGES]; /* last step of each protocol stage */
     int32_t protocol_now;
+    double stage_t0; /* wall clock at the start of the current protocol stage, s */
     const vkmd_system *sys;
     vkmd_md *md;
     vkmd_reporter user[8];
@@ -226,6 +228,10 @@ static void close_stage(equil_state *e, int32_t p, const vkmd_md_report *last)
     }
     if (last)
         s->potential = last->potential.total;
+    s->steps = e->stage_end_step[p] - (p > 0 ? e->stage_end_step[p - 1] : 0);
+    const double now = vkmd_clock_now_s();
+    s->seconds = now - e->stage_t0;
+    e->stage_t0 = now;
     if (e->sum->stages_done < p + 1)
         e->sum->stages_done = p + 1;
 }
@@ -254,6 +260,8 @@ static vkmd_result eq_report(void *user, const vkmd_run_sample *s)
         e->sum->stage[0].rmsd_a = e->sum->stage[0].max_rmsd_a = rmsd;
         e->sum->stage[0].potential = r->potential.total;
         e->sum->stage[0].final_density_g_cm3 = e->sum->stage[0].density_g_cm3 = r->density_g_cm3;
+        e->sum->stage[0].seconds = vkmd_clock_now_s() - e->stage_t0;
+        e->stage_t0 = vkmd_clock_now_s();
         e->sum->stages_done = 1;
     } else {
         if (p > e->protocol_now && e->protocol_now >= 1)
@@ -445,6 +453,7 @@ vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
                                 .stop_requested = eq_stop,
                                 .end = eq_end};
     vkmd_run_summary rs;
+    e.stage_t0 = vkmd_clock_now_s(); /* the minimisation's time includes the set-up */
     res = vkmd_run_execute(run, ctx, &mine, 1, &rs);
     if (rs.minimized) {
         sum->minimize_iterations = rs.minimize.iterations;
