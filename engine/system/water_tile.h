@@ -1,18 +1,27 @@
 /* The built-in test system "water:N" from the pre-equilibrated TIP3P tile
  * (assets/water_tip3p_216.pdb, made by vkmd itself: assets/water_tip3p_216.md):
- * N waters in a cube at 0.997 g/cm^3 that is near 300 K liquid from its first
- * step, with no minimisation.
+ * N waters in a cube at 0.997 g/cm^3, TIP3P liquid equilibrated at 300 K
+ * (for N = 216 exactly: it runs at 300 K from its first step, no
+ * minimisation; other N, see below).
  *
  * N = 216 is the tile itself. Other N: the tile is replicated over a cube of
- * k^3 tiles (k = ceil((L + 3.5 A) / L0), L the target edge, L0 the tile's),
+ * k^3 tiles (k = ceil((L + 3.6 A) / L0), L the target edge, L0 the tile's),
  * molecules ordered by the largest coordinate of their oxygen, and the first
  * T >= N kept (the cube [0, L')^3 holding exactly them, L' >= L). The T - N
  * extra molecules are removed greedily from the faces: at each step the one
- * whose oxygen is closest to another oxygen across a face of the periodic box
- * of edge L' (ties: the outermost). Molecules are then moved rigidly, oxygens
- * scaled by L / L', to the exact edge. T starts at max(N, molecules with
- * oxygen in [0, L)^3) and grows until the closest oxygen-oxygen distance
- * across a face is at least VKMD_WATER_TILE_MIN_OO_A after the scaling.
+ * in closest contact with another across a face of the periodic box of edge
+ * L' (contact: the O-O distance, or the closest atom pair + 1.1 A if less;
+ * ties: the outermost). Molecules are then moved rigidly, oxygens scaled by
+ * L / L', to the exact edge. T starts at max(N, molecules with oxygen in
+ * [0, L)^3) and grows until every contact across a face is at least
+ * VKMD_WATER_TILE_MIN_OO_A after the scaling (oxygens 2.5 A apart, atoms
+ * 1.4 A).
+ *
+ * The joins at the faces are not equilibrated, and the scaling compresses
+ * (L / L' = 0.962 for N = 1000, 0.986 for 8000): such boxes start hot (on
+ * lavapipe, water:1000 at 424 K after 0.1 ps, 358 K after 1 ps; water:8000
+ * at 350 K after 0.1 ps) and need equilibration; only N = 216 (the
+ * tile) starts at equilibrium.
  *
  * Parameters and atom order are water_box.h's (vkmd_water_box_topology); the
  * geometry of each molecule is the ideal rigid TIP3P one (O-H 0.9572 A,
@@ -37,8 +46,8 @@ typedef struct vkmd_water_tile_stats {
     int32_t removed;          /* T - N */
     double cut_edge_a;        /* L', A */
     double scale;             /* L / L' (1 for N = 216) */
-    double min_face_oo_a;     /* closest O-O across a face in the result, A (the edge if none
-                                 within 3.5 A) */
+    double min_face_oo_a;     /* closest contact across a face in the result, A (the edge if
+                                 none within 3.6 A) */
 } vkmd_water_tile_stats;
 
 /* Builds water:N from the tile into `out` (overwritten; free with
