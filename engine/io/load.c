@@ -7,6 +7,7 @@
 #include "io/pdb.h"
 #include "io/prmtop.h"
 #include "system/water_box.h"
+#include "system/water_tile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,13 +68,21 @@ vkmd_result vkmd_system_load_coords(const char *path, vkmd_system *sys)
     return vkmd_coords_read_amber(path, sys);
 }
 
-/* Parses the N of "water:N" strictly: digits only, 1..max. */
-static vkmd_result parse_water_count(const char *spec, int32_t *out_n)
+#define LATTICE_SUFFIX ":lattice"
+
+/* Parses the N of "water:N" or "water:N:lattice" strictly: digits only,
+ * 1..max; *out_lattice says which. */
+static vkmd_result parse_water_count(const char *spec, int32_t *out_n, int *out_lattice)
 {
     const char *num = spec + 6;
-    int ok = *num != '\0';
-    for (const char *c = num; *c && ok; ++c)
-        ok = *c >= '0' && *c <= '9';
+    size_t digits = strlen(num);
+    const size_t sl = strlen(LATTICE_SUFFIX);
+    *out_lattice = digits > sl && strcmp(num + digits - sl, LATTICE_SUFFIX) == 0;
+    if (*out_lattice)
+        digits -= sl;
+    int ok = digits > 0;
+    for (size_t c = 0; c < digits && ok; ++c)
+        ok = num[c] >= '0' && num[c] <= '9';
     long long v = 0;
     if (ok) {
         errno = 0;
@@ -109,8 +118,12 @@ vkmd_result vkmd_system_load(const char *spec, const char *coords_path, vkmd_sys
     char *guess = NULL;
     if (strncmp(spec, "water:", 6) == 0) {
         int32_t n = 0;
-        VKMD_TRY(parse_water_count(spec, &n));
-        VKMD_TRY(vkmd_water_box_build(n, VKMD_WATER_BOX_DEFAULT_SEED, &s));
+        int lattice = 0;
+        VKMD_TRY(parse_water_count(spec, &n, &lattice));
+        if (lattice)
+            VKMD_TRY(vkmd_water_box_build(n, VKMD_WATER_BOX_DEFAULT_SEED, &s));
+        else
+            VKMD_TRY(vkmd_water_tile_build(n, &s, NULL));
     } else {
         VKMD_TRY(vkmd_prmtop_read(spec, &s));
         if (!coords_path) {

@@ -9,8 +9,11 @@
 
 /* Loads the system `spec` into `out` (overwritten; free with
  * vkmd_system_destroy; zeroed on failure).
- *   spec "water:N": N TIP3P waters (N a plain positive integer; see
- *     system/water_box.h), seed VKMD_WATER_BOX_DEFAULT_SEED;
+ *   spec "water:N": N TIP3P waters (N a plain positive integer) cut from
+ *     the pre-equilibrated 300 K tile (system/water_tile.h);
+ *   spec "water:N:lattice": the same N waters on a lattice with random
+ *     orientations (system/water_box.h), seed VKMD_WATER_BOX_DEFAULT_SEED:
+ *     not equilibrated, minimise first (how the tile was made);
  *   any other spec: a prmtop path.
  * coords_path, if non-NULL, replaces the coordinates: by extension .pdb is
  * read as PDB, .chk as a checkpoint (its exact positions, velocities and box

@@ -73,6 +73,9 @@ typedef struct vkmd_run_summary {
     double wall_s;                  /* wall time of the steps (setup excluded) */
     double ns_per_day;              /* (last_step - first_step) steps over wall_s */
     double mean_temperature_k;      /* over the report steps after the start */
+    double sd_temperature_k;        /* their standard deviation (n - 1; 0 with one sample) */
+    double mean_density_g_cm3;      /* over the same steps; 0 for vacuum */
+    double sd_density_g_cm3;        /* their standard deviation (0: fixed box or one sample) */
     vkmd_md_report final;           /* the last state's report */
     vkmd_energy_drift drift;        /* total energy against time over the report steps (zero
                                        with fewer than 2) */

@@ -3,15 +3,25 @@
 
 #include "core/json_write.h"
 
+/* A Langevin run exchanges energy with its bath: its total energy has no
+ * drift to speak of, so only a Verlet (NVE) run reports one. */
+static int reports_drift(const vkmd_run_desc *d)
+{
+    return d->md.integrator == VKMD_INTEGRATOR_VERLET;
+}
+
 void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
 {
     const vkmd_run_desc *d = vkmd_run_desc_get(run);
-    fprintf(out,
-            "vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, mean T %.2f K, "
-            "energy drift %.4g kcal/mol/ns (%.3g kT/ns/dof); outputs in %s/\n",
+    fprintf(out, "vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, T %.2f +- %.2f K",
             (long long)(s->last_step - s->first_step), d->system, s->wall_s, s->device,
-            s->ns_per_day, s->mean_temperature_k, s->drift.slope_kcal_mol_per_ns,
-            s->drift.kt_per_ns_per_dof, d->out_dir);
+            s->ns_per_day, s->mean_temperature_k, s->sd_temperature_k);
+    if (vkmd_run_system(run)->box.periodic)
+        fprintf(out, ", density %.4f +- %.4f g/cm^3", s->mean_density_g_cm3, s->sd_density_g_cm3);
+    if (reports_drift(d))
+        fprintf(out, ", energy drift %.4g kcal/mol/ns (%.3g kT/ns/dof)",
+                s->drift.slope_kcal_mol_per_ns, s->drift.kt_per_ns_per_dof);
+    fprintf(out, " (mean +- sd over the reports); outputs in %s/\n", d->out_dir);
 }
 
 void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
@@ -26,14 +36,22 @@ void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_
             ", \"atoms\": %d, \"dof\": %lld, \"integrator\": \"%s\", \"dt_fs\": %g, "
             "\"steps\": %lld, \"first_step\": %lld, \"temperature_target_K\": %g, "
             "\"wall_s\": %.3f, \"ns_per_day\": %.4f, \"mean_temperature_K\": %.3f, "
-            "\"final_total_kcal_mol\": %.6f, \"energy_drift_kcal_mol_per_ns\": %.6g, "
-            "\"energy_drift_stderr_kcal_mol_per_ns\": %.6g, \"energy_drift_kT_per_ns_per_dof\": "
-            "%.6g, \"max_water_violation_A\": %.3g, \"max_hbond_violation_rel\": %.3g",
+            "\"sd_temperature_K\": %.3f, \"final_total_kcal_mol\": %.6f",
             vkmd_run_system(run)->atom_count, (long long)s->dof,
-            d->md.integrator == VKMD_INTEGRATOR_VERLET ? "verlet" : "langevin", d->md.dt_fs,
-            (long long)s->last_step, (long long)s->first_step, d->md.temperature_k, s->wall_s,
-            s->ns_per_day, s->mean_temperature_k, s->final.total, s->drift.slope_kcal_mol_per_ns,
-            s->drift.slope_stderr_kcal_mol_per_ns, s->drift.kt_per_ns_per_dof,
+            reports_drift(d) ? "verlet" : "langevin", d->md.dt_fs, (long long)s->last_step,
+            (long long)s->first_step, d->md.temperature_k, s->wall_s, s->ns_per_day,
+            s->mean_temperature_k, s->sd_temperature_k, s->final.total);
+    if (vkmd_run_system(run)->box.periodic)
+        fprintf(out, ", \"mean_density_g_cm3\": %.6f, \"sd_density_g_cm3\": %.6f",
+                s->mean_density_g_cm3, s->sd_density_g_cm3);
+    if (reports_drift(d))
+        fprintf(out,
+                ", \"energy_drift_kcal_mol_per_ns\": %.6g, "
+                "\"energy_drift_stderr_kcal_mol_per_ns\": %.6g, "
+                "\"energy_drift_kT_per_ns_per_dof\": %.6g",
+                s->drift.slope_kcal_mol_per_ns, s->drift.slope_stderr_kcal_mol_per_ns,
+                s->drift.kt_per_ns_per_dof);
+    fprintf(out, ", \"max_water_violation_A\": %.3g, \"max_hbond_violation_rel\": %.3g",
             s->max_water_violation_a, s->max_hbond_violation_rel);
     if (s->minimized)
         fprintf(out,

@@ -1,6 +1,7 @@
 /* Data files of assets/ embedded in the binary at build time by
- * cmake/assets.cmake (the UFF parameter table, the built-in molecules), so
- * nothing is read from a path relative to the working directory. */
+ * cmake/assets.cmake (the UFF parameter table, the built-in molecules, the
+ * water tile), so nothing is read from a path relative to the working
+ * directory. */
 #ifndef VKMD_SYSTEM_UFF_ASSETS_H
 #define VKMD_SYSTEM_UFF_ASSETS_H
 

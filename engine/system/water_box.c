@@ -145,7 +145,13 @@ static const lattice lattices[3] = {
     {4, {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}}, 0.70710678118654752}, /* fcc */
 };
 
-static vkmd_result fill_topology(vkmd_system *s, int32_t n)
+double vkmd_water_box_edge_a(int32_t n_waters)
+{
+    const double rho = VKMD_WATER_BOX_DENSITY_G_CM3 / AMU_PER_A3_IN_G_CM3; /* amu/A^3 */
+    return cbrt(n_waters * WATER_MASS_AMU / rho);
+}
+
+vkmd_result vkmd_water_box_topology(int32_t n, vkmd_system *s)
 {
     const int32_t na = 3 * n;
     s->atom_count = na;
@@ -204,14 +210,13 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
     int32_t *head = NULL, *next = NULL;
     int64_t *cellof = NULL;
     double *centre = NULL;
-    vkmd_result res = fill_topology(&s, n);
+    vkmd_result res = vkmd_water_box_topology(n, &s);
     if (res != VKMD_OK)
         goto cleanup;
     snprintf(s.title, sizeof s.title, "water:%d (TIP3P, 0.997 g/cm^3, seed %llu)", n,
              (unsigned long long)seed);
 
-    const double rho = VKMD_WATER_BOX_DENSITY_G_CM3 / AMU_PER_A3_IN_G_CM3; /* amu/A^3 */
-    const double len = cbrt(n * WATER_MASS_AMU / rho);
+    const double len = vkmd_water_box_edge_a(n);
     s.box.periodic = 1;
     s.box.len[0] = s.box.len[1] = s.box.len[2] = len;
 
