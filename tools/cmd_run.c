@@ -205,6 +205,9 @@ static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
     q->hud.temperature_k = s->report->temperature_k;
     q->hud.potential_kcal_mol = s->report->potential.total;
     q->hud.total_kcal_mol = s->report->total;
+    if (s->box && s->box->periodic)
+        for (int k = 0; k < 3; ++k)
+            q->hud.box[k] = s->box->len[k]; /* the current box (a barostat moves it) */
     if (!s->start) {
         q->hud.ns_per_day = s->ns_per_day;
         vkmd_progress_update(&q->prog, s->step, s->ns_per_day, s->report->temperature_k,

@@ -508,8 +508,8 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
                          proj);
     memcpy(frame.view, view, sizeof view);
     memcpy(frame.proj, proj, sizeof proj);
-    frame.box = (vkmd_gpu_vec4){(float)v->sys->box.len[0], (float)v->sys->box.len[1],
-                                (float)v->sys->box.len[2],
+    const double *box = hud && hud->box[0] > 0 ? hud->box : v->sys->box.len;
+    frame.box = (vkmd_gpu_vec4){(float)box[0], (float)box[1], (float)box[2],
                                 v->sys->box.periodic && v->show_box ? 1.0f : 0.0f};
     frame.viewport =
         (vkmd_gpu_vec4){(float)v->sc.extent.width, (float)v->sc.extent.height,

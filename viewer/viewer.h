@@ -55,6 +55,7 @@ typedef struct vkmd_viewer_hud {
     int energies;     /* 1: show the energies */
     double bath_k;    /* velocity colours: local temperature against this (0: 300) */
     const char *note; /* NULL; an extra HUD line */
+    double box[3];    /* A: the box drawn (it changes under a barostat); 0: the system's */
 } vkmd_viewer_hud;
 
 /* What the user asked for during the frame. */
