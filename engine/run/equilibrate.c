@@ -267,6 +267,7 @@ static vkmd_result eq_report(void *user, const vkmd_run_sample *s)
         if (p > e->protocol_now && e->protocol_now >= 1)
             close_stage(e, e->protocol_now, NULL);
         e->protocol_now = p;
+        e->sum->stage[p].potential = r->potential.total; /* the stage's last report's */
         VKMD_TRY_RETURN(push(&e->rows[p], r->temperature_k, r->density_g_cm3, rmsd));
     }
     if (fprintf(e->csv, "%s,%lld,%.4f,%.3f,%.3f,%.4g,%.6f,%.6f,%.4f,%.6f,%.5f\n", stage_names[p],
