@@ -121,9 +121,12 @@ ck = open(sys.argv[2], "rb").read()
 assert ck[:8] == b"VKMDCHK\0", ck[:8]
 (payload,) = struct.unpack_from("<Q", ck, 16)
 assert payload == len(ck) - 40
-# f64 arrays at the end: positions and velocities, all finite.
+# f64 arrays at the end (version 2: before the 100-byte barostat tail,
+# io/checkpoint.h): positions and velocities, all finite.
+(version,) = struct.unpack_from("<I", ck, 8)
+tail = 100 if version >= 2 else 0
 (natoms,) = struct.unpack_from("<i", ck, 40)
-vals = struct.unpack_from("<%dd" % (6 * natoms), ck, len(ck) - 48 * natoms)
+vals = struct.unpack_from("<%dd" % (6 * natoms), ck, len(ck) - tail - 48 * natoms)
 assert all(math.isfinite(v) for v in vals)
 print("  DCD floats checked:", floats, "; checkpoint atoms:", natoms)
 PY
