@@ -7,11 +7,10 @@
 #include "commands.h"
 #include "core/json_write.h"
 #include "precision_options.h"
+#include "run_console.h"
 #include "run/equilibrate.h"
-#include "run/progress_line.h"
 #include "vk/context.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +62,7 @@ typedef struct eq_cli {
     const char *device;
     int json;
     double scale;
-    vkmd_progress prog;
-    int progress_on;
-    int stage_seen;
+    run_console console;
 } eq_cli;
 
 static vkmd_result parse(int argc, char **argv, eq_cli *q)
@@ -139,49 +136,20 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
     return r;
 }
 
-static volatile sig_atomic_t eq_stop_signal = 0;
-
-static void on_signal(int sig)
-{
-    eq_stop_signal = sig;
-    signal(sig, SIG_DFL);
-}
-
-static int cli_stop(void *user)
-{
-    return eq_stop_signal != 0;
-}
-
 static void cli_note(void *user, const char *text)
 {
-    eq_cli *q = user;
-    if (q->progress_on)
-        vkmd_progress_finish(&q->prog);
-    q->progress_on = 0;
-    if (text)
-        fprintf(stderr, "vkmd equilibrate: %s\n", text);
+    run_console_note(&((eq_cli *)user)->console, text);
 }
 
 static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
 {
-    eq_cli *q = user;
-    const vkmd_progress_desc pd = {.last_step = info->desc->steps > 0 ? info->desc->steps : 1,
-                                   .dt_fs = info->desc->md.dt_fs};
-    vkmd_progress_init(&q->prog, &pd, vkmd_clock_now_s());
-    q->progress_on = 1;
+    run_console_begin(&((eq_cli *)user)->console, info);
     return VKMD_OK;
 }
 
 static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
 {
-    eq_cli *q = user;
-    if (!s->start) {
-        if (!q->progress_on) {
-            q->progress_on = 1;
-        }
-        vkmd_progress_update(&q->prog, s->step, s->ns_per_day, s->report->temperature_k,
-                             vkmd_clock_now_s());
-    }
+    run_console_report(&((eq_cli *)user)->console, s);
     return VKMD_OK;
 }
 
@@ -259,12 +227,12 @@ int cmd_equilibrate(int argc, char **argv)
         tool_error("equilibrate", res);
         return 1;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    q.console.command = "equilibrate";
+    run_console_catch_signals();
     const vkmd_reporter cli = {.user = &q,
                                .begin = cli_begin,
                                .report = cli_report,
-                               .stop_requested = cli_stop,
+                               .stop_requested = run_console_stop_requested,
                                .note = cli_note};
     vkmd_equil_summary s;
     res = vkmd_equilibrate(ctx, &checked, &cli, 1, &s);
@@ -277,7 +245,7 @@ int cmd_equilibrate(int argc, char **argv)
                 "%s (stage_N_NAME.chk)\n",
                 s.stages_done, checked.run.out_dir);
         exit_code = res == VKMD_ERROR_NUMERIC ? 3 : 1;
-    } else if (eq_stop_signal) {
+    } else if (run_console_signal()) {
         fprintf(stderr,
                 "vkmd equilibrate: stopped by a signal; the stage checkpoints written "
                 "are in %s\n",

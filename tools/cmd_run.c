@@ -7,7 +7,7 @@
 #include "args.h"
 #include "commands.h"
 #include "precision_options.h"
-#include "run/progress_line.h"
+#include "run_console.h"
 #include "run/run.h"
 #include "run/run_summary.h"
 #include "vk/context.h"
@@ -82,8 +82,7 @@ typedef struct run_cli {
     const char *device;
     int json;
     const vkmd_run_info *info; /* while running */
-    vkmd_progress prog;
-    int progress_on;
+    run_console console;
     vkmd_viewer *view;
     vkmd_viewer_hud hud;
 } run_cli;
@@ -156,39 +155,16 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
 
 /* ---- the command's reporter: progress line, viewer, signals ------------- */
 
-static volatile sig_atomic_t run_stop_signal = 0;
-
-/* The first signal stops the run at the next report step, with a checkpoint;
- * the default action is restored, so a second one stops at once. */
-static void on_signal(int sig)
-{
-    run_stop_signal = sig;
-    signal(sig, SIG_DFL);
-}
-
-static int cli_stop(void *user)
-{
-    return run_stop_signal != 0;
-}
-
 static void cli_note(void *user, const char *text)
 {
-    run_cli *q = user;
-    if (q->progress_on)
-        vkmd_progress_finish(&q->prog);
-    q->progress_on = 0;
-    if (text)
-        fprintf(stderr, "vkmd run: %s\n", text);
+    run_console_note(&((run_cli *)user)->console, text);
 }
 
 static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
 {
     run_cli *q = user;
     q->info = info;
-    const vkmd_progress_desc pd = {.last_step = info->desc->steps > 0 ? info->desc->steps : 1,
-                                   .dt_fs = info->desc->md.dt_fs};
-    vkmd_progress_init(&q->prog, &pd, vkmd_clock_now_s());
-    q->progress_on = 1;
+    run_console_begin(&q->console, info);
     if (!q->view)
         return VKMD_OK;
     const vkmd_forcefield *ff = vkmd_md_forcefield(info->md);
@@ -208,11 +184,9 @@ static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
     if (s->box && s->box->periodic)
         for (int k = 0; k < 3; ++k)
             q->hud.box[k] = s->box->len[k]; /* the current box (a barostat moves it) */
-    if (!s->start) {
+    if (!s->start)
         q->hud.ns_per_day = s->ns_per_day;
-        vkmd_progress_update(&q->prog, s->step, s->ns_per_day, s->report->temperature_k,
-                             vkmd_clock_now_s());
-    }
+    run_console_report(&q->console, s);
     return VKMD_OK;
 }
 
@@ -262,13 +236,13 @@ int cmd_run(int argc, char **argv)
     const vkmd_viewer_desc vd = {.title = d->system, .screenshot_dir = d->out_dir};
     VKMD_TRY(window_options_open("run", &q.win, vd, VKMD_VIEW_COLOR_ELEMENT, &cdesc, &q.view));
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    q.console.command = "run";
+    run_console_catch_signals();
     const vkmd_reporter cli = {.user = &q,
                                .begin = cli_begin,
                                .report = cli_report,
                                .idle = cli_idle,
-                               .stop_requested = cli_stop,
+                               .stop_requested = run_console_stop_requested,
                                .note = cli_note};
     res = vkmd_run_execute(run, ctx, &cli, 1, &s);
     cli_note(&q, NULL); /* ends the progress line */
@@ -280,9 +254,9 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr,
                 "vkmd run: %s at step %lld; checkpoint %s is at step %lld: continue with the same "
                 "options and --restart %s\n",
-                s.ended == VKMD_RUN_ENDED    ? "the window closed"
-                : run_stop_signal == SIGTERM ? "stopped by SIGTERM"
-                                             : "stopped by SIGINT",
+                s.ended == VKMD_RUN_ENDED         ? "the window closed"
+                : run_console_signal() == SIGTERM ? "stopped by SIGTERM"
+                                                  : "stopped by SIGINT",
                 (long long)s.last_step, s.checkpoint_path, (long long)s.last_checkpoint_step,
                 s.checkpoint_path);
     if (s.ended == VKMD_RUN_INTERRUPTED) {

@@ -8,6 +8,7 @@
 #include "io/coords.h"
 #include "io/restraint_spec.h"
 #include "maths/density.h"
+#include "maths/running_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -194,21 +195,14 @@ static vkmd_result push(stage_rows *r, double t, double rho, double rmsd)
     return VKMD_OK;
 }
 
+/* Mean and sd of v[from .. to). */
 static void mean_sd(const double *v, int64_t from, int64_t to, double *mean, double *sd)
 {
-    double m = 0, s = 0;
-    const int64_t n = to - from;
-    if (n <= 0) {
-        *mean = *sd = 0;
-        return;
-    }
+    vkmd_running_stats r = {0};
     for (int64_t i = from; i < to; ++i)
-        m += v[i];
-    m /= (double)n;
-    for (int64_t i = from; i < to; ++i)
-        s += (v[i] - m) * (v[i] - m);
-    *mean = m;
-    *sd = n > 1 ? sqrt(s / (double)(n - 1)) : 0;
+        vkmd_running_stats_add(&r, v[i]);
+    *mean = r.mean;
+    *sd = vkmd_running_stats_sd(&r);
 }
 
 /* Figures of protocol stage p from its rows. */

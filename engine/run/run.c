@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "io/checkpoint.h"
 #include "io/load.h"
+#include "maths/running_stats.h"
 #include "run/blowup.h"
 #include "run/file_reporters.h"
 #include "forces/positions.h"
@@ -453,26 +454,6 @@ static int32_t sample_stage(const vkmd_run *run, int64_t step)
 
 /* ---- the run ------------------------------------------------------------ */
 
-/* Mean and standard deviation of a series (Welford's update, so a
- * density's small spread about 1 g/cm^3 loses no digits). */
-typedef struct running_stats {
-    int64_t n;
-    double mean, m2; /* m2: sum of squared deviations from the mean */
-} running_stats;
-
-static void stats_add(running_stats *r, double x)
-{
-    ++r->n;
-    const double delta = x - r->mean;
-    r->mean += delta / (double)r->n;
-    r->m2 += delta * (x - r->mean);
-}
-
-static double stats_sd(const running_stats *r)
-{
-    return r->n > 1 ? sqrt(r->m2 / (double)(r->n - 1)) : 0.0;
-}
-
 static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
 {
     vkmd_result res = VKMD_OK;
@@ -569,7 +550,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
 
     const double t0 = vkmd_clock_now_s();
     double t_last = t0;
-    running_stats temps = {0}, dens = {0};
+    vkmd_running_stats temps = {0}, dens = {0};
     int64_t samples = 0;
     int ended = 0, interrupted = 0;
     while (done < steps && !((interrupted || ended) && done % report_every == 0)) {
@@ -658,8 +639,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
                 VKMD_TRY(run->rep[k].report(run->rep[k].user, &sample));
         tt[samples] = sample.time_ps;
         et[samples] = rep.total;
-        stats_add(&temps, rep.temperature_k);
-        stats_add(&dens, rep.density_g_cm3);
+        vkmd_running_stats_add(&temps, rep.temperature_k);
+        vkmd_running_stats_add(&dens, rep.density_g_cm3);
         ++samples;
         if (done % report_every == 0) {
             /* A report step is where a checkpoint may be written; the
@@ -692,9 +673,9 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
                                           &s->max_hbond_violation_rel));
     s->ns_per_day = vkmd_ns_per_day(done - s->first_step, dt, s->wall_s);
     s->mean_temperature_k = samples ? temps.mean : s->final.temperature_k;
-    s->sd_temperature_k = stats_sd(&temps);
+    s->sd_temperature_k = vkmd_running_stats_sd(&temps);
     s->mean_density_g_cm3 = samples ? dens.mean : s->final.density_g_cm3;
-    s->sd_density_g_cm3 = stats_sd(&dens);
+    s->sd_density_g_cm3 = vkmd_running_stats_sd(&dens);
     if (samples >= 2)
         VKMD_TRY(vkmd_energy_drift_fit(tt, et, (int32_t)samples, s->mean_temperature_k,
                                        vkmd_md_dof(run->md), &s->drift));
