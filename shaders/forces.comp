@@ -28,6 +28,7 @@
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NB_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 layout(constant_id = VKMD_SPEC_NB_LJ_TABLE) const bool LJ_TABLE = false;
+layout(constant_id = VKMD_SPEC_NB_TILE_SPLIT) const uint TILE_SPLIT = 1u;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 #include "common/tile.glsl"
@@ -146,12 +147,11 @@ void pairs(uint group, uint groups)
                 atomicMax(st.overflow, 1u);
         }
         tile_sync();
-        vec3 fi = vec3(0.0), fi_c = vec3(0.0);
-        vec4 e = vec4(0.0);
-        tiles_of_kind(ci, min(k0, inner_stride), false, xi, pi, fi, fi_c, e);
-        tiles_of_kind(ci, min(k1, inner_stride), true, xi, pi, fi, fi_c, e);
+        // The parts the split kernel gives other groups, here one after the
+        // other: the same partial sums, so the same bits as list_tiles.
         if (on_list)
-            cluster_finish(ai, fi, fi_c, e);
+            for (uint part = 0u; part < TILE_SPLIT; ++part)
+                cluster_part(ci, part, min(k0, inner_stride), min(k1, inner_stride), xi, pi, ai);
     }
 }
 

@@ -58,6 +58,7 @@ layout(constant_id = VKMD_SPEC_NB_LJ16_OFFSET) const uint LJ16_OFFSET = 0u;
 layout(constant_id = VKMD_SPEC_NB_FP16_FORM) const uint FP16_FORM = VKMD_NB_FP16_FORM_PURE;
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 layout(constant_id = VKMD_SPEC_NB_LJ_TABLE) const bool LJ_TABLE = false;
+layout(constant_id = VKMD_SPEC_NB_TILE_SPLIT) const uint TILE_SPLIT = 1u;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 #include "common/tile.glsl"

@@ -250,6 +250,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
                                           &bufs[VKMD_NB_BINDING_POSITIONS_X]));
 
     const uint32_t use_wg = periodic ? tile_wg : wg;
+    const uint32_t split = vkmd_tile_split(ctx);
     for (int k = 0; k < 2; ++k) {
         const vkmd_vk_spec specs[] = {
             {VKMD_SPEC_WORKGROUP_SIZE, use_wg},
@@ -257,6 +258,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
             {VKMD_SPEC_ENERGY, (uint32_t)k},
             {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)p->lj_table},
+            {VKMD_SPEC_NB_TILE_SPLIT, split},
             {VKMD_SPEC_NB_FP16_MIN_R, vkmd_vk_spec_float((float)s->fp16_min_r_a)},
             {VKMD_SPEC_NB_LJ16_OFFSET, 2 * nt * nt},
             {VKMD_SPEC_NB_FP16_FORM, s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS
@@ -268,7 +270,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             .buffer_count = VKMD_NB_BINDING_COUNT,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,
-            .spec_count = s->nonbonded_fp16 ? 8 : 5,
+            .spec_count = s->nonbonded_fp16 ? 9 : 6,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pairs[k]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pairs[k], bufs, &p->sets[k]));
@@ -280,11 +282,12 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     p->push.sizes = (vkmd_gpu_uvec4){n, view.slot_capacity, view.cluster_capacity, view.max_inner};
     p->push.extra = (vkmd_gpu_uvec4){view.cluster_capacity * view.max_neighbors, nt, 0, 0};
     if (periodic)
-        p->pair_groups = cap_groups(ctx, view.cluster_capacity, use_wg / VKMD_NL_CLUSTER_SIZE);
+        p->pair_groups =
+            cap_groups(ctx, view.cluster_capacity * split, use_wg / VKMD_NL_CLUSTER_SIZE);
     else
         p->pair_groups = cap_groups(ctx, n, wg);
-    vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u, LJ %s",
-                   periodic ? "cluster-pair tiles" : "all pairs", n, p->pair_groups, use_wg,
+    vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u (tiles split %u), LJ %s",
+                   periodic ? "cluster-pair tiles" : "all pairs", n, p->pair_groups, use_wg, split,
                    p->lj_table ? "table by type pair" : "Lorentz-Berthelot factors");
     *out_pass = p;
     p = NULL;

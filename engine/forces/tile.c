@@ -4,6 +4,7 @@
 #include "vk/spirv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 vkmd_result vkmd_tile_shader(const vkmd_vk_context *ctx, const char *pass, const char *shader,
                              uint32_t wg, int fixed, const char **out_name, uint32_t *out_wg)
@@ -25,4 +26,15 @@ vkmd_result vkmd_tile_shader(const vkmd_vk_context *ctx, const char *pass, const
     *out_name = s->name;
     *out_wg = shuffle ? wg : 8;
     return VKMD_OK;
+}
+
+uint32_t vkmd_tile_split(const vkmd_vk_context *ctx)
+{
+    const char *e = getenv("VKMD_TILE_SPLIT");
+    if (e && *e) {
+        long v = strtol(e, NULL, 10);
+        if (v >= 1 && v <= 64)
+            return (uint32_t)v;
+    }
+    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1u : 8u;
 }

@@ -24,4 +24,15 @@
 vkmd_result vkmd_tile_shader(const vkmd_vk_context *ctx, const char *pass, const char *shader,
                              uint32_t wg, int fixed, const char **out_name, uint32_t *out_wg);
 
+/* How many groups of 8 lanes share one i-cluster's inner tiles in the pair
+ * kernels (nonbonded.comp, forces.comp; VKMD_SPEC_NB_TILE_SPLIT): each takes
+ * a contiguous 1/split of the cluster's tiles and adds its own partial i
+ * forces. 1 on a CPU device, where a dispatch runs on a few threads and
+ * more groups only cost; 8 on a GPU, where one group per cluster leaves the
+ * chip nearly idle and every group waits on its own chain of loads (an
+ * H200 spent 228 us on the pair tiles of a 3,000-atom box and 771 us on
+ * 96,000 atoms). $VKMD_TILE_SPLIT (1..64) overrides it, so the tests run the
+ * split kernels on lavapipe too. */
+uint32_t vkmd_tile_split(const vkmd_vk_context *ctx);
+
 #endif

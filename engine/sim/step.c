@@ -181,7 +181,8 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     const uint32_t max_groups =
         ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
     st->step_groups = vkmd_vk_div_up(most ? most : 1, VKMD_STEP_WORKGROUP_SIZE);
-    st->forces_groups = vkmd_vk_div_up(nv.cluster_capacity, tile_wg / VKMD_NL_CLUSTER_SIZE);
+    const uint32_t split = vkmd_tile_split(ctx);
+    st->forces_groups = vkmd_vk_div_up(nv.cluster_capacity * split, tile_wg / VKMD_NL_CLUSTER_SIZE);
     if (st->step_groups > max_groups)
         st->step_groups = max_groups;
     if (st->forces_groups * VKMD_FORCES_ROLES > max_groups)
@@ -258,17 +259,19 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, tile_wg},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)mode},
                                       {VKMD_SPEC_ENERGY, k},
-                                      {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)lj_table}};
+                                      {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)lj_table},
+                                      {VKMD_SPEC_NB_TILE_SPLIT, split}};
         const vkmd_vk_pipeline_desc pd = {.shader = forces_shader,
                                           .buffer_count = VKMD_FORCES_BINDING_COUNT,
                                           .specs = specs,
-                                          .spec_count = 4};
+                                          .spec_count = 5};
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &st->forces[k]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &st->forces[k], fb, &st->forces_set[k]));
     }
-    vkmd_log_debug("step: fused, %u waters, %u H clusters, %u free atoms, %u + 3 x %u groups",
-                   cv.water_count, cv.cluster_count, free_count, st->step_groups,
-                   st->forces_groups);
+    vkmd_log_debug("step: fused, %u waters, %u H clusters, %u free atoms, %u + 3 x %u groups "
+                   "(tiles split %u)",
+                   cv.water_count, cv.cluster_count, free_count, st->step_groups, st->forces_groups,
+                   split);
     *out_step = st;
     st = NULL;
 cleanup:

@@ -21,7 +21,8 @@
 #define VKMD_NB_FP16_FORM_POWERS 1 /* fp16 powers of sigma^2/r^2, the rest fp32 */
 
 /* ... where LJ parameters come from (energies: VKMD_SPEC_ENERGY). */
-#define VKMD_SPEC_NB_LJ_TABLE 20 /* bool: A/B table by type pair, not Lorentz-Berthelot */
+#define VKMD_SPEC_NB_LJ_TABLE   20 /* bool: A/B table by type pair, not Lorentz-Berthelot */
+#define VKMD_SPEC_NB_TILE_SPLIT 21 /* groups sharing an i-cluster's tiles (forces/tile.h) */
 
 #define VKMD_NB_MODE_LIST      1 /* periodic: one group of 8 lanes per i-cluster over its tiles */
 #define VKMD_NB_MODE_ALL_PAIRS 2 /* no box: one thread per atom over every other atom */

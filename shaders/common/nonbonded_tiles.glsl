@@ -136,18 +136,18 @@ void tile_compute(uvec4 en, uint bits, const bool MIN_IMAGE, vec3 xi, vec4 pi, i
     }
 }
 
-// The inner-list tiles of one kind of cluster ci.
-void tiles_of_kind(uint ci, uint n, const bool MIN_IMAGE, vec3 xi, vec4 pi, inout vec3 fi,
-                   inout vec3 fi_c, inout vec4 e)
+// The inner-list tiles lo .. hi - 1 of one kind of cluster ci.
+void tiles_of_kind(uint ci, uint lo, uint hi, const bool MIN_IMAGE, vec3 xi, vec4 pi,
+                   inout vec3 fi, inout vec3 fi_c, inout vec4 e)
 {
     uint lane = tile_lane();
     uint stride = NB_INNER, mask_base = NB_MASK_BASE;
-    for (uint b = 0u; b < n; b += C) {
+    for (uint b = lo; b < hi; b += C) {
         uint idx = b + lane;
         uint from = ci * stride + (MIN_IMAGE ? stride - 1u - idx : idx);
-        uvec4 ent = idx < n ? inner[from] : uvec4(0u);
-        uvec2 msk = idx < n ? masks[mask_base + from] : uvec2(0u);
-        uint nt = min(C, n - b);
+        uvec4 ent = idx < hi ? inner[from] : uvec4(0u);
+        uvec2 msk = idx < hi ? masks[mask_base + from] : uvec2(0u);
+        uint nt = min(C, hi - b);
         for (uint t = 0u; t < nt; ++t)
             tile_compute(tile_bcast(ent, t), tile_row_bits(tile_bcast(msk, t)), MIN_IMAGE, xi, pi,
                          fi, fi_c, e);
@@ -173,22 +173,34 @@ void cluster_finish(uint ai, vec3 fi, vec3 fi_c, vec4 e)
     }
 }
 
-// The i-clusters of groups group, group + groups, ...
+// Part `part` of i-cluster ci's tiles (n0 of kind 0, then n1 of kind 1, cut
+// into TILE_SPLIT contiguous parts: the includer's constant, forces/tile.h)
+// with its own partial i forces. TILE_SPLIT 1: the cluster's whole list.
+void cluster_part(uint ci, uint part, uint n0, uint n1, vec3 xi, vec4 pi, uint ai)
+{
+    uint n = n0 + n1;
+    uint lo = part * n / TILE_SPLIT, hi = (part + 1u) * n / TILE_SPLIT;
+    if (TILE_SPLIT > 1u && lo == hi)
+        return;
+    vec3 fi = vec3(0.0), fi_c = vec3(0.0);
+    vec4 e = vec4(0.0); // LJ and its compensation, Coulomb and its
+    tiles_of_kind(ci, min(lo, n0), min(hi, n0), false, xi, pi, fi, fi_c, e);
+    tiles_of_kind(ci, max(lo, n0) - n0, max(hi, n0) - n0, true, xi, pi, fi, fi_c, e);
+    cluster_finish(ai, fi, fi_c, e);
+}
+
+// The cluster parts (work items) group, group + groups, ...
 void list_tiles(uint group, uint groups)
 {
     uint lane = tile_lane();
     uint used = (st.slot_count + C - 1u) / C;
-    for (uint ci = group; ci < used; ci += groups) {
+    for (uint item = group; item < used * TILE_SPLIT; item += groups) {
+        uint ci = item / TILE_SPLIT;
         uint si = ci * C + lane;
-        vec3 xi = rel[NB_SLOTS + si].xyz;
         uint ai = order[si];
         vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
-        vec3 fi = vec3(0.0), fi_c = vec3(0.0);
-        vec4 e = vec4(0.0); // LJ and its compensation, Coulomb and its
         uvec4 cnt = counts[ci];
-        tiles_of_kind(ci, cnt.z, false, xi, pi, fi, fi_c, e);
-        tiles_of_kind(ci, cnt.w, true, xi, pi, fi, fi_c, e);
-        cluster_finish(ai, fi, fi_c, e);
+        cluster_part(ci, item % TILE_SPLIT, cnt.z, cnt.w, rel[NB_SLOTS + si].xyz, pi, ai);
     }
 }
 
