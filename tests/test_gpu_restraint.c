@@ -245,7 +245,15 @@ int main(void)
     const int same = !memcmp(xa, xb, sizeof(double) * n3);
     printf("  40 restrained steps, fused vs pass by pass: %s (restraint %.6f / %.6f kcal/mol)\n",
            same ? "same bits" : "DIFFERENT", eb, ea);
-    CHECK(same && ea == eb && ea > 0);
+    if (test_same_bits_device(ctx)) {
+        CHECK(same && ea == eb && ea > 0);
+    } else {
+        double d2 = 0;
+        for (size_t i = 0; i < n3; ++i)
+            d2 += (xa[i] - xb[i]) * (xa[i] - xb[i]);
+        CHECK(sqrt(d2 / (double)(n3 / 3)) <= TOL_FUSED_GPU_RMSD_A && ea > 0 &&
+              fabs(ea - eb) <= TOL_FUSED_GPU_ENERGY_REL * ea);
+    }
     /* The dispatch count of a fused step with restraints, at the default
      * rebuild_every (as test_md_fused counts it). */
     vkmd_ff_settings s = {0};

@@ -113,6 +113,11 @@ int test_vk_open(const char *name, vkmd_vk_context **out_ctx)
     return -1;
 }
 
+int test_same_bits_device(const vkmd_vk_context *ctx)
+{
+    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 double test_uniform(uint64_t *state)
 {
     uint64_t s = *state;

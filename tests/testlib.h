@@ -67,6 +67,14 @@ int test_no_device(const char *name);
 struct vkmd_vk_context;
 int test_vk_open(const char *name, struct vkmd_vk_context **out_ctx);
 
+/* 1 when the device compiles the same GLSL the same way in every shader
+ * module, so that two kernels sharing code (the fused step and the passes it
+ * fuses) give the same bits: a CPU device (lavapipe). A GPU compiler may
+ * contract a * b + c into an fma in one module and not in another (an
+ * NVIDIA H200 did: fused and pass-by-pass trajectories parted by 1e-4 A
+ * after 100 steps); there tests compare such pairs within a tolerance. */
+int test_same_bits_device(const struct vkmd_vk_context *ctx);
+
 /* Uniform deviate in [0, 1) from a xorshift64* generator whose state the
  * caller keeps (each test seeds its own, so sequences are reproducible). */
 double test_uniform(uint64_t *state);
