@@ -189,7 +189,7 @@ static void md_run(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_rest
                             .seed = 3,
                             .max_batch_steps = 20,
                             .rebuild_every = unfused ? 0 : 1,
-                            .unfused = unfused,
+                            .unfused = unfused ? 1 : -1,
                             .restraints = r};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));

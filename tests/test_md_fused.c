@@ -3,7 +3,8 @@
  * desc.unfused):
  *   - with the neighbour list's rebuild recorded at every step
  *     (rebuild_every 1, so both rebuild at the same steps), 120 steps in
- *     batches of 40 give the same positions and velocities to the bit, for
+ *     batches of 40 give the same positions and velocities to the bit (on
+ *     a CPU device; on a GPU within TOL_FUSED_GPU_RMSD_A, testlib.h), for
  *     Langevin middle and velocity Verlet, on water:216 (18.6 A box: tiles
  *     that need the minimum image pair by pair), water_nacl (ions: atoms in
  *     no constraint unit) and villin in a 40 A box (H clusters), in the
@@ -60,7 +61,7 @@ static void run_md(vkmd_vk_context *ctx, const vkmd_system *sys, int verlet, int
                             .max_batch_steps = BATCH,
                             .rebuild_every = rebuild_every,
                             .outer_skin_a = outer_skin,
-                            .unfused = unfused};
+                            .unfused = unfused ? 1 : -1};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));
     if (!md)
@@ -136,7 +137,7 @@ static void switch_run(vkmd_vk_context *ctx, const vkmd_system *sys, int unfused
                             .seed = 3,
                             .max_batch_steps = BATCH,
                             .rebuild_every = unfused ? 0 : 1,
-                            .unfused = unfused};
+                            .unfused = unfused ? 1 : -1};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));
     if (!md)

@@ -649,15 +649,30 @@ cleanup:
 /* Submits a batch of `steps` (the cached recording, or recorded with marks
  * into `own`) and waits; if the neighbour list overflowed inside it, puts the
  * backups back, grows the list and repeats the batch. */
-/* The fused step for a periodic system with PME unless the desc asks for
- * pass by pass; re-created after the neighbour list grows. */
+/* Whether to take the fused step (sim/step.h) where the system allows it:
+ * desc.unfused 1 or $VKMD_MD_UNFUSED=1: no; desc.unfused -1 or
+ * $VKMD_MD_UNFUSED=0: yes; else yes on a CPU device only. On an NVIDIA H200
+ * the pass-by-pass step was the faster (DHFR at 4 fs 731 against 519
+ * ns/day; docs/BENCHMARKS.md): its list is checked and may be rebuilt at
+ * every step, where the fused step's rebuilds come only every rebuild_every
+ * steps, early (by extrapolation) or too late (the batch repeated). */
+static int want_fused(const vkmd_vk_context *ctx, const vkmd_md *md)
+{
+    if (md->desc.unfused)
+        return md->desc.unfused < 0;
+    const char *env = getenv("VKMD_MD_UNFUSED");
+    if (env && *env)
+        return strcmp(env, "0") == 0;
+    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+/* The fused step for a periodic system with PME when want_fused; re-created
+ * after the neighbour list grows. */
 static vkmd_result create_step(vkmd_vk_context *ctx, vkmd_md *md)
 {
     vkmd_step_destroy(ctx, md->step);
     md->step = NULL;
-    const char *env = getenv("VKMD_MD_UNFUSED");
-    if (md->desc.unfused || (env && *env && strcmp(env, "0")) || !md->periodic ||
-        !vkmd_forcefield_pme(md->ff))
+    if (!want_fused(ctx, md) || !md->periodic || !vkmd_forcefield_pme(md->ff))
         return VKMD_OK;
     const vkmd_step_desc sd = {.ff = md->ff,
                                .constraints = md->cons,

@@ -68,8 +68,10 @@ typedef struct vkmd_md_desc {
                                           reaches skin + outer skin past the cutoff */
     int32_t rebuild_every;             /* 0: 10; the fused step records the neighbour list's
                                           rebuild every this many steps (sim/step.h) */
-    int unfused;                       /* 0: the fused step where the system allows it (periodic,
-                                          PME); 1: pass by pass (tests compare the two) */
+    int unfused;                       /* 1: pass by pass; -1: the fused step where the system
+                                          allows it (periodic, PME); 0: fused on a CPU device,
+                                          pass by pass on a GPU, $VKMD_MD_UNFUSED (1 / 0)
+                                          overriding (md.c: want_fused) */
     int force_staging;                 /* as in vkmd_forcefield_desc */
     double pressure_bar;               /* 0: no barostat (constant volume); > 0: Monte Carlo
                                           barostat at this pressure (sim/barostat.h; Langevin,
