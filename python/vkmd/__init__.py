@@ -8,12 +8,13 @@ Numpy in, numpy out; units A, fs, ps, K, kcal/mol, amu, e. Every call goes
 through libvkmd's public C API (include/vkmd.h); a failure raises
 vkmd.VkmdError with the engine's message. UFF batches are in vkmd.uff.
 """
-from ._lib import VkmdError, library_path, lib as _lib
+from ._lib import VkmdError, library_path
+from ._lib import lib as _cdll
 from ._core import Context, context, devices
 from .md import (CallbackReporter, DCDReporter, EnergyCSVReporter, Simulation, System)
 from . import uff
 
-__version__ = _lib.vkmd_version(None, None, None).decode()
+__version__ = _cdll.vkmd_version(None, None, None).decode()
 
 __all__ = ["VkmdError", "Context", "context", "devices", "System", "Simulation",
            "EnergyCSVReporter", "DCDReporter", "CallbackReporter", "uff", "library_path"]
