@@ -99,6 +99,7 @@ class Simulation:
 
     def __init__(self, system, device=None, precision="auto", integrator="langevin", dt=2.0,
                  temperature=300.0, friction=1.0, seed=0, constraints="hbonds", cutoff=0.0):
+        self._h, self.reporters = None, []
         if not isinstance(system, System):
             raise TypeError(f"system: expected a vkmd.System, got {type(system).__name__}")
         if constraints not in ("hbonds", None):
@@ -113,7 +114,6 @@ class Simulation:
         self._ctx = context(device)
         self._h = ctypes.c_void_p()
         self.dt = float(dt)
-        self.reporters = []
         check(lib.vkmd_dynamics_create(self._ctx.handle, system._h, ctypes.byref(desc),
                                        ctypes.byref(self._h)))
         self._n = system.atom_count
