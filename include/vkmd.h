@@ -326,7 +326,6 @@ VKMD_API const char *vkmd_mdrun_checkpoint(const vkmd_mdrun *run, int64_t *out_s
 /* Frees the run (before its context). NULL is a no-op. */
 VKMD_API void vkmd_mdrun_destroy(vkmd_mdrun *run);
 
-
 /* ---- Memory and devices -------------------------------------------------- */
 
 /* Frees what a call below returned through a `char **` or array out
@@ -514,7 +513,8 @@ typedef struct vkmd_uff_group_relax_result {
  * ones); out_results[R] may be NULL. Errors: VKMD_ERROR_UNSUPPORTED (a
  * minimizer or tolerance this build does not have), VKMD_ERROR_NUMERIC,
  * device errors. */
-VKMD_API vkmd_result vkmd_uff_group_relax(vkmd_uff_group *batch, const vkmd_uff_group_relax_desc *desc,
+VKMD_API vkmd_result vkmd_uff_group_relax(vkmd_uff_group *batch,
+                                          const vkmd_uff_group_relax_desc *desc,
                                           vkmd_uff_group_relax_result *out_results);
 
 typedef struct vkmd_uff_group_md_desc {
@@ -548,8 +548,8 @@ typedef struct vkmd_uff_group_surface_desc {
  * forces on each atom (kcal/mol/A; the UFF terms are not included).
  * Errors: substrate and grid errors (naming the file), device errors. */
 VKMD_API vkmd_result vkmd_uff_group_surface(vkmd_uff_group *batch,
-                                            const vkmd_uff_group_surface_desc *desc, double *out_energy,
-                                            double *out_forces);
+                                            const vkmd_uff_group_surface_desc *desc,
+                                            double *out_energy, double *out_forces);
 
 /* What the device computed for every interaction of one replica (geometry,
  * energy, derivative, force on each atom) as the JSON array of `vkmd uff

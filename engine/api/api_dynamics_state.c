@@ -19,12 +19,12 @@ static vkmd_result check_array(const vkmd_dynamics *dyn, int32_t atom_count, con
 {
     const int32_t n = dyn->sys->system.atom_count;
     if (!xyz || atom_count != n)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %s for %d atoms, the system has %d",
-                         fn, what, (int)atom_count, (int)n);
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %s for %d atoms, the system has %d", fn,
+                         what, (int)atom_count, (int)n);
     for (size_t i = 0; i < 3 * (size_t)n; ++i)
         if (!isfinite(xyz[i]))
-            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                             "%s: %s of atom %zu is not finite (%g)", fn, what, i / 3 + 1, xyz[i]);
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %s of atom %zu is not finite (%g)",
+                             fn, what, i / 3 + 1, xyz[i]);
     return VKMD_OK;
 }
 

@@ -77,7 +77,9 @@ vkmd_result vkmd_sys_energy(const vkmd_sys *sys, vkmd_context *ctx, double cutof
         *out_json = NULL;
     if (!sys || !ctx || !out_json)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "vkmd_sys_energy: %s is NULL",
-                         !sys ? "sys" : !ctx ? "ctx" : "out_json");
+                         !sys   ? "sys"
+                         : !ctx ? "ctx"
+                                : "out_json");
     if (!(cutoff_a >= 0) || (int)precision < VKMD_PRECISION_MODE_AUTO ||
         (int)precision > VKMD_PRECISION_MODE_FIXED)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -99,8 +101,8 @@ vkmd_result vkmd_sys_energy(const vkmd_sys *sys, vkmd_context *ctx, double cutof
         VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "forces of %d atoms", s->atom_count));
     /* As vkmd energy: coordinates and box against the cutoff, settings, the
      * precision resolved on the device, one evaluation. */
-    VKMD_TRY(vkmd_system_check_coordinates(s, cutoff_a > 0 ? cutoff_a : VKMD_FF_CUTOFF_A,
-                                           sys->source));
+    VKMD_TRY(
+        vkmd_system_check_coordinates(s, cutoff_a > 0 ? cutoff_a : VKMD_FF_CUTOFF_A, sys->source));
     VKMD_TRY(vkmd_ff_settings_resolve(&ff, s));
     snprintf(label, sizeof label, "%s (Vulkan device %u)", vk->info.name, vk->info.index);
     VKMD_TRY(vkmd_precision_resolve(

@@ -206,8 +206,10 @@ vkmd_result vkmd_uff_group_create(vkmd_context *ctx, const vkmd_uff_mol *const *
                          (int)mol_count, (int)replica_count);
     for (int32_t k = 0; k < mol_count; ++k)
         if (!mols[k])
-            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "vkmd_uff_group_create: molecule %d "
-                             "is NULL", (int)k);
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "vkmd_uff_group_create: molecule %d "
+                             "is NULL",
+                             (int)k);
     if (desc && (desc->dielectric < 0 || !isfinite(desc->dielectric)))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "vkmd_uff_group_desc.dielectric: %g, expected > 0 (0: 1)",
@@ -241,7 +243,8 @@ vkmd_result vkmd_uff_group_create(vkmd_context *ctx, const vkmd_uff_mol *const *
     }
     b->atom_count = (int32_t)atoms;
     if (!(b->xyz = malloc(3 * (size_t)atoms * sizeof *b->xyz)))
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "coordinates of %lld atoms", (long long)atoms));
+        VKMD_TRY(
+            vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "coordinates of %lld atoms", (long long)atoms));
     for (int32_t r = 0; r < replica_count; ++r) {
         const vkmd_uff_molecule *m = &b->mols[b->replica_molecule[r]];
         memcpy(b->xyz + 3 * (size_t)b->offset[r], m->positions,
@@ -412,10 +415,11 @@ vkmd_result vkmd_uff_group_relax(vkmd_uff_group *b, const vkmd_uff_group_relax_d
                          "vkmd_uff_group_relax_desc.minimizer: %d is not FIRE (0) or LBFGS (1)",
                          (int)d->minimizer);
     if (!(d->force_tol >= 0) || !(d->energy_tol >= 0) || d->max_iterations < 0)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "vkmd_uff_group_relax_desc: force_tol %g, energy_tol %g, max_iterations %d; "
-                         "expected >= 0 (0: default)",
-                         d->force_tol, d->energy_tol, (int)d->max_iterations);
+        return vkmd_fail(
+            VKMD_ERROR_INVALID_ARGUMENT,
+            "vkmd_uff_group_relax_desc: force_tol %g, energy_tol %g, max_iterations %d; "
+            "expected >= 0 (0: default)",
+            d->force_tol, d->energy_tol, (int)d->max_iterations);
     if (d->energy_tol > 0)
         return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                          "vkmd_uff_group_relax_desc.energy_tol: FIRE stops on the force criterion "
@@ -426,19 +430,25 @@ vkmd_result vkmd_uff_group_relax(vkmd_uff_group *b, const vkmd_uff_group_relax_d
     vkmd_uff_fire *fire = NULL;
     vkmd_uff_fire_result *fr = calloc((size_t)b->replica_count, sizeof *fr);
     if (!fr)
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas",
-                           (int)b->replica_count));
-    const vkmd_uff_fire_params p = {.ftol = d->force_tol, .max_steps = d->max_iterations};
+        VKMD_TRY(
+            vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", (int)b->replica_count));
+    /* A command buffer records check_interval steps (100) whatever the cap:
+     * a smaller cap records only that many. */
+    const vkmd_uff_fire_params p = {
+        .ftol = d->force_tol,
+        .max_steps = d->max_iterations,
+        .check_interval = d->max_iterations > 0 && d->max_iterations < 100 ? d->max_iterations : 0};
     VKMD_TRY(vkmd_uff_batch_build(b->setup.terms_of, b->mol_count, b->replica_molecule,
                                   b->replica_count, &ub));
     VKMD_TRY(vkmd_uff_fire_create(b->ctx->vk, &ub, &p, &fire));
     VKMD_TRY(vkmd_uff_fire_run(b->ctx->vk, fire, b->xyz, b->xyz, fr));
     for (int32_t r = 0; out_results && r < b->replica_count; ++r)
-        out_results[r] = (vkmd_uff_group_relax_result){.energy_initial_kcal_mol = fr[r].energy_initial,
-                                                 .energy_final_kcal_mol = fr[r].energy_final,
-                                                 .max_force_kcal_mol_a = fr[r].fmax,
-                                                 .iterations = fr[r].steps,
-                                                 .converged = fr[r].converged};
+        out_results[r] =
+            (vkmd_uff_group_relax_result){.energy_initial_kcal_mol = fr[r].energy_initial,
+                                          .energy_final_kcal_mol = fr[r].energy_final,
+                                          .max_force_kcal_mol_a = fr[r].fmax,
+                                          .iterations = fr[r].steps,
+                                          .converged = fr[r].converged};
 cleanup:
     vkmd_uff_fire_destroy(b->ctx->vk, fire);
     vkmd_uff_batch_free(&ub);
@@ -496,22 +506,23 @@ vkmd_result vkmd_uff_group_surface(vkmd_uff_group *b, const vkmd_uff_group_surfa
 {
     if (!b || !desc || !desc->substrate || !out_energy)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "vkmd_uff_group_surface: %s",
-                         !b ? "batch is NULL"
-                            : !desc || !desc->substrate ? "no substrate (nacl, graphene or an "
-                                                          "extended-XYZ file)"
-                                                        : "out_energy is NULL");
+                         !b                          ? "batch is NULL"
+                         : !desc || !desc->substrate ? "no substrate (nacl, graphene or an "
+                                                       "extended-XYZ file)"
+                                                     : "out_energy is NULL");
     if (!(desc->spacing_a >= 0) || !(desc->height_a >= 0))
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "vkmd_uff_group_surface_desc: spacing %g A, height %g A; expected >= 0 (0: "
-                         "default)",
-                         desc->spacing_a, desc->height_a);
+        return vkmd_fail(
+            VKMD_ERROR_INVALID_ARGUMENT,
+            "vkmd_uff_group_surface_desc: spacing %g A, height %g A; expected >= 0 (0: "
+            "default)",
+            desc->spacing_a, desc->height_a);
     vkmd_result res = VKMD_OK;
-    const vkmd_uff_surface_setup_desc sd = {
-        .spec = desc->substrate,
-        .form = desc->morse ? VKMD_UFF_SURFACE_FORM_MORSE : VKMD_UFF_SURFACE_FORM_LJ,
-        .grid = desc->grid != 0,
-        .spacing_a = desc->spacing_a,
-        .height_a = desc->height_a > 0 ? desc->height_a : 3.0};
+    const vkmd_uff_surface_setup_desc sd = {.spec = desc->substrate,
+                                            .form = desc->morse ? VKMD_UFF_SURFACE_FORM_MORSE
+                                                                : VKMD_UFF_SURFACE_FORM_LJ,
+                                            .grid = desc->grid != 0,
+                                            .spacing_a = desc->spacing_a,
+                                            .height_a = desc->height_a > 0 ? desc->height_a : 3.0};
     vkmd_uff_surface_setup s;
     memset(&s, 0, sizeof s);
     int32_t *below = malloc((size_t)b->replica_count * sizeof *below);
@@ -527,8 +538,8 @@ vkmd_result vkmd_uff_group_surface(vkmd_uff_group *b, const vkmd_uff_group_surfa
     if (sd.grid)
         VKMD_TRY(vkmd_pass_uff_surface_grid_compute(b->ctx->vk, &s.surf, &s.grid));
     VKMD_TRY(vkmd_uff_surface_evaluate(b->ctx->vk, &s.surf, sd.grid ? &s.grid : NULL,
-                                       b->setup.terms_of, b->mol_count, reps, placed, f,
-                                       out_energy, below));
+                                       b->setup.terms_of, b->mol_count, reps, placed, f, out_energy,
+                                       below));
     /* The replicas as placed become the batch's coordinates. */
     for (int32_t r = 0; r < b->replica_count; ++r) {
         const size_t n3 = 3 * (size_t)b->mols[b->replica_molecule[r]].atom_count;
