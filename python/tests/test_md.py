@@ -92,3 +92,21 @@ def test_dcd_loads_in_mdtraj(tmp_path):
     assert t.n_frames == 3 and t.n_atoms == 5
     np.testing.assert_allclose(t.xyz[-1] * 10.0, last, atol=1e-4)  # nm -> A
     np.testing.assert_allclose(t.unitcell_lengths[-1] * 10.0, [20, 21, 22], atol=1e-4)
+
+
+def test_system_from_openmm():
+    """A system built from an OpenMM Topology + System + positions has the
+    energies of the same prmtop loaded directly."""
+    app = pytest.importorskip("openmm.app")
+    pytest.importorskip("parmed")
+    prmtop, inpcrd = data("water_nacl.prmtop"), data("water_nacl.inpcrd")
+    p, c = app.AmberPrmtopFile(prmtop), app.AmberInpcrdFile(inpcrd)
+    omm = p.createSystem(nonbondedMethod=app.PME, nonbondedCutoff=0.9, constraints=None,
+                         rigidWater=False)
+    s = vkmd.System.from_openmm(p.topology, omm, c.positions)
+    direct = vkmd.System.from_amber(prmtop, inpcrd)
+    assert s.atom_count == direct.atom_count
+    np.testing.assert_allclose(s.box, direct.box)
+    e, ref = s.energy(device=DEVICE), direct.energy(device=DEVICE)
+    for k in ("bond", "angle", "lj", "coulomb", "total"):
+        assert e[k] == pytest.approx(ref[k], rel=1e-7, abs=1e-7), k

@@ -50,6 +50,30 @@ class System:
             raise ValueError(f"water: n = {n!r}, expected a positive integer")
         return cls(f"water:{int(n)}")
 
+    @classmethod
+    def from_openmm(cls, topology, system, positions):
+        """An OpenMM Topology, its System (AMBER-style forces: harmonic bonds
+        and angles, periodic torsions, NonbondedForce) and positions (a
+        Quantity, or nm), through ParmEd (Debian python3-parmed) as an AMBER
+        prmtop + rst7 in a temporary directory. The box is the topology's."""
+        import shutil
+        import tempfile
+        try:
+            import parmed
+        except ImportError as e:
+            raise ImportError("System.from_openmm needs ParmEd (Debian python3-parmed)") from e
+        st = parmed.openmm.load_topology(topology, system, xyz=positions)
+        box = topology.getPeriodicBoxVectors()
+        if box is not None:
+            st.box_vectors = box
+        tmp = tempfile.mkdtemp(prefix="vkmd_openmm_")
+        try:
+            st.save(os.path.join(tmp, "system.prmtop"), overwrite=True)
+            st.save(os.path.join(tmp, "system.rst7"), overwrite=True)
+            return cls(os.path.join(tmp, "system.prmtop"), os.path.join(tmp, "system.rst7"))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
     def __del__(self):
         h = getattr(self, "_h", None)
         if h:
