@@ -86,3 +86,13 @@ def test_uff_bad_input():
     b.close()
     with pytest.raises(RuntimeError, match="closed"):
         b.evaluate()
+
+
+def test_openmm_constrained_bonds():
+    app = pytest.importorskip("openmm.app")
+    pytest.importorskip("parmed")
+    p = app.AmberPrmtopFile(data("water_nacl.prmtop"))
+    c = app.AmberInpcrdFile(data("water_nacl.inpcrd"))
+    omm = p.createSystem(nonbondedMethod=app.PME, nonbondedCutoff=0.9)  # rigid water
+    with pytest.raises(ValueError, match="rigidWater=False"):
+        vkmd.System.from_openmm(p.topology, omm, c.positions)

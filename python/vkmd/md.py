@@ -66,6 +66,10 @@ class System:
         box = topology.getPeriodicBoxVectors()
         if box is not None:
             st.box_vectors = box
+        if any(b.type is None for b in st.bonds):
+            raise ValueError("System.from_openmm: some bonds have no HarmonicBondForce term "
+                             "(constrained in the OpenMM System): create it with "
+                             "constraints=None, rigidWater=False; vkmd adds its own constraints")
         tmp = tempfile.mkdtemp(prefix="vkmd_openmm_")
         try:
             st.save(os.path.join(tmp, "system.prmtop"), overwrite=True)
