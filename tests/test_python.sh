@@ -14,9 +14,10 @@ export PYTHONPATH=$build/python VKMD_BIN=$vkmd VKMD_SRC=$root
 [ -f "$build/python/vkmd/_libpath.py" ] || { err "no $build/python/vkmd (the vkmd_python target)"; cli_finish test_python; }
 lib=$(sed -n 's/^LIBRARY_PATHS = \["\(.*\)"\]$/\1/p' "$build/python/vkmd/_libpath.py")
 if ldd "$lib" 2>/dev/null | grep -q libasan; then
-  pre=$(${CC:-cc} -print-file-name=libasan.so)
-  ubsan=$(${CC:-cc} -print-file-name=libubsan.so)
-  export LD_PRELOAD="$pre${ubsan:+:$ubsan}" ASAN_OPTIONS=detect_leaks=0:${ASAN_OPTIONS:-}
+  pre=$(ldd "$lib" | awk '/libasan/ {print $3; exit}')
+  ubsan=$(ldd "$lib" | awk '/libubsan/ {print $3; exit}')
+  # last, so it wins over build.sh's detect_leaks=1
+  export LD_PRELOAD="$pre${ubsan:+:$ubsan}" ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
   echo "ASan library: preloading $LD_PRELOAD"
 fi
 if ! $py -c 'import pytest, numpy' 2>/dev/null; then
