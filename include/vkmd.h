@@ -526,7 +526,9 @@ typedef struct vkmd_uff_group_md_desc {
 
 /* Langevin dynamics (BAOAB, as `vkmd uff md`) of every replica for
  * `steps` steps from its coordinates (replaced), velocities drawn at the
- * temperature on the first call, kept between calls. out_mean_temperature_k
+ * temperature on the first call, kept between calls (call k > 0 draws its
+ * noise from seed + k * 0x9E3779B97F4A7C15, not the first call's stream
+ * again). out_mean_temperature_k
  * [R] (may be NULL): each replica's mean temperature over the steps.
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (a desc field), VKMD_ERROR_NUMERIC,
  * device errors. */

@@ -39,6 +39,7 @@ struct vkmd_uff_group {
     int32_t *offset;           /* [replica_count] first atom */
     double *xyz;               /* [3 * atom_count] A */
     double *vel;               /* [3 * atom_count] A/fs after the first md call; else NULL */
+    uint64_t md_calls;         /* md calls so far: each continues with its own noise */
 };
 
 static vkmd_result molecule_copy(const vkmd_uff_molecule *a, vkmd_uff_molecule *out)
@@ -478,7 +479,9 @@ vkmd_result vkmd_uff_group_md(vkmd_uff_group *b, const vkmd_uff_group_md_desc *d
     const vkmd_uff_md_params p = {.dt_fs = d->dt_fs,
                                   .temperature_k = d->temperature_k,
                                   .friction_per_ps = d->friction_per_ps,
-                                  .seed = d->seed};
+                                  /* A new MD starts its noise at step 0 again: a
+                                     later call takes another stream. */
+                                  .seed = d->seed + 0x9E3779B97F4A7C15ull * b->md_calls};
     VKMD_TRY(vkmd_uff_batch_build(b->setup.terms_of, b->mol_count, b->replica_molecule,
                                   b->replica_count, &ub));
     VKMD_TRY(vkmd_uff_md_create(b->ctx->vk, &ub, mass, &p, &md));
@@ -493,6 +496,7 @@ vkmd_result vkmd_uff_group_md(vkmd_uff_group *b, const vkmd_uff_group_md_desc *d
         b->vel = vel;
         vel = NULL;
     }
+    b->md_calls++;
 cleanup:
     vkmd_uff_md_destroy(b->ctx->vk, md);
     vkmd_uff_batch_free(&ub);
