@@ -43,4 +43,15 @@ PY
 while read -r f; do
   if $py "$scratch/$f" >"$scratch/$f.out" 2>&1; then ok "example $f"; else bad "example $f: $(tail -3 "$scratch/$f.out")"; fi
 done <"$scratch/blocks.list"
+# Installed: the package beside the installed library finds it relative to itself.
+if cmake --install "$build" --prefix "$scratch/prefix" >"$scratch/install.log" 2>&1; then
+  got=$(cd "$scratch" && PYTHONPATH="$scratch/prefix/lib/python3/dist-packages" $py -c \
+    'import vkmd, os; print(os.path.realpath(vkmd.library_path)); print(len(vkmd.devices()))' 2>&1)
+  case "$got" in
+    "$scratch"/prefix/*) ok "installed package loads the installed library" ;;
+    *) bad "installed package: $got" ;;
+  esac
+else
+  bad "cmake --install: $(tail -3 "$scratch/install.log")"
+fi
 cli_finish test_python
