@@ -105,3 +105,15 @@ def test_thousand_replicas():
     assert r["iterations"].shape == (1000,) and np.all(r["iterations"] > 0)
     assert np.all(r["energy_final"] < e)
     assert not np.array_equal(b.positions, start)
+
+
+def test_relax_equals_cli(vkmd_bin, tmp_path):
+    """relax() is `vkmd uff relax --device D`: the same steps, energies and
+    forces to every digit the command prints."""
+    _, cli = run_json(["uff", "relax", "formic-acid", "--device", DEVICE, "--json", "--out",
+                       str(tmp_path / "r.sdf")])
+    r = uff.Batch(uff.Molecule.from_file("formic-acid"), 1, device=DEVICE).relax()
+    c = cli["replicas"][0]
+    assert r["iterations"][0] == c["steps"] and r["converged"][0] == c["converged"]
+    assert f"{r['energy_final'][0]:.10f}" == f"{c['energy_final_kcal_per_mol']:.10f}"
+    assert f"{r['max_force'][0]:.4e}" == f"{c['max_force_kcal_per_mol_A']:.4e}"
