@@ -25,11 +25,12 @@ done
 # external check of the reference. clang-format: the format test. VkFFT + glslang
 # (library): the GPU PME pass's FFTs. RDKit: the UFF comparison data
 # (tests/oracles/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
-# tests/test_io_dcd_mdtraj. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
+# tests/test_io_dcd_mdtraj and the Python tests. numpy: the Python package (python/vkmd);
+# pytest: its tests. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
 # viewer test's display.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
-  clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj
+  clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj python3-numpy python3-pytest
   libglfw3-dev libcglm-dev libpng-dev xvfb xauth)
 
 if [ "$install" = 1 ]; then

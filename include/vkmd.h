@@ -326,6 +326,240 @@ VKMD_API const char *vkmd_mdrun_checkpoint(const vkmd_mdrun *run, int64_t *out_s
 /* Frees the run (before its context). NULL is a no-op. */
 VKMD_API void vkmd_mdrun_destroy(vkmd_mdrun *run);
 
+/* ---- Memory and devices -------------------------------------------------- */
+
+/* Frees what a call below returned through a `char **` or array out
+ * pointer (JSON text, molecule arrays). NULL is a no-op. */
+VKMD_API void vkmd_free(void *p);
+
+/* The Vulkan devices as `vkmd devices --json` prints them (one JSON
+ * object: "devices", each with its index, name, type, driver, memory and
+ * features, and the index picked by default), malloc'd into *out_json
+ * (vkmd_free). Errors: VKMD_ERROR_VULKAN (no loader or instance),
+ * VKMD_ERROR_NO_DEVICE (none; the message says what to install),
+ * VKMD_ERROR_OUT_OF_MEMORY. */
+VKMD_API vkmd_result vkmd_devices_json(char **out_json);
+
+/* ---- One configuration's energy ------------------------------------------ */
+
+/* Energies per term and forces of `sys`'s coordinates on ctx's device, as
+ * `vkmd energy SYSTEM --device D --json` computes and prints them (same
+ * force field settings, same arithmetic, same JSON writer): *out_json
+ * (vkmd_free) is that object (energies kcal/mol under "energy_kcal_mol");
+ * out_forces [3 * atom_count] kcal/mol/A (may be NULL). cutoff_a: 0 is 9 A;
+ * precision as vkmd_dynamics_desc. The CPU double-precision reference is
+ * the command's oracle and not in the library. Errors: those of
+ * vkmd_dynamics_create's set-up (a box shorter than twice the cutoff),
+ * device errors. */
+VKMD_API vkmd_result vkmd_sys_energy(const vkmd_sys *sys, vkmd_context *ctx, double cutoff_a,
+                                     vkmd_precision_mode precision, char **out_json,
+                                     double *out_forces);
+
+/* ---- Dynamics: state in and out, minimisation, checkpoints ---------------- */
+
+/* Forces on the current positions, kcal/mol/A, xyz per atom, into
+ * out_xyz[3 * capacity_atoms]. Errors: as vkmd_dynamics_get_positions. */
+VKMD_API vkmd_result vkmd_dynamics_get_forces(vkmd_dynamics *dyn, int32_t capacity_atoms,
+                                              double *out_xyz);
+
+/* Replaces the positions (A; whole molecules, constraints satisfied, as
+ * vkmd_dynamics_get_positions returns them) and, if `velocities` is not
+ * NULL, the velocities (A/fs); forces are recomputed. `atom_count` must be
+ * the system's. vkmd_dynamics_set_velocities keeps the positions. Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT (count, non-finite value), device errors. */
+VKMD_API vkmd_result vkmd_dynamics_set_state(vkmd_dynamics *dyn, int32_t atom_count,
+                                             const double *positions, const double *velocities);
+VKMD_API vkmd_result vkmd_dynamics_set_velocities(vkmd_dynamics *dyn, int32_t atom_count,
+                                                  const double *velocities);
+
+/* The current periodic box edges, A (zeros and 0 returned for vacuum). */
+VKMD_API int vkmd_dynamics_get_box(vkmd_dynamics *dyn, double out_len_a[3]);
+
+/* Sets the box edges (A; each > 2 cutoffs), keeping the positions.
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (vacuum, too small: nothing changed). */
+VKMD_API vkmd_result vkmd_dynamics_set_box(vkmd_dynamics *dyn, const double len_a[3]);
+
+/* Energy minimisation on the device (FIRE with the constraints, as vkmd run
+ * --minimize) from the current positions; velocities are drawn again at the
+ * desc's temperature afterwards. force_tol kcal/mol/A (0: 10 kJ/mol/nm),
+ * max_iterations (0: 10000). out_max_force (may be NULL): the final largest
+ * force, kcal/mol/A. Errors: device errors, VKMD_ERROR_NUMERIC. */
+VKMD_API vkmd_result vkmd_dynamics_minimize(vkmd_dynamics *dyn, double force_tol,
+                                            int32_t max_iterations, double *out_max_force);
+
+/* Writes the exact state (step, box, positions, velocities) to a
+ * checkpoint file (the format of vkmd run's, written atomically) and reads
+ * one back into a dynamics of the same system: the continuation is bitwise
+ * the run that did not stop. Errors: VKMD_ERROR_IO, VKMD_ERROR_PARSE (a
+ * damaged file, named), VKMD_ERROR_INVALID_ARGUMENT (another system). */
+VKMD_API vkmd_result vkmd_dynamics_save_checkpoint(vkmd_dynamics *dyn, const char *path);
+VKMD_API vkmd_result vkmd_dynamics_load_checkpoint(vkmd_dynamics *dyn, const char *path);
+
+/* ---- Trajectories: DCD files (CHARMM/NAMD layout, as MDTraj reads) -------- */
+
+typedef struct vkmd_dcd vkmd_dcd;
+
+/* Creates `path` for frames of `atom_count` atoms, each with a unit cell
+ * if `periodic`; dt_fs and steps_per_frame (0: 1) go into the header.
+ * Errors: VKMD_ERROR_IO naming the path, VKMD_ERROR_INVALID_ARGUMENT. */
+VKMD_API vkmd_result vkmd_dcd_create(const char *path, int32_t atom_count, int periodic,
+                                     double dt_fs, int32_t steps_per_frame, vkmd_dcd **out_dcd);
+
+/* Appends one frame: xyz[3 * atom_count] A and the box edges (A; NULL or
+ * zeros: no unit cell). Errors: VKMD_ERROR_IO. */
+VKMD_API vkmd_result vkmd_dcd_append(vkmd_dcd *dcd, const double *xyz, const double box_a[3]);
+
+/* Closes the file (frame count in the header); NULL is a no-op. Errors:
+ * VKMD_ERROR_IO. */
+VKMD_API vkmd_result vkmd_dcd_close(vkmd_dcd *dcd);
+
+/* ---- UFF: molecules, batches of replicas ----------------------------------- */
+
+/* A UFF molecule: elements, formal charges, Kekule bonds and one or more
+ * conformers (coordinate sets). Typing and terms follow RDKit 2022.09's
+ * UFF, as `vkmd uff`. */
+typedef struct vkmd_uff_mol vkmd_uff_mol;
+
+/* Loads every record of what `vkmd uff energy MOL` takes: a built-in name
+ * ("formic-acid", "xylitol"), an SDF/MOL V2000 file (every record) or an
+ * XYZ file (frames are conformers). *out_mols: an array of *out_count
+ * molecules (each vkmd_uff_mol_destroy, the array vkmd_free). Errors:
+ * VKMD_ERROR_IO, VKMD_ERROR_PARSE (path:line), VKMD_ERROR_INVALID_ARGUMENT. */
+VKMD_API vkmd_result vkmd_uff_mol_load(const char *spec, vkmd_uff_mol ***out_mols,
+                                       int32_t *out_count);
+
+/* A molecule from arrays (e.g. an RDKit Mol, kekulised): z[atom_count]
+ * atomic numbers, formal_charge[atom_count] (NULL: 0), bonds[3 *
+ * bond_count] (atom a, atom b, order 1-3; 0-based), xyz[conformer_count *
+ * atom_count * 3] A. `name` may be NULL. Errors: VKMD_ERROR_INVALID_ARGUMENT
+ * (naming the bad atom or bond), VKMD_ERROR_OUT_OF_MEMORY. */
+VKMD_API vkmd_result vkmd_uff_mol_create(const char *name, int32_t atom_count, const int32_t *z,
+                                         const int32_t *formal_charge, int32_t bond_count,
+                                         const int32_t *bonds, int32_t conformer_count,
+                                         const double *xyz, vkmd_uff_mol **out_mol);
+
+VKMD_API void vkmd_uff_mol_destroy(vkmd_uff_mol *mol);
+VKMD_API int32_t vkmd_uff_mol_atom_count(const vkmd_uff_mol *mol);
+VKMD_API int32_t vkmd_uff_mol_conformer_count(const vkmd_uff_mol *mol);
+VKMD_API const char *vkmd_uff_mol_name(const vkmd_uff_mol *mol); /* owned by mol */
+
+/* Copies atomic numbers out_z[atom_count] (may be NULL) and conformer c's
+ * coordinates out_xyz[3 * atom_count] A (may be NULL). Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT (c out of range). */
+VKMD_API vkmd_result vkmd_uff_mol_get(const vkmd_uff_mol *mol, int32_t c, int32_t *out_z,
+                                      double *out_xyz);
+
+/* A batch: R replicas of one or more molecules, each replica its own
+ * coordinates, evaluated together (one dispatch on a device). */
+typedef struct vkmd_uff_group vkmd_uff_group;
+
+typedef struct vkmd_uff_group_desc {
+    int include_interfragment; /* 0: no van der Waals between fragments (as RDKit) */
+    double dielectric;         /* 1: Coulomb dielectric (molecules with charges only) */
+} vkmd_uff_group_desc;
+
+/* Types and builds the terms of the molecules mols[mol_count] (copied) and
+ * R = replica_count replicas, replica r of molecule replica_molecule[r],
+ * starting at its molecule's conformer 0. ctx (borrowed; outlives the
+ * batch) is the device every call runs on. `desc` may be NULL. Errors:
+ * typing and parameter errors (naming the atom), VKMD_ERROR_INVALID_ARGUMENT,
+ * VKMD_ERROR_OUT_OF_MEMORY. */
+VKMD_API vkmd_result vkmd_uff_group_create(vkmd_context *ctx, const vkmd_uff_mol *const *mols,
+                                           int32_t mol_count, const int32_t *replica_molecule,
+                                           int32_t replica_count, const vkmd_uff_group_desc *desc,
+                                           vkmd_uff_group **out_batch);
+VKMD_API void vkmd_uff_group_destroy(vkmd_uff_group *batch);
+VKMD_API int32_t vkmd_uff_group_replica_count(const vkmd_uff_group *batch);
+/* Atoms of all replicas; replica r's atoms start at its offset. */
+VKMD_API int32_t vkmd_uff_group_atom_count(const vkmd_uff_group *batch);
+VKMD_API int32_t vkmd_uff_group_replica_offset(const vkmd_uff_group *batch, int32_t replica);
+
+/* Coordinates of every replica, batch order, xyz[3 * batch atom count], A.
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (count, non-finite value). */
+VKMD_API vkmd_result vkmd_uff_group_set_positions(vkmd_uff_group *batch, int32_t atom_count,
+                                                  const double *xyz);
+VKMD_API vkmd_result vkmd_uff_group_get_positions(const vkmd_uff_group *batch, int32_t atom_count,
+                                                  double *out_xyz);
+
+/* Energy terms per replica, kcal/mol, out_energy[VKMD_UFF_GROUP_TERMS * R] in
+ * the order bond, angle, torsion, inversion, vdw, coulomb, total; forces
+ * out_forces[3 * batch atom count] kcal/mol/A (may be NULL): as `vkmd uff
+ * energy --device D` computes them. Errors: device errors. */
+#define VKMD_UFF_GROUP_TERMS 7
+VKMD_API vkmd_result vkmd_uff_group_evaluate(vkmd_uff_group *batch, double *out_energy,
+                                             double *out_forces);
+
+typedef enum vkmd_uff_minimizer {
+    VKMD_UFF_MINIMIZER_FIRE = 0, /* FIRE (sim/uff_fire.h), the default */
+    VKMD_UFF_MINIMIZER_LBFGS = 1 /* L-BFGS */
+} vkmd_uff_minimizer;
+
+typedef struct vkmd_uff_group_relax_desc {
+    vkmd_uff_minimizer minimizer; /* FIRE */
+    double force_tol;             /* 1e-3 kcal/mol/A: converged when max |F_atom| is below */
+    double energy_tol;            /* 0: none; kcal/mol change between checks (L-BFGS) */
+    int32_t max_iterations;       /* 20000 per replica */
+} vkmd_uff_group_relax_desc;
+
+typedef struct vkmd_uff_group_relax_result {
+    double energy_initial_kcal_mol;
+    double energy_final_kcal_mol;
+    double max_force_kcal_mol_a; /* at the final coordinates */
+    int32_t iterations;
+    int converged;
+} vkmd_uff_group_relax_result;
+
+/* Relaxes every replica from its coordinates (replaced by the relaxed
+ * ones); out_results[R] may be NULL. Errors: VKMD_ERROR_UNSUPPORTED (a
+ * minimizer or tolerance this build does not have), VKMD_ERROR_NUMERIC,
+ * device errors. */
+VKMD_API vkmd_result vkmd_uff_group_relax(vkmd_uff_group *batch,
+                                          const vkmd_uff_group_relax_desc *desc,
+                                          vkmd_uff_group_relax_result *out_results);
+
+typedef struct vkmd_uff_group_md_desc {
+    double dt_fs;           /* 0.5 */
+    double temperature_k;   /* 300 */
+    double friction_per_ps; /* 5 */
+    uint64_t seed;          /* 0 */
+} vkmd_uff_group_md_desc;
+
+/* Langevin dynamics (BAOAB, as `vkmd uff md`) of every replica for
+ * `steps` steps from its coordinates (replaced), velocities drawn at the
+ * temperature on the first call, kept between calls (call k > 0 draws its
+ * noise from seed + k * 0x9E3779B97F4A7C15, not the first call's stream
+ * again). out_mean_temperature_k
+ * [R] (may be NULL): each replica's mean temperature over the steps.
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT (a desc field), VKMD_ERROR_NUMERIC,
+ * device errors. */
+VKMD_API vkmd_result vkmd_uff_group_md(vkmd_uff_group *batch, const vkmd_uff_group_md_desc *desc,
+                                       int32_t steps, double *out_mean_temperature_k);
+
+typedef struct vkmd_uff_group_surface_desc {
+    const char *substrate; /* required: "nacl", "graphene" or an extended-XYZ path */
+    int morse;             /* 0: UFF LJ 12-6; 1: Morse with the same well */
+    int grid;              /* 0: direct pair sums; 1: the potential grid */
+    double spacing_a;      /* 0.1: grid spacing */
+    double height_a;       /* 3.0: each replica's lowest atom this far above the top layer */
+} vkmd_uff_group_surface_desc;
+
+/* The replicas above a periodic substrate, as `vkmd uff energy --surface`:
+ * each replica is moved in z (its coordinates replaced) so its lowest atom
+ * is at height_a, then out_energy[R] gets the molecule-surface energies
+ * (kcal/mol) and out_forces[3 * batch atoms] (may be NULL) the surface's
+ * forces on each atom (kcal/mol/A; the UFF terms are not included).
+ * Errors: substrate and grid errors (naming the file), device errors. */
+VKMD_API vkmd_result vkmd_uff_group_surface(vkmd_uff_group *batch,
+                                            const vkmd_uff_group_surface_desc *desc,
+                                            double *out_energy, double *out_forces);
+
+/* What the device computed for every interaction of one replica (geometry,
+ * energy, derivative, force on each atom) as the JSON array of `vkmd uff
+ * energy --debug-replica` (keys carry units), malloc'd (vkmd_free). Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT (replica out of range), device errors. */
+VKMD_API vkmd_result vkmd_uff_group_debug_json(vkmd_uff_group *batch, int32_t replica,
+                                               char **out_json);
+
 #ifdef __cplusplus
 }
 #endif

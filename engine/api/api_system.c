@@ -19,6 +19,7 @@ vkmd_result vkmd_sys_load(const char *spec, const char *coords_path, vkmd_sys **
     if (!s)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "vkmd_sys_load: out of memory");
     snprintf(s->source, sizeof s->source, "%s", coords_path ? coords_path : spec);
+    snprintf(s->spec, sizeof s->spec, "%s", spec);
     vkmd_result r = vkmd_system_load(spec, coords_path, &s->system);
     /* Coordinates present and finite; the box against the cutoff is checked
      * by vkmd_dynamics_create, which knows the cutoff. */

@@ -10,6 +10,7 @@ struct vkmd_sys {
     vkmd_system system; /* owned */
     double hmr_amu;     /* hydrogen mass given to vkmd_sys_repartition_hydrogen_mass, 0 if none */
     char source[512];   /* the coordinates' file (or spec) for messages */
+    char spec[512];     /* the system as given (prmtop path or water:N), for reports */
 };
 
 #endif
