@@ -58,6 +58,13 @@ fi
 cmake -S . -B "$build" "${cmake_args[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
+# `import vkmd` for /usr/bin/python3 with no PYTHONPATH: a .pth file in the user's site-packages
+# names this build's package (build/python, docs/PYTHON.md). `cmake --install` installs it instead.
+if [ "$sanitize" = 0 ] && [ -x /usr/bin/python3 ]; then
+  user_site=$(/usr/bin/python3 -m site --user-site)
+  mkdir -p "$user_site" && echo "$PWD/$build/python" >"$user_site/vkmd_build.pth"
+fi
+
 case "$verb" in
   run)
     # 216 TIP3P waters: minimise on the device, then 2,000 Langevin steps (4 ps), drawn live
