@@ -26,11 +26,12 @@ done
 # (library): the GPU PME pass's FFTs. RDKit: the UFF comparison data
 # (tests/oracles/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
 # tests/test_io_dcd_mdtraj. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
-# viewer test's display.
+# viewer test's display. Open MPI: the MPI driver vkmd-mpi (ensembles, replica exchange;
+# tools/ensemble/) and its tests (tests/test_mpi_*.sh); the rest builds without it.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
   clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj
-  libglfw3-dev libcglm-dev libpng-dev xvfb xauth)
+  libglfw3-dev libcglm-dev libpng-dev xvfb xauth openmpi-bin libopenmpi-dev)
 
 if [ "$install" = 1 ]; then
   missing=()

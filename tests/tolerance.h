@@ -122,5 +122,9 @@
 /* Fraction of attempts a replica spends at each temperature index vs 1/R,
  * absolute (index walks are correlated over ~R^2 / acceptance attempts). */
 #define TOL_REMD_OCCUPANCY 0.03
+/* REMD of a molecule (tests/test_mpi_remd.sh): observed acceptance vs the one
+ * predicted from the replicas' energy distributions, in combined standard
+ * errors (fewer, correlated attempts than the toy's). */
+#define TOL_REMD_MD_SIGMAS 3.0
 
 #endif
