@@ -1,7 +1,9 @@
 /* vkmd-mpi: the MPI driver of vkmd, a thin client of the engine like the
- * vkmd command: `mpirun -n R vkmd-mpi ensemble ...` (ensemble.c). Built only
+ * vkmd command: `mpirun -n R vkmd-mpi ensemble ...` (ensemble.c) and
+ * `mpirun -n R vkmd-mpi uff relax|scan LIBRARY` (uff_screen.c). Built only
  * when MPI is found (tools/ensemble/CMakeLists.txt). */
 #include "ensemble.h"
+#include "uff_screen.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
         code = argc < 2 ? 2 : 0;
     } else if (!strcmp(argv[1], "ensemble")) {
         code = cmd_ensemble(argc - 1, argv + 1, MPI_COMM_WORLD);
+    } else if (!strcmp(argv[1], "uff")) {
+        code = cmd_uff_screen(argc - 1, argv + 1, MPI_COMM_WORLD);
     } else if (rank == 0) {
         fprintf(stderr, "vkmd-mpi: unknown command '%s' (see vkmd-mpi --help)\n", argv[1]);
     }
