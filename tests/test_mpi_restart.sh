@@ -13,7 +13,10 @@
 #      a message naming it on the other rank; every checkpoint is intact:
 #      --restart from them finishes the run, equal byte for byte to (1);
 #   3. a restart whose replica checkpoints are at different steps is refused
-#      with a message naming both steps.
+#      with a message naming both steps;
+#   4. --demux (on the run of 1): temperature_<i>.dcd holds, frame for frame,
+#      the frame of the replica that held temperature i during the steps that
+#      led to it (replicas.csv), read back with MDTraj.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args mpi_restart "$@"
 . "$src/mpi_lib.sh" && mpi_setup test_mpi_restart
@@ -34,7 +37,7 @@ same_outputs() { # dir_a dir_b what
 }
 
 # 1. One go vs stop + restart.
-"${ens[@]}" --steps 1000 --out "$scratch/a" >"$scratch/a.log" 2>&1 || {
+"${ens[@]}" --steps 1000 --out "$scratch/a" --demux >"$scratch/a.log" 2>&1 || {
   cat "$scratch/a.log"
   cli_skip_without_device "$scratch/a.log" test_mpi_restart
   bad "1,000 steps in one go"
@@ -66,4 +69,25 @@ rc=$?
 [ $rc != 0 ] && grep -q "replica 1's checkpoint is at step 1000, replica 0's at step 500" "$scratch/d.log" &&
   ok "mixed checkpoint steps refused: $(grep -m1 step "$scratch/d.log")" ||
   bad "mixed checkpoint steps (exit $rc): $(cat "$scratch/d.log")"
+# 4. The demultiplexed trajectories.
+"$py" - "$scratch/a" "$src/data/ala2_vac.prmtop" <<'PY' && ok "--demux: each temperature's frames are those of the replica that held it" || bad "--demux"
+import csv, sys
+import mdtraj as md
+import numpy as np
+d, top = sys.argv[1], sys.argv[2]
+rows = list(csv.DictReader(open(f"{d}/replicas.csv")))
+rep = [md.load_dcd(f"{d}/replica_{r}/traj.dcd", top=top).xyz for r in range(2)]
+tem = [md.load_dcd(f"{d}/temperature_{i}.dcd", top=top).xyz for i in range(2)]
+swapped = 0
+for k in range(len(rep[0])):
+    step = (k + 1) * 100
+    row = next(r for r in rows if int(r["step"]) >= step)
+    for r in range(2):
+        i = int(row[f"t_index_{r}"])
+        swapped += i != r
+        if not np.array_equal(tem[i][k], rep[r][k]):
+            sys.exit(f"frame {k} (step {step}): temperature {i} is not replica {r}'s")
+print(f"  {len(rep[0])} frames per temperature, {swapped // 2} of them from swapped replicas")
+sys.exit(0 if swapped else "no frame from a swapped replica: nothing tested")
+PY
 cli_finish test_mpi_restart
