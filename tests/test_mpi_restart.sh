@@ -16,7 +16,10 @@
 #      with a message naming both steps;
 #   4. --demux (on the run of 1): temperature_<i>.dcd holds, frame for frame,
 #      the frame of the replica that held temperature i during the steps that
-#      led to it (replicas.csv), read back with MDTraj.
+#      led to it (replicas.csv), read back with MDTraj;
+#   5. --multidir D0 D1: rank r runs D_r's own system.prmtop with outputs in
+#      D_r; the same input in both gives the same energies (no seed offset), a
+#      different number of directories than ranks is refused.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args mpi_restart "$@"
 . "$src/mpi_lib.sh" && mpi_setup test_mpi_restart
@@ -90,4 +93,19 @@ for k in range(len(rep[0])):
 print(f"  {len(rep[0])} frames per temperature, {swapped // 2} of them from swapped replicas")
 sys.exit(0 if swapped else "no frame from a swapped replica: nothing tested")
 PY
+# 5. Independent systems, one directory each.
+for r in 0 1; do
+  mkdir -p "$scratch/m$r" && cp "$src/data/ala2_vac.prmtop" "$scratch/m$r/system.prmtop" &&
+    cp "$src/data/ala2_vac.inpcrd" "$scratch/m$r/system.inpcrd"
+done
+"${mpirun[@]}" -n 2 "$vkmd_mpi" ensemble system.prmtop --steps 300 --report-every 100 --precision mixed \
+  --out "$scratch/msum" --multidir "$scratch/m0" "$scratch/m1" >"$scratch/m.log" 2>&1 ||
+  bad "--multidir run: $(tail -3 "$scratch/m.log")"
+[ -s "$scratch/m0/energy.csv" ] && [ -s "$scratch/m1/checkpoint.chk" ] && [ -s "$scratch/msum/ensemble.json" ] &&
+  cmp -s <(grep -v '^#' "$scratch/m0/energy.csv" | cut -d, -f1-6) \
+    <(grep -v '^#' "$scratch/m1/energy.csv" | cut -d, -f1-6) &&
+  ok "--multidir: outputs in each directory, the same input giving the same energies" || bad "--multidir outputs"
+"${mpirun[@]}" -n 2 "$vkmd_mpi" ensemble system.prmtop --steps 300 --out "$scratch/msum" \
+  --multidir "$scratch/m0" >"$scratch/m2.log" 2>&1 && bad "--multidir with 1 directory for 2 ranks accepted" ||
+  { grep -q "1 directories for 2 ranks" "$scratch/m2.log" && ok "--multidir count refused: $(grep -m1 directories "$scratch/m2.log")" || bad "no message for the --multidir count"; }
 cli_finish test_mpi_restart
