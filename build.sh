@@ -27,11 +27,12 @@ done
 # (tests/oracles/uff_rdkit_reference.py). MDTraj: reads vkmd's DCD trajectories in
 # tests/test_io_dcd_mdtraj and the Python tests. numpy: the Python package (python/vkmd);
 # pytest: its tests. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
-# viewer test's display.
+# viewer test's display. Open MPI: the MPI driver vkmd-mpi (ensembles, replica exchange;
+# tools/ensemble/) and its tests (tests/test_mpi_*.sh); the rest builds without it.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
   clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj python3-numpy python3-pytest
-  libglfw3-dev libcglm-dev libpng-dev xvfb xauth)
+  libglfw3-dev libcglm-dev libpng-dev xvfb xauth openmpi-bin libopenmpi-dev)
 
 if [ "$install" = 1 ]; then
   missing=()

@@ -125,4 +125,16 @@
 #define TOL_RDKIT_GRAD_RMS   1e-4 /* RMS(g - g_rdkit) / RMS(g_rdkit) */
 #define TOL_RDKIT_PARAM_REL  1e-8 /* term parameters (the data keep 10 significant digits) */
 
+/* Replica exchange (engine/run/remd.h) on sampled toys and on MD: counts of
+ * independent trials are checked within this many standard errors (a
+ * deterministic seed, so a pass stays a pass). */
+#define TOL_REMD_SIGMAS 5.0
+/* Fraction of attempts a replica spends at each temperature index vs 1/R,
+ * absolute (index walks are correlated over ~R^2 / acceptance attempts). */
+#define TOL_REMD_OCCUPANCY 0.03
+/* REMD of a molecule (tests/test_mpi_remd.sh): observed acceptance vs the one
+ * predicted from the replicas' energy distributions, in combined standard
+ * errors (fewer, correlated attempts than the toy's). */
+#define TOL_REMD_MD_SIGMAS 3.0
+
 #endif

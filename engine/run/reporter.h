@@ -92,6 +92,16 @@ typedef struct vkmd_reporter {
     /* A report step (every desc->report_every steps and the last step), after
      * its checks passed; and once with s->start = 1 for the starting state. */
     vkmd_result (*report)(void *user, const vkmd_run_sample *s);
+    /* A report step at a multiple of desc->report_every after the start,
+     * after every reporter's `report` and before the step's checkpoint: may
+     * set *inout_temperature_k (the bath now, K) to a new bath temperature;
+     * the run then scales the velocities by sqrt(T_new / T_old) (so they stay
+     * at the new bath's kinetic temperature), checkpoints those and steps on
+     * at the new bath. The settings record keeps desc->md.temperature_k: a
+     * client that changes the bath restores it itself on a restart (in
+     * `begin`, with vkmd_md_set_temperature on info->md). Temperature
+     * replica exchange (run/remd.h) uses this. */
+    vkmd_result (*retemper)(void *user, const vkmd_run_sample *s, double *inout_temperature_k);
     /* A trajectory frame (every desc->traj_every steps). */
     vkmd_result (*frame)(void *user, const vkmd_run_sample *s);
     /* A checkpoint was written at `step` to `path`. */

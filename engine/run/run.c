@@ -7,6 +7,7 @@
 #include "maths/running_stats.h"
 #include "run/blowup.h"
 #include "run/file_reporters.h"
+#include "run/remd.h"
 #include "forces/positions.h"
 #include "run/run_settings.h"
 #include "sim/md_health.h"
@@ -452,6 +453,33 @@ static int32_t sample_stage(const vkmd_run *run, int64_t step)
     return vkmd_run_stage_at(&run->d, step > 0 ? step - 1 : 0);
 }
 
+/* The reporters' `retemper` at a report step: a new bath temperature with
+ * the velocities (v and the good state's copy) scaled by sqrt(T_new / T_old).
+ * *inout_runaway_k, the runaway check's temperature, follows the hottest
+ * bath. */
+static vkmd_result retemper(vkmd_run *run, const vkmd_run_sample *sample, double *v, double *good_v,
+                            size_t n3, double *inout_runaway_k)
+{
+    const double t_old = vkmd_md_temperature(run->md);
+    double t_new = t_old;
+    for (int32_t k = 0; k < run->rep_count; ++k)
+        if (run->rep[k].retemper)
+            VKMD_TRY_RETURN(run->rep[k].retemper(run->rep[k].user, sample, &t_new));
+    if (t_new == t_old)
+        return VKMD_OK;
+    if (!(t_new > 0) || !isfinite(t_new) || !(t_old > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "run: bath change at step %lld from %g K to %g K (both must be > 0)",
+                         (long long)sample->step, t_old, t_new);
+    const double f = vkmd_remd_velocity_scale(t_old, t_new);
+    for (size_t i = 0; i < n3; ++i) {
+        v[i] *= f;
+        good_v[i] *= f;
+    }
+    *inout_runaway_k = fmax(*inout_runaway_k, t_new);
+    return vkmd_md_set_temperature(run->md, t_new);
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
@@ -643,6 +671,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         vkmd_running_stats_add(&dens, rep.density_g_cm3);
         ++samples;
         if (done % report_every == 0) {
+            VKMD_TRY(retemper(run, &sample, v, good_v, n3, &temp));
             /* A report step is where a checkpoint may be written; the
              * neighbour list is rebuilt here in every run, so a restart from
              * any report step continues bitwise. */

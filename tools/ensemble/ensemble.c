@@ -1,0 +1,752 @@
+/* vkmd-mpi ensemble: many replicas of a system (or many systems) over MPI,
+ * one rank per replica and per GPU, each rank running the engine's run
+ * controller (engine/run/run.h) on the device of its node-local rank
+ * (rank_device.h):
+ *   - independent walkers: the same system with a seed per replica (seed +
+ *     replica), outputs in DIR/replica_<r>/;
+ *   - --multidir D1 D2 ...: rank r runs SYSTEM (relative paths resolved in
+ *     D_r) with outputs in D_r;
+ *   - --remd T1,T2,... or --remd-range TMIN:TMAX:COUNT: temperature replica
+ *     exchange (run/remd.h). Replica r starts at T_r; every --exchange-every
+ *     steps the run controller's `retemper` hook gathers the potentials
+ *     (MPI_Allgather), every rank makes the same Metropolis decisions from the
+ *     same state and random stream, and each rank takes its new bath (the run
+ *     scales its velocities by sqrt(T_new / T_old)).
+ *
+ * Rounds. Every --exchange-every steps (also without exchanges) the ranks
+ * meet in one MPI_Allgather of (status, potential, step); a rank whose run
+ * failed joins the next round once with status "failed" instead, so the
+ * others stop at that step with a message naming it, and nobody waits for
+ * ever; each replica's last checkpoint (written at the same steps on every
+ * rank) stays intact. After the runs every rank meets in one last round.
+ *
+ * Checkpoints: every replica's checkpoint.chk is written at the same steps
+ * (the common --checkpoint-every); after each, every rank writes the
+ * exchange state (remd_state.txt: ladder assignment, attempt counter = the
+ * random stream's position, counts) into its replica directory. --restart
+ * continues every replica from its checkpoint; the steps of all checkpoints
+ * and exchange states must agree, and the continuation is bitwise the run
+ * that did not stop.
+ *
+ * Outputs of the ensemble (rank 0, in --out DIR): replicas.csv (at each
+ * round: each replica's temperature index during the steps that led to it,
+ * and its potential energy), exchange.csv (every tried pair), ensemble.json
+ * (the summary: acceptance per pair, per-replica speed and temperatures),
+ * and with --demux temperature_<i>.dcd, the frames sampled at ladder
+ * temperature i. */
+#include "ensemble.h"
+#include "args.h"
+#include "io/dcd.h"
+#include "precision_options.h"
+#include "rank_device.h"
+#include "run/remd.h"
+#include "run/run.h"
+#include "sim/md.h"
+#include "vk/context.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { ROUND_CONTINUE = 0, ROUND_DONE = 1, ROUND_FAILED = 2 };
+
+typedef struct ensemble {
+    vkmd_run_desc d;
+    precision_options precision;
+    const char *device, *out, *remd_text, *remd_range;
+    int64_t exchange_every;
+    int restart, demux, json;
+    char **dirs;
+    int dir_count;
+    MPI_Comm comm;
+    int rank, size, local_rank;
+    int remd_on;
+    vkmd_remd remd;
+    char replica_dir[4096], system_path[4096], coords_path[4096];
+    char ck_path[4200], state_path[4200], device_name[256];
+    FILE *replicas_csv, *exchange_csv; /* rank 0 */
+    int peer_failed;                   /* a round saw a failed rank: no last round */
+    double *round;                     /* [3 * size]: status, potential, step */
+    int64_t fail_step;                 /* VKMD_ENSEMBLE_FAIL (tests): this rank fails here */
+} ensemble;
+
+static void usage(FILE *out)
+{
+    fprintf(
+        out,
+        "usage: mpirun -n R vkmd-mpi ensemble SYSTEM [options]\n"
+        "  R replicas, one per MPI rank, each on the GPU of its node-local rank\n"
+        "  SYSTEM                 AMBER prmtop, or water:N\n"
+        "  --out DIR              ensemble outputs (default vkmd_ensemble): replica_<r>/ per\n"
+        "                         replica (energy.csv, traj.dcd, final.pdb, checkpoint.chk),\n"
+        "                         replicas.csv, exchange.csv, ensemble.json\n"
+        "  --multidir D1 D2 ...   independent systems: rank r runs SYSTEM found in D_r, outputs\n"
+        "                         in D_r (as many directories as ranks; last option)\n"
+        "  --remd T1,T2,...       temperature replica exchange on this ladder (K, ascending,\n"
+        "                         one temperature per rank)\n"
+        "  --remd-range A:B:N     ... on N temperatures from A to B K, geometric\n"
+        "  --exchange-every N     steps between exchange attempts (default: --report-every);\n"
+        "                         a multiple of --report-every\n"
+        "  --demux                write DIR/temperature_<i>.dcd: each ladder temperature's\n"
+        "                         frames, gathered from the replicas that held it\n"
+        "  --restart              continue every replica from its checkpoint.chk (and the\n"
+        "                         exchange from remd_state.txt); give the same options\n"
+        "  --seed S               replica r uses seed S + r (default 1); the exchange's\n"
+        "                         random stream uses S\n"
+        "  --device gpu|N|NAME    one device for every rank (default: by node-local rank)\n"
+        "  --json                 the summary as JSON on stdout (rank 0)\n"
+        "  run options: --steps --dt --temperature (not with --remd) --friction\n"
+        "  --constraints --rigid-water --hmr --minimize --min-tol --equilibrate --com-every\n"
+        "  --report-every --traj-every --checkpoint-every --cutoff --ewald-tolerance --coords\n"
+        "  " PRECISION_OPTIONS_USAGE "  as in `vkmd run --help`\n");
+}
+
+static vkmd_result parse(int argc, char **argv, ensemble *e)
+{
+    vkmd_run_desc *d = &e->d;
+    vkmd_result r = VKMD_OK;
+    int seed = 1, com = 100, constraints = 0, flexible = 0;
+    const args_option opts[] = {
+        ARG_DOUBLE("--dt", &d->md.dt_fs, 1e-3, 10),
+        ARG_DOUBLE("--temperature", &d->md.temperature_k, 1e-3, 1e4),
+        ARG_DOUBLE("--friction", &d->md.friction_per_ps, 1e-6, 1e3),
+        ARG_DOUBLE("--hmr", &d->hmr_mass_amu, 1.0, 10.0),
+        ARG_DOUBLE("--min-tol", &d->min.force_tol, 1e-6, 1e4),
+        ARG_DOUBLE("--cutoff", &d->ff.cutoff_a, 1e-3, 1e4),
+        ARG_DOUBLE("--ewald-tolerance", &d->ff.ewald_tolerance, 1e-12, 0.49),
+        ARG_WHOLE("--steps", &d->steps, -1),
+        ARG_WHOLE("--report-every", &d->report_every, -1),
+        ARG_WHOLE("--equilibrate", &d->equilibrate, 0),
+        ARG_WHOLE("--traj-every", &d->traj_every, -1),
+        ARG_WHOLE("--checkpoint-every", &d->checkpoint_every, -1),
+        ARG_WHOLE("--exchange-every", &e->exchange_every, 0),
+        ARG_INT("--seed", &seed, 0, 2147483647),
+        ARG_INT("--com-every", &com, 0, 2147483647),
+        ARG_CHOICE("--constraints", &constraints, "hbonds|none"),
+        ARG_CHOICE("--rigid-water", &flexible, "yes|no"),
+        ARG_STRING("--coords", &d->coords),
+        ARG_STRING("--out", &e->out),
+        ARG_STRING("--device", &e->device),
+        ARG_STRING("--remd", &e->remd_text),
+        ARG_STRING("--remd-range", &e->remd_range),
+        ARG_FLAG("--restart", &e->restart),
+        ARG_FLAG("--demux", &e->demux),
+        ARG_FLAG("--minimize", &d->minimize),
+        ARG_FLAG("--json", &e->json)};
+    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
+        const char *a = argv[i];
+        int handled = 0;
+        r = precision_options_parse(&e->precision, argc, argv, &i, &handled);
+        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+            continue;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return VKMD_RESULT_COUNT; /* help shown */
+        } else if (!strcmp(a, "--multidir")) {
+            e->dirs = argv + i + 1;
+            e->dir_count = argc - i - 1;
+            if (e->dir_count == 0)
+                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--multidir needs directories");
+            break;
+        } else if (a[0] == '-' && a[1]) {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
+        } else if (!d->system) {
+            d->system = a;
+        } else {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
+        }
+    }
+    if (r != VKMD_OK)
+        return r;
+    if (!d->system)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see --help)");
+    if (e->remd_text && e->remd_range)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "give --remd or --remd-range, not both");
+    e->remd_on = e->remd_text || e->remd_range;
+    if (e->remd_on && d->md.temperature_k > 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--temperature with --remd: each replica's temperature is the ladder's");
+    if (e->remd_on && e->dir_count)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--remd with --multidir: replica exchange runs one system");
+    if (e->dir_count && e->dir_count != e->size)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--multidir has %d directories for %d ranks (one directory per rank)",
+                         e->dir_count, e->size);
+    d->md.constraints = constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
+    d->md.flexible_water = flexible;
+    d->md.seed = (uint64_t)seed;
+    d->md.com_every = com > 0 ? com : -1;
+    const precision_options *p = &e->precision;
+    d->precision = (vkmd_precision_request){.precision = p->precision,
+                                            .positions_set = p->positions >= 0,
+                                            .positions = p->positions,
+                                            .lj_set = p->lj_set,
+                                            .lj = p->lj,
+                                            .lj_min_r_a = p->lj_min_r_a};
+    if (!e->out)
+        e->out = "vkmd_ensemble";
+    if (e->remd_on) {
+        double ladder[VKMD_REMD_MAX_REPLICAS];
+        int32_t n = 0;
+        VKMD_TRY_RETURN(
+            vkmd_remd_ladder_parse(e->remd_text ? e->remd_text : e->remd_range, ladder, &n));
+        if (e->remd_range && !strchr(e->remd_range, ':'))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "--remd-range '%s' (expected TMIN:TMAX:COUNT)", e->remd_range);
+        if (n != e->size)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "the ladder has %d temperatures but there are %d ranks: run one "
+                             "rank per replica (mpirun -n %d)",
+                             n, e->size, n);
+        VKMD_TRY_RETURN(vkmd_remd_init(&e->remd, ladder, n, (uint64_t)seed));
+        d->md.temperature_k = ladder[e->rank];
+    }
+    /* Every rank's run must agree on when rounds and checkpoints happen. */
+    vkmd_run_desc checked;
+    VKMD_TRY_RETURN(vkmd_run_desc_resolve(d, &checked));
+    if (e->exchange_every == 0)
+        e->exchange_every = checked.report_every;
+    if (e->exchange_every % checked.report_every != 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--exchange-every %lld is not a multiple of --report-every %lld",
+                         (long long)e->exchange_every, (long long)checked.report_every);
+    if (e->demux && (checked.traj_every <= 0 || e->exchange_every % checked.traj_every != 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--demux needs a trajectory whose --traj-every divides --exchange-every");
+    return VKMD_OK;
+}
+
+/* ---- rounds ------------------------------------------------------------- */
+
+/* One round: every rank's (status, potential, step) into e->round. Returns
+ * the first rank whose status is not `expect`, or -1. */
+static int round_all(ensemble *e, int status, double potential, int64_t step, int expect)
+{
+    const double mine[3] = {status, potential, (double)step};
+    MPI_Allgather(mine, 3, MPI_DOUBLE, e->round, 3, MPI_DOUBLE, e->comm);
+    for (int r = 0; r < e->size; ++r)
+        if ((int)e->round[3 * r] != expect)
+            return r;
+    return -1;
+}
+
+static vkmd_result peer_failure(ensemble *e, int who, int64_t step)
+{
+    e->peer_failed = 1;
+    const int st = (int)e->round[3 * who];
+    return vkmd_fail(VKMD_ERROR_IO,
+                     "replica %d (rank %d) %s before step %lld; the ensemble stops: every "
+                     "replica's last checkpoint is intact (continue with --restart)",
+                     who, who, st == ROUND_FAILED ? "failed" : "ended early", (long long)step);
+}
+
+/* ---- logs (rank 0) ------------------------------------------------------ */
+
+/* Keeps the header and the rows of `path` whose step (first field) is at
+ * most max_step, then opens it for appending. */
+static vkmd_result log_open(const char *path, const char *header, int restart, int64_t max_step,
+                            FILE **out)
+{
+    if (restart) {
+        FILE *in = fopen(path, "r");
+        if (!in)
+            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open to continue it: %s", path,
+                             strerror(errno));
+        char tmp[4300];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *o = fopen(tmp, "w");
+        if (!o) {
+            fclose(in);
+            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+        }
+        char line[8192];
+        int first = 1;
+        while (fgets(line, sizeof line, in)) {
+            if (first || strtoll(line, NULL, 10) <= max_step)
+                fputs(line, o);
+            first = 0;
+        }
+        fclose(in);
+        if (fclose(o) != 0 || rename(tmp, path) != 0)
+            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot rewrite: %s", path, strerror(errno));
+        *out = fopen(path, "a");
+    } else {
+        *out = fopen(path, "w");
+        if (*out)
+            fprintf(*out, "%s\n", header);
+    }
+    if (!*out)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return VKMD_OK;
+}
+
+static vkmd_result logs_open(ensemble *e, int64_t start_step)
+{
+    char path[4200], header[8192];
+    int n = 0;
+    n += snprintf(header + n, sizeof header - n, "step,time_ps");
+    for (int r = 0; r < e->size && n < (int)sizeof header; ++r)
+        n += snprintf(header + n, sizeof header - n, ",t_index_%d", r);
+    for (int r = 0; r < e->size && n < (int)sizeof header; ++r)
+        n += snprintf(header + n, sizeof header - n, ",potential_%d_kcal_mol", r);
+    snprintf(path, sizeof path, "%s/replicas.csv", e->out);
+    VKMD_TRY_RETURN(log_open(path, header, e->restart, start_step, &e->replicas_csv));
+    if (!e->remd_on)
+        return VKMD_OK;
+    snprintf(path, sizeof path, "%s/exchange.csv", e->out);
+    return log_open(path,
+                    "step,pair,t_lo_k,t_hi_k,replica_lo,replica_hi,potential_lo_kcal_mol,"
+                    "potential_hi_kcal_mol,probability,accepted",
+                    e->restart, start_step, &e->exchange_csv);
+}
+
+/* ---- the run's hooks ---------------------------------------------------- */
+
+static vkmd_result ens_begin(void *user, const vkmd_run_info *info)
+{
+    ensemble *e = user;
+    if (e->remd_on) /* a restart's bath: the exchange state's, not the settings' */
+        VKMD_TRY_RETURN(
+            vkmd_md_set_temperature(info->md, vkmd_remd_temperature_of(&e->remd, e->rank)));
+    return VKMD_OK;
+}
+
+static vkmd_result ens_retemper(void *user, const vkmd_run_sample *s, double *t)
+{
+    ensemble *e = user;
+    if (s->step % e->exchange_every != 0)
+        return VKMD_OK;
+    if (e->fail_step > 0 && s->step >= e->fail_step)
+        return vkmd_fail(VKMD_ERROR_NUMERIC,
+                         "replica %d: failure asked for by VKMD_ENSEMBLE_FAIL at step %lld",
+                         e->rank, (long long)s->step);
+    const double u = s->report->potential.total;
+    const int who = round_all(e, ROUND_CONTINUE, u, s->step, ROUND_CONTINUE);
+    if (who >= 0)
+        return peer_failure(e, who, s->step);
+    for (int r = 0; r < e->size; ++r)
+        if ((int64_t)e->round[3 * r + 2] != s->step) {
+            e->peer_failed = 1;
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "replica %d is at step %lld, replica %d at step %lld: the replicas "
+                             "must run the same steps",
+                             r, (long long)e->round[3 * r + 2], e->rank, (long long)s->step);
+        }
+    double pot[VKMD_REMD_MAX_REPLICAS];
+    int32_t before[VKMD_REMD_MAX_REPLICAS];
+    for (int r = 0; r < e->size; ++r) {
+        pot[r] = e->round[3 * r + 1];
+        before[r] = e->remd_on ? e->remd.temp_index[r] : r;
+    }
+    if (e->replicas_csv) {
+        fprintf(e->replicas_csv, "%lld,%.6f", (long long)s->step, s->time_ps);
+        for (int r = 0; r < e->size; ++r)
+            fprintf(e->replicas_csv, ",%d", before[r]);
+        for (int r = 0; r < e->size; ++r)
+            fprintf(e->replicas_csv, ",%.10g", pot[r]);
+        fputc('\n', e->replicas_csv);
+    }
+    if (!e->remd_on)
+        return VKMD_OK;
+    vkmd_remd_pair pairs[VKMD_REMD_MAX_REPLICAS / 2 + 1];
+    int32_t np = 0;
+    VKMD_TRY_RETURN(vkmd_remd_exchange(&e->remd, pot, pairs, &np));
+    for (int32_t k = 0; k < np && e->exchange_csv; ++k) {
+        const vkmd_remd_pair *p = &pairs[k];
+        fprintf(e->exchange_csv, "%lld,%d,%.6f,%.6f,%d,%d,%.10g,%.10g,%.6f,%d\n",
+                (long long)s->step, p->pair, e->remd.temperature_k[p->pair],
+                e->remd.temperature_k[p->pair + 1], p->replica_lo, p->replica_hi,
+                pot[p->replica_lo], pot[p->replica_hi], p->probability, p->accepted);
+    }
+    *t = vkmd_remd_temperature_of(&e->remd, e->rank);
+    return VKMD_OK;
+}
+
+static vkmd_result ens_checkpoint(void *user, int64_t step, const char *path)
+{
+    ensemble *e = user;
+    (void)path;
+    if (e->replicas_csv)
+        fflush(e->replicas_csv);
+    if (e->exchange_csv)
+        fflush(e->exchange_csv);
+    return e->remd_on ? vkmd_remd_save(&e->remd, step, e->state_path) : VKMD_OK;
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+static int is_absolute_or_builtin(const char *p)
+{
+    return p[0] == '/' || !strncmp(p, "water:", 6);
+}
+
+static vkmd_result make_dir(const char *dir)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create the directory: %s", dir,
+                         strerror(errno));
+    return VKMD_OK;
+}
+
+/* This rank's system, coordinates and output directory. */
+static vkmd_result place_replica(ensemble *e)
+{
+    vkmd_run_desc *d = &e->d;
+    if (e->dir_count) {
+        const char *dir = e->dirs[e->rank];
+        snprintf(e->replica_dir, sizeof e->replica_dir, "%s", dir);
+        if (!is_absolute_or_builtin(d->system)) {
+            snprintf(e->system_path, sizeof e->system_path, "%s/%s", dir, d->system);
+            d->system = e->system_path;
+        }
+        if (d->coords && !is_absolute_or_builtin(d->coords)) {
+            snprintf(e->coords_path, sizeof e->coords_path, "%s/%s", dir, d->coords);
+            d->coords = e->coords_path;
+        }
+    } else {
+        snprintf(e->replica_dir, sizeof e->replica_dir, "%s/replica_%d", e->out, e->rank);
+        d->md.seed += (uint64_t)e->rank; /* independent noise and velocities per replica */
+    }
+    VKMD_TRY_RETURN(make_dir(e->replica_dir));
+    d->out_dir = e->replica_dir;
+    snprintf(e->ck_path, sizeof e->ck_path, "%s/checkpoint.chk", e->replica_dir);
+    snprintf(e->state_path, sizeof e->state_path, "%s/remd_state.txt", e->replica_dir);
+    if (e->restart)
+        d->restart = e->ck_path;
+    return VKMD_OK;
+}
+
+/* A restart's exchange state, checked against the ladder asked for. */
+static vkmd_result load_state(ensemble *e, int64_t ck_step)
+{
+    vkmd_remd st;
+    int64_t step = -1;
+    VKMD_TRY_RETURN(vkmd_remd_load(e->state_path, &st, &step));
+    if (step != ck_step)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s is at step %lld but %s at step %lld: the exchange state and the "
+                         "checkpoint must be of the same step",
+                         e->state_path, (long long)step, e->ck_path, (long long)ck_step);
+    if (st.replica_count != e->remd.replica_count || st.seed != e->remd.seed)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: %d replicas, seed %llu; this run asks for %d, seed %llu",
+                         e->state_path, st.replica_count, (unsigned long long)st.seed,
+                         e->remd.replica_count, (unsigned long long)e->remd.seed);
+    for (int i = 0; i < st.replica_count; ++i)
+        if (st.temperature_k[i] != e->remd.temperature_k[i])
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "%s: temperature %d is %.17g K; this run asks for %.17g K",
+                             e->state_path, i, st.temperature_k[i], e->remd.temperature_k[i]);
+    e->remd = st;
+    return VKMD_OK;
+}
+
+/* ---- demultiplexing ----------------------------------------------------- */
+
+/* DIR/temperature_<i>.dcd from the replicas' traj.dcd and replicas.csv: the
+ * frame at step s of replica r was sampled at the temperature index that r
+ * held during the steps up to s, which is replicas.csv's t_index_r in the
+ * first row at or after s (frames divide the exchange interval). */
+static vkmd_result demux(ensemble *e, const vkmd_run *run)
+{
+    vkmd_result res = VKMD_OK;
+    const int n = e->size;
+    const vkmd_system *sys = vkmd_run_system(run);
+    const vkmd_run_desc *d = vkmd_run_desc_get(run);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/replicas.csv", e->out);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+    int64_t cap = 1024, rows = 0, *steps = malloc(sizeof *steps * cap);
+    int32_t *idx = malloc(sizeof *idx * cap * n);
+    char line[8192];
+    if (!fgets(line, sizeof line, f)) /* header */
+        rows = 0;
+    while (steps && idx && fgets(line, sizeof line, f)) {
+        if (rows == cap) {
+            cap *= 2;
+            int64_t *s2 = realloc(steps, sizeof *s2 * cap);
+            int32_t *i2 = realloc(idx, sizeof *i2 * cap * n);
+            if (s2)
+                steps = s2;
+            if (i2)
+                idx = i2;
+            if (!s2 || !i2)
+                break;
+        }
+        char *p = line;
+        steps[rows] = strtoll(p, &p, 10);
+        strtod(p + 1, &p); /* time */
+        for (int r = 0; r < n; ++r)
+            idx[rows * n + r] = (int32_t)strtol(p + 1, &p, 10);
+        ++rows;
+    }
+    fclose(f);
+    vkmd_dcd_reader *in[VKMD_REMD_MAX_REPLICAS] = {0};
+    vkmd_dcd_writer *out[VKMD_REMD_MAX_REPLICAS] = {0};
+    double *xyz = malloc(sizeof *xyz * 3 * (size_t)sys->atom_count);
+    if (!steps || !idx || !xyz) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "demux: out of memory");
+        goto cleanup;
+    }
+    const vkmd_dcd_desc wd = {.atom_count = sys->atom_count,
+                              .dt_fs = d->md.dt_fs,
+                              .steps_per_frame = (int32_t)d->traj_every,
+                              .first_step = d->traj_every,
+                              .periodic = sys->box.periodic};
+    int32_t frames = -1;
+    for (int r = 0; r < n; ++r) {
+        snprintf(path, sizeof path, "%s/replica_%d/traj.dcd", e->out, r);
+        VKMD_TRY(vkmd_dcd_reader_open(path, &in[r]));
+        const int32_t fc = vkmd_dcd_reader_info(in[r])->frame_count;
+        frames = frames < 0 || fc < frames ? fc : frames;
+        snprintf(path, sizeof path, "%s/temperature_%d.dcd", e->out, r);
+        VKMD_TRY(vkmd_dcd_writer_create(path, &wd, &out[r]));
+    }
+    int64_t row = 0;
+    for (int32_t k = 0; k < frames; ++k) {
+        const int64_t step = (int64_t)(k + 1) * d->traj_every;
+        while (row < rows && steps[row] < step)
+            ++row;
+        if (row >= rows)
+            break; /* after the last round: no index recorded */
+        for (int r = 0; r < n; ++r) {
+            vkmd_box box = sys->box;
+            VKMD_TRY(vkmd_dcd_reader_frame(in[r], k, xyz, &box));
+            VKMD_TRY(vkmd_dcd_writer_append(out[idx[row * n + r]], xyz, &box));
+        }
+    }
+cleanup:
+    for (int r = 0; r < n; ++r) {
+        vkmd_dcd_reader_close(in[r]);
+        if (out[r]) {
+            const vkmd_result c = vkmd_dcd_writer_close(out[r]);
+            if (res == VKMD_OK)
+                res = c;
+        }
+    }
+    free(steps);
+    free(idx);
+    free(xyz);
+    return res;
+}
+
+/* ---- the summary (rank 0) ----------------------------------------------- */
+
+enum { SUM_NS_DAY, SUM_WALL, SUM_MEAN_T, SUM_SD_T, SUM_POT, SUM_LAST, SUM_N };
+
+static void write_summary(ensemble *e, const double *all, FILE *out, int json)
+{
+    const int n = e->size;
+    double total = 0, wall = 0;
+    for (int r = 0; r < n; ++r) {
+        total += all[r * SUM_N + SUM_NS_DAY];
+        wall = all[r * SUM_N + SUM_WALL] > wall ? all[r * SUM_N + SUM_WALL] : wall;
+    }
+    if (!json) {
+        fprintf(out,
+                "vkmd-mpi ensemble: %d replicas on %d ranks, %lld steps each, %.1f s (slowest "
+                "rank); %.3f ns/day in all (%.3f per replica)\n",
+                n, e->size, (long long)all[SUM_LAST], wall, total, total / n);
+        for (int r = 0; r < n; ++r) {
+            fprintf(out,
+                    "  replica %d: %.3f ns/day, T %.2f +- %.2f K, final potential %.4f kcal/mol", r,
+                    all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_MEAN_T],
+                    all[r * SUM_N + SUM_SD_T], all[r * SUM_N + SUM_POT]);
+            if (e->remd_on)
+                fprintf(out, ", now at %.2f K", vkmd_remd_temperature_of(&e->remd, r));
+            fputc('\n', out);
+        }
+        for (int i = 0; e->remd_on && i + 1 < n; ++i)
+            fprintf(out, "  pair %d (%.2f K <-> %.2f K): %lld of %lld swaps accepted (%.3f)\n", i,
+                    e->remd.temperature_k[i], e->remd.temperature_k[i + 1],
+                    (long long)e->remd.pair_accepted[i], (long long)e->remd.pair_tries[i],
+                    e->remd.pair_tries[i] ? (double)e->remd.pair_accepted[i] / e->remd.pair_tries[i]
+                                          : 0.0);
+        fprintf(out, "  outputs in %s/\n", e->out);
+        return;
+    }
+    fprintf(out, "{\"replicas\": %d, \"ranks\": %d, \"steps\": %lld, \"exchange_every\": %lld, ", n,
+            e->size, (long long)all[SUM_LAST], (long long)e->exchange_every);
+    fprintf(out, "\"wall_s\": %.3f, \"ns_per_day_total\": %.4f, \"replica\": [", wall, total);
+    for (int r = 0; r < n; ++r) {
+        fprintf(out,
+                "%s{\"index\": %d, \"ns_per_day\": %.4f, \"mean_temperature_k\": %.4f, "
+                "\"sd_temperature_k\": %.4f, \"final_potential_kcal_mol\": %.6f%s",
+                r ? ", " : "", r, all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_MEAN_T],
+                all[r * SUM_N + SUM_SD_T], all[r * SUM_N + SUM_POT], e->remd_on ? "" : "}");
+        if (e->remd_on)
+            fprintf(out, ", \"final_t_index\": %d, \"final_temperature_k\": %.6f}",
+                    e->remd.temp_index[r], vkmd_remd_temperature_of(&e->remd, r));
+    }
+    fprintf(out, "]");
+    if (e->remd_on) {
+        fprintf(out, ", \"ladder_k\": [");
+        for (int i = 0; i < n; ++i)
+            fprintf(out, "%s%.6f", i ? ", " : "", e->remd.temperature_k[i]);
+        fprintf(out, "], \"exchange_attempts\": %lld, \"pairs\": [", (long long)e->remd.attempt);
+        for (int i = 0; i + 1 < n; ++i)
+            fprintf(out,
+                    "%s{\"t_lo_k\": %.6f, \"t_hi_k\": %.6f, \"tries\": %lld, \"accepted\": %lld, "
+                    "\"acceptance\": %.6f}",
+                    i ? ", " : "", e->remd.temperature_k[i], e->remd.temperature_k[i + 1],
+                    (long long)e->remd.pair_tries[i], (long long)e->remd.pair_accepted[i],
+                    e->remd.pair_tries[i] ? (double)e->remd.pair_accepted[i] / e->remd.pair_tries[i]
+                                          : 0.0);
+        fprintf(out, "]");
+    }
+    fprintf(out, "}\n");
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static void rank_error(const ensemble *e, vkmd_result res)
+{
+    fprintf(stderr, "vkmd-mpi ensemble: rank %d: %s: %s\n", e->rank, vkmd_result_str(res),
+            vkmd_last_error());
+}
+
+int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
+{
+    ensemble e = {0};
+    e.precision = (precision_options)PRECISION_OPTIONS_INIT;
+    e.comm = comm;
+    MPI_Comm_rank(comm, &e.rank);
+    MPI_Comm_size(comm, &e.size);
+    e.local_rank = rank_device_local_rank(comm, NULL);
+    const char *fail = getenv("VKMD_ENSEMBLE_FAIL"); /* "RANK:STEP", for the tests */
+    if (fail && atoi(fail) == e.rank && strchr(fail, ':'))
+        e.fail_step = strtoll(strchr(fail, ':') + 1, NULL, 10);
+    vkmd_result res = parse(argc, argv, &e);
+    if (res == VKMD_RESULT_COUNT)
+        return 0;
+    if (res != VKMD_OK) { /* the same arguments on every rank: the same verdict */
+        if (e.rank == 0)
+            fprintf(stderr, "vkmd-mpi ensemble: %s: %s\n", vkmd_result_str(res), vkmd_last_error());
+        return 2;
+    }
+    e.round = calloc((size_t)e.size * 3, sizeof *e.round);
+    if (!e.round)
+        return 1;
+
+    /* Setup on every rank, then one round: all go on, or all stop. */
+    vkmd_run *run = NULL;
+    vkmd_vk_context *ctx = NULL;
+    int exit_code = 1;
+    int64_t ck_step = -1;
+    res = e.rank == 0 ? make_dir(e.out) : VKMD_OK;
+    MPI_Barrier(comm); /* DIR exists before the replicas' directories */
+    if (res == VKMD_OK)
+        res = place_replica(&e);
+    if (res == VKMD_OK)
+        res = rank_device_choose(e.device, e.local_rank, e.device_name, sizeof e.device_name);
+    if (res == VKMD_OK)
+        res = vkmd_run_create(&e.d, &run);
+    if (res == VKMD_OK && e.restart) {
+        ck_step = vkmd_run_last_checkpoint(run, NULL);
+        if (e.remd_on)
+            res = load_state(&e, ck_step);
+    }
+    if (res == VKMD_OK) {
+        const vkmd_vk_context_desc cd = {.device = e.device_name};
+        res = vkmd_vk_context_create(&cd, &ctx);
+    }
+    if (res != VKMD_OK)
+        rank_error(&e, res);
+    int who =
+        round_all(&e, res == VKMD_OK ? ROUND_CONTINUE : ROUND_FAILED, 0, ck_step, ROUND_CONTINUE);
+    if (who >= 0) {
+        if (res == VKMD_OK)
+            fprintf(stderr, "vkmd-mpi ensemble: rank %d: replica %d failed to start; nothing ran\n",
+                    e.rank, who);
+        goto cleanup;
+    }
+    for (int r = 0; r < e.size; ++r)
+        if ((int64_t)e.round[3 * r + 2] != ck_step) {
+            if (e.rank == 0)
+                fprintf(stderr,
+                        "vkmd-mpi ensemble: replica %d's checkpoint is at step %lld, replica "
+                        "0's at step %lld: the replicas cannot continue together (a replica "
+                        "stopped between two checkpoints)\n",
+                        r, (long long)e.round[3 * r + 2], (long long)ck_step);
+            goto cleanup;
+        }
+    if (e.rank == 0) {
+        res = logs_open(&e, ck_step);
+        if (res != VKMD_OK)
+            rank_error(&e, res);
+    }
+    /* A log that cannot be opened stops everyone before the first step. */
+    who = round_all(&e, res == VKMD_OK ? ROUND_CONTINUE : ROUND_FAILED, 0, 0, ROUND_CONTINUE);
+    if (who >= 0)
+        goto cleanup;
+    if (e.rank == 0)
+        fprintf(stderr,
+                "vkmd-mpi ensemble: %d replicas%s, one per rank; rank 0 on device %s; outputs "
+                "in %s/\n",
+                e.size, e.remd_on ? " exchanging temperatures" : "", ctx->info.name, e.out);
+
+    const vkmd_reporter hooks = {
+        .user = &e, .begin = ens_begin, .retemper = ens_retemper, .checkpoint = ens_checkpoint};
+    vkmd_run_summary s = {0};
+    const double t0 = MPI_Wtime();
+    res = vkmd_run_execute(run, ctx, &hooks, 1, &s);
+    const double wall = MPI_Wtime() - t0;
+    if (res != VKMD_OK)
+        rank_error(&e, res);
+    if (e.peer_failed) /* the round that told us was this rank's last */
+        goto cleanup;
+    who = round_all(&e, res == VKMD_OK ? ROUND_DONE : ROUND_FAILED, 0, s.last_step, ROUND_DONE);
+    if (who >= 0) {
+        if (res == VKMD_OK)
+            fprintf(stderr,
+                    "vkmd-mpi ensemble: rank %d: replica %d failed at the end; every replica's "
+                    "last checkpoint is intact\n",
+                    e.rank, who);
+        goto cleanup;
+    }
+    if (res != VKMD_OK)
+        goto cleanup;
+    const double mine[SUM_N] = {
+        s.ns_per_day,       wall, s.mean_temperature_k, s.sd_temperature_k, s.final.potential.total,
+        (double)s.last_step};
+    double *all = e.rank == 0 ? calloc((size_t)e.size * SUM_N, sizeof *all) : NULL;
+    MPI_Gather(mine, SUM_N, MPI_DOUBLE, all, SUM_N, MPI_DOUBLE, 0, comm);
+    exit_code = 0;
+    if (e.rank == 0 && all) {
+        if (e.replicas_csv && fflush(e.replicas_csv) != 0)
+            exit_code = 1;
+        if (e.exchange_csv && fflush(e.exchange_csv) != 0)
+            exit_code = 1;
+        if (e.demux && (res = demux(&e, run)) != VKMD_OK) {
+            rank_error(&e, res);
+            exit_code = 1;
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/ensemble.json", e.out);
+        FILE *js = fopen(path, "w");
+        if (js) {
+            write_summary(&e, all, js, 1);
+            fclose(js);
+        } else {
+            fprintf(stderr, "vkmd-mpi ensemble: %s: cannot write: %s\n", path, strerror(errno));
+            exit_code = 1;
+        }
+        write_summary(&e, all, stdout, e.json);
+    }
+    free(all);
+    MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
+cleanup:
+    if (e.replicas_csv)
+        fclose(e.replicas_csv);
+    if (e.exchange_csv)
+        fclose(e.exchange_csv);
+    vkmd_run_destroy(run);
+    vkmd_vk_context_destroy(ctx);
+    free(e.round);
+    return exit_code;
+}

@@ -1,0 +1,395 @@
+/* vkmd-mpi uff relax | scan LIBRARY: a UFF screen of a library of molecules
+ * (every record of an SDF, or an XYZ file's frames as one molecule's
+ * conformers) split across the MPI ranks and gathered in input order:
+ *   - the records are dealt in contiguous blocks (rank r takes records
+ *     [r N / R, (r + 1) N / R)), so concatenating the ranks' outputs in rank
+ *     order is the input order;
+ *   - scan: every conformer of every record of the rank's block is one
+ *     replica of the multi-molecule UFF pass (tools/uff_eval.h), evaluated in
+ *     batches of --replicas (default: the whole block in one batch) on the
+ *     rank's device, or on the CPU reference with --device cpu; JSON out;
+ *   - relax: FIRE from each record's first conformer (sim/uff_relax.h on the
+ *     device, one molecule per call; ref/ref_uff_fire.h on the CPU), SDF out
+ *     with the FIRE report as data items, and a JSON report.
+ * A molecule that cannot be typed or relaxed does not stop the screen: its
+ * JSON entry carries the error and its SDF record the input coordinates with
+ * a VKMD_ERROR data item. The outputs do not depend on the number of ranks:
+ * each molecule's numbers are those of a one-rank run (tests/test_mpi_uff.sh).
+ * Each rank formats its block in memory; rank 0 gathers (MPI_Gatherv) and
+ * writes. */
+#include "uff_screen.h"
+#include "args.h"
+#include "core/json_write.h"
+#include "io/sdf.h"
+#include "io/uff_load.h"
+#include "rank_device.h"
+#include "ref/ref_uff_fire.h"
+#include "sim/uff_relax.h"
+#include "system/uff_terms.h"
+#include "system/uff_typing.h"
+#include "uff_eval.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct screen {
+    const char *library, *out, *json_out, *device;
+    int relax, rms, max_steps, replicas;
+    double ftol;
+    int rank, size;
+    MPI_Comm comm;
+} screen;
+
+static void usage(FILE *out)
+{
+    fprintf(
+        out,
+        "usage: mpirun -n R vkmd-mpi uff scan|relax LIBRARY --out FILE [options]\n"
+        "  LIBRARY              SDF/MOL V2000 (every record a molecule) or XYZ; records are\n"
+        "                       dealt to the ranks in contiguous blocks; outputs in input order\n"
+        "scan: UFF energy (kcal/mol) of every conformer of every record; --out FILE is JSON\n"
+        "  --replicas N         replicas per dispatch (default: a rank's block at once)\n"
+        "relax: FIRE from each record's first conformer; --out FILE is a multi-record SDF\n"
+        "  --json-out FILE      the per-molecule FIRE report as JSON too\n"
+        "  --ftol F             converged when max |F| < F kcal/mol/A (default 1e-3)\n"
+        "  --rms                ... RMS |F| instead of max |F|\n"
+        "  --max-steps N        FIRE steps per molecule at most (default 20000)\n"
+        "both:\n"
+        "  --device cpu|gpu|N|NAME  cpu: the double reference; default: the rank's GPU by\n"
+        "                       its node-local rank\n");
+}
+
+static vkmd_result parse(int argc, char **argv, screen *s)
+{
+    vkmd_result r = VKMD_OK;
+    const args_option opts[] = {ARG_STRING("--out", &s->out),
+                                ARG_STRING("--json-out", &s->json_out),
+                                ARG_STRING("--device", &s->device),
+                                ARG_FLAG("--rms", &s->rms),
+                                ARG_INT("--max-steps", &s->max_steps, 0, 1 << 30),
+                                ARG_INT("--replicas", &s->replicas, 1, 1 << 24),
+                                ARG_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6)};
+    for (int i = 1; i < argc && r == VKMD_OK; ++i) {
+        const char *a = argv[i];
+        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+            continue;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return VKMD_RESULT_COUNT;
+        } else if (a[0] == '-' && a[1]) {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
+        } else if (!s->library) {
+            s->library = a;
+        } else {
+            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unexpected argument '%s'", a);
+        }
+    }
+    if (r == VKMD_OK && !s->library)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no LIBRARY given (see --help)");
+    if (r == VKMD_OK && !s->out)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no --out FILE given");
+    if (r == VKMD_OK && !s->relax && s->json_out)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--json-out is for relax (scan writes JSON)");
+    return r;
+}
+
+/* Rank 0 receives every rank's text (in rank order) and writes it to path
+ * after `head`, then `tail`. Returns an error on rank 0 only. */
+static vkmd_result gather_write(const screen *s, const char *text, size_t len, const char *path,
+                                const char *head, const char *tail)
+{
+    int mine = (int)len, *lens = NULL, *offs = NULL;
+    char *all = NULL;
+    if (s->rank == 0) {
+        lens = calloc((size_t)s->size, sizeof *lens);
+        offs = calloc((size_t)s->size, sizeof *offs);
+    }
+    MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0, s->comm);
+    long total = 0;
+    if (s->rank == 0 && lens && offs) {
+        for (int r = 0; r < s->size; ++r) {
+            offs[r] = (int)total;
+            total += lens[r];
+        }
+        all = malloc((size_t)total + 1);
+    }
+    MPI_Gatherv(text, mine, MPI_CHAR, all, lens, offs, MPI_CHAR, 0, s->comm);
+    vkmd_result res = VKMD_OK;
+    if (s->rank == 0) {
+        FILE *f = all ? fopen(path, "w") : NULL;
+        if (!all)
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: %ld bytes of results", path, total);
+        else if (!f)
+            res = vkmd_fail(VKMD_ERROR_IO, "%s: cannot write: %s", path, strerror(errno));
+        else {
+            fputs(head, f);
+            fwrite(all, 1, (size_t)total, f);
+            fputs(tail, f);
+            if (fclose(f) != 0)
+                res = vkmd_fail(VKMD_ERROR_IO, "%s: error writing: %s", path, strerror(errno));
+        }
+    }
+    free(all);
+    free(lens);
+    free(offs);
+    return res;
+}
+
+/* One molecule's FIRE relaxation (from conformer 0) into xyz and *out. */
+static vkmd_result relax_one(const screen *s, uff_eval *ev, const vkmd_uff_molecule *m,
+                             const vkmd_uff_fire_params *params, double *xyz,
+                             vkmd_uff_fire_result *out)
+{
+    vkmd_uff_typing ty = {0};
+    vkmd_uff_terms terms = {0};
+    vkmd_result res = vkmd_uff_setup(m, NULL, &ty, &terms);
+    memcpy(xyz, m->positions, 3 * sizeof *xyz * (size_t)m->atom_count);
+    if (res == VKMD_OK) {
+        if (ev->ctx)
+            res = vkmd_uff_relax_replicas(ev->ctx, &terms, 1, params, m->positions, xyz, out, NULL);
+        else
+            res = vkmd_ref_uff_fire(&terms, params, xyz, out);
+    }
+    (void)s;
+    vkmd_uff_terms_free(&terms);
+    vkmd_uff_typing_free(&ty);
+    return res;
+}
+
+static void json_error(FILE *f, vkmd_result res)
+{
+    fprintf(f, ", \"error\": ");
+    char msg[1200];
+    snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(res), vkmd_last_error());
+    vkmd_json_write_string(f, msg);
+}
+
+static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
+                             int32_t hi, FILE *sdf, FILE *js, int32_t *out_failed)
+{
+    const vkmd_uff_fire_params params = {.ftol = s->ftol,
+                                         .max_steps = s->max_steps,
+                                         .criterion = s->rms ? VKMD_UFF_FIRE_RMS_FORCE
+                                                             : VKMD_UFF_FIRE_MAX_FORCE};
+    for (int32_t k = lo; k < hi; ++k) {
+        const vkmd_uff_molecule *m = &recs[k];
+        double *xyz = malloc(3 * sizeof *xyz * (size_t)m->atom_count);
+        if (!xyz)
+            return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "record %d", k + 1);
+        vkmd_uff_fire_result r = {0};
+        const vkmd_result res = relax_one(s, ev, m, &params, xyz, &r);
+        char v[5][64], idx[32], err[1200];
+        snprintf(idx, sizeof idx, "%d", k + 1);
+        vkmd_sdf_item items[7];
+        int32_t n = 0;
+        items[n++] = (vkmd_sdf_item){"LIBRARY_INDEX", idx};
+        if (res == VKMD_OK) {
+            snprintf(v[0], sizeof v[0], "%.6f", r.energy_final);
+            snprintf(v[1], sizeof v[1], "%.6f", r.energy_initial);
+            snprintf(v[2], sizeof v[2], "%d", r.steps);
+            snprintf(v[3], sizeof v[3], "%d", r.converged);
+            snprintf(v[4], sizeof v[4], "%.3e", r.fmax);
+            items[n++] = (vkmd_sdf_item){"UFF_ENERGY_KCAL_PER_MOL", v[0]};
+            items[n++] = (vkmd_sdf_item){"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]};
+            items[n++] = (vkmd_sdf_item){"FIRE_STEPS", v[2]};
+            items[n++] = (vkmd_sdf_item){"FIRE_CONVERGED", v[3]};
+            items[n++] = (vkmd_sdf_item){"MAX_FORCE_KCAL_PER_MOL_A", v[4]};
+        } else {
+            snprintf(err, sizeof err, "%s: %s", vkmd_result_str(res), vkmd_last_error());
+            items[n++] = (vkmd_sdf_item){"VKMD_ERROR", err};
+            ++*out_failed;
+        }
+        const vkmd_result w = vkmd_sdf_write_record(sdf, m, m->name, xyz, items, n);
+        free(xyz);
+        VKMD_TRY_RETURN(w);
+        fprintf(js, "%s    {\"index\": %d, \"name\": ", k ? ",\n" : "", k + 1);
+        vkmd_json_write_string(js, m->name);
+        fprintf(js, ", \"atoms\": %d", m->atom_count);
+        if (res == VKMD_OK)
+            fprintf(js,
+                    ", \"energy_initial_kcal_mol\": %.6f, \"energy_final_kcal_mol\": %.6f, "
+                    "\"steps\": %d, \"converged\": %s, \"max_force_kcal_mol_a\": %.3e}",
+                    r.energy_initial, r.energy_final, r.steps, r.converged ? "true" : "false",
+                    r.fmax);
+        else {
+            json_error(js, res);
+            fputc('}', js);
+        }
+    }
+    return VKMD_OK;
+}
+
+static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
+                            int32_t hi, FILE *js, int32_t *out_failed)
+{
+    vkmd_result res = VKMD_OK;
+    const int32_t nm = hi - lo;
+    vkmd_uff_typing *ty = calloc((size_t)nm + 1, sizeof *ty);
+    vkmd_uff_terms *terms = calloc((size_t)nm + 1, sizeof *terms);
+    const vkmd_uff_terms **terms_of = calloc((size_t)nm + 1, sizeof *terms_of);
+    vkmd_result *setup = calloc((size_t)nm + 1, sizeof *setup);
+    char **why = calloc((size_t)nm + 1, sizeof *why);
+    int32_t n = 0;
+    for (int32_t k = 0; k < nm; ++k)
+        n += recs[lo + k].conformer_count;
+    vkmd_uff_replica *reps = calloc((size_t)n + 1, sizeof *reps);
+    vkmd_uff_energy *e = calloc((size_t)n + 1, sizeof *e);
+    if (!ty || !terms || !terms_of || !setup || !why || !reps || !e) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm);
+        goto cleanup;
+    }
+    int32_t nr = 0;
+    for (int32_t k = 0; k < nm; ++k) {
+        const vkmd_uff_molecule *m = &recs[lo + k];
+        setup[k] = vkmd_uff_setup(m, NULL, &ty[k], &terms[k]);
+        terms_of[k] = &terms[k];
+        if (setup[k] != VKMD_OK) {
+            why[k] = strdup(vkmd_last_error());
+            ++*out_failed;
+            continue;
+        }
+        for (int32_t c = 0; c < m->conformer_count; ++c)
+            reps[nr++] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(m, c)};
+    }
+    ev->replicas_per_batch = s->replicas;
+    ev->debug_replica = -1;
+    if (nr > 0)
+        VKMD_TRY(uff_eval_run(ev, terms_of, nm, reps, nr, e, NULL, NULL, NULL));
+    for (int32_t k = 0, r = 0; k < nm; ++k) {
+        const vkmd_uff_molecule *m = &recs[lo + k];
+        fprintf(js, "%s    {\"index\": %d, \"name\": ", lo + k ? ",\n" : "", lo + k + 1);
+        vkmd_json_write_string(js, m->name);
+        fprintf(js, ", \"atoms\": %d", m->atom_count);
+        if (setup[k] != VKMD_OK) {
+            fprintf(js, ", \"error\": ");
+            char msg[1200];
+            snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(setup[k]), why[k] ? why[k] : "");
+            vkmd_json_write_string(js, msg);
+            fputc('}', js);
+            continue;
+        }
+        fprintf(js, ", \"energy_kcal_mol\": [");
+        for (int32_t c = 0; c < m->conformer_count; ++c, ++r)
+            fprintf(js, "%s%.6f", c ? ", " : "", e[r].total);
+        fprintf(js, "]}");
+    }
+cleanup:
+    for (int32_t k = 0; terms && ty && k < nm; ++k) {
+        vkmd_uff_terms_free(&terms[k]);
+        vkmd_uff_typing_free(&ty[k]);
+        if (why)
+            free(why[k]);
+    }
+    free(ty);
+    free(terms);
+    free(terms_of);
+    free(setup);
+    free(why);
+    free(reps);
+    free(e);
+    return res;
+}
+
+int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
+{
+    screen s = {.rank = 0, .comm = comm};
+    MPI_Comm_rank(comm, &s.rank);
+    MPI_Comm_size(comm, &s.size);
+    if (argc < 2 || (strcmp(argv[1], "relax") && strcmp(argv[1], "scan"))) {
+        if (s.rank == 0)
+            usage(stderr);
+        return 2;
+    }
+    s.relax = !strcmp(argv[1], "relax");
+    vkmd_result res = parse(argc - 1, argv + 1, &s);
+    if (res == VKMD_RESULT_COUNT)
+        return 0;
+    if (res != VKMD_OK) {
+        if (s.rank == 0)
+            fprintf(stderr, "vkmd-mpi uff: %s: %s\n", vkmd_result_str(res), vkmd_last_error());
+        return 2;
+    }
+    vkmd_uff_molecule *recs = NULL;
+    int32_t count = 0, failed = 0;
+    uff_eval ev = {0};
+    char device[256] = "cpu", *text = NULL, *sdf_text = NULL;
+    size_t len = 0, sdf_len = 0;
+    FILE *js = open_memstream(&text, &len);
+    FILE *sdf = s.relax ? open_memstream(&sdf_text, &sdf_len) : NULL;
+    if (!js || (s.relax && !sdf))
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "result buffers");
+    if (res == VKMD_OK)
+        res = vkmd_uff_molecule_load(s.library, &recs, &count);
+    if (res == VKMD_OK && !(s.device && !strcmp(s.device, "cpu")))
+        res =
+            rank_device_choose(s.device, rank_device_local_rank(comm, NULL), device, sizeof device);
+    if (res == VKMD_OK)
+        res = uff_eval_open(device, &ev);
+    const int32_t lo = (int32_t)((int64_t)count * s.rank / s.size);
+    const int32_t hi = (int32_t)((int64_t)count * (s.rank + 1) / s.size);
+    if (res == VKMD_OK)
+        res = s.relax ? run_relax(&s, &ev, recs, lo, hi, sdf, js, &failed)
+                      : run_scan(&s, &ev, recs, lo, hi, js, &failed);
+    if (res == VKMD_OK && ev.ctx)
+        res = uff_eval_close(&ev);
+    if (js)
+        fclose(js);
+    if (sdf)
+        fclose(sdf);
+    if (res != VKMD_OK)
+        fprintf(stderr, "vkmd-mpi uff %s: rank %d: %s: %s\n", argv[1], s.rank, vkmd_result_str(res),
+                vkmd_last_error());
+    /* Everyone learns whether anyone failed before anything is written. */
+    int bad = res != VKMD_OK, any_bad = 0, all_failed = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Reduce(&failed, &all_failed, 1, MPI_INT, MPI_SUM, 0, comm);
+    int exit_code = 1;
+    if (!any_bad) {
+        char head[1024];
+        const char *path_js = s.relax ? s.json_out : s.out;
+        vkmd_result w = VKMD_OK;
+        if (s.relax)
+            w = gather_write(&s, sdf_text, sdf_len, s.out, "", "");
+        if (path_js) {
+            snprintf(head, sizeof head,
+                     "{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": "
+                     "\"kcal/mol/angstrom\"},\n  \"command\": \"uff %s\",\n  \"library\": ",
+                     argv[1]);
+            /* The library name is part of the head: write it escaped. */
+            char *h2 = NULL;
+            size_t h2_len = 0;
+            FILE *hf = open_memstream(&h2, &h2_len);
+            if (hf) {
+                fputs(head, hf);
+                vkmd_json_write_string(hf, s.library);
+                fprintf(hf, ",\n  \"molecules\": %d,\n  \"records\": [\n", count);
+                fclose(hf);
+            }
+            const vkmd_result w2 =
+                gather_write(&s, text, len, path_js, h2 ? h2 : head, "\n  ]\n}\n");
+            free(h2);
+            if (w == VKMD_OK)
+                w = w2;
+        }
+        if (s.rank == 0) {
+            if (w != VKMD_OK)
+                fprintf(stderr, "vkmd-mpi uff %s: %s: %s\n", argv[1], vkmd_result_str(w),
+                        vkmd_last_error());
+            else
+                printf("vkmd-mpi uff %s: %d molecules of %s on %d ranks (rank 0: %s); %d "
+                       "failed; results in input order in %s%s%s\n",
+                       argv[1], count, s.library, s.size, ev.device, all_failed, s.out,
+                       s.relax && s.json_out ? " and " : "",
+                       s.relax && s.json_out ? s.json_out : "");
+        }
+        exit_code = w == VKMD_OK ? 0 : 1;
+        MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
+    }
+    uff_eval_close(&ev);
+    free(text);
+    free(sdf_text);
+    vkmd_uff_molecule_array_free(recs, count);
+    return exit_code;
+}
