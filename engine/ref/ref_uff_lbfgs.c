@@ -10,6 +10,7 @@
 #define ARMIJO  1e-4 /* RDKit's FUNCTOL: sufficient decrease */
 #define MOVETOL 1e-7 /* RDKit's MOVETOL: smallest step, relative to the coordinates */
 #define CURV    3e-8 /* RDKit's EPS: curvature guard of the (s, y) update */
+#define NOISE   1e-5 /* relative energy change treated as flat (the device's float energies) */
 
 static double dot(const double *a, const double *b, int32_t n)
 {
@@ -194,6 +195,7 @@ vkmd_result vkmd_ref_uff_lbfgs(const vkmd_uff_terms *t, const vkmd_uff_lbfgs_par
     if (m == 0)
         set_identity(h, n, c);
     int32_t status = VKMD_UFF_RELAX_RUNNING;
+    int fresh = 1; /* d is steepest descent with no curvature memory */
     for (int32_t iter = 1; iter <= p.max_iterations; ++iter) {
         /* Line search along d; not downhill: no memory, steepest descent. */
         double slope = dot(g, d, n), rel = max_rel(d, xyz, n);
@@ -205,10 +207,21 @@ vkmd_result vkmd_ref_uff_lbfgs(const vkmd_uff_terms *t, const vkmd_uff_lbfgs_par
                 d[i] = -c * g[i];
             slope = dot(g, d, n);
             rel = max_rel(d, xyz, n);
+            fresh = 1;
             if (!(slope < 0 && rel > 0)) {
                 status = VKMD_UFF_RELAX_STEP; /* a zero gradient */
                 break;
             }
+        }
+        double dmax = 0;
+        for (int32_t i = 0; i < n; ++i)
+            dmax = fabs(d[i]) > dmax ? fabs(d[i]) : dmax;
+        if (dmax > p.max_step_a) {
+            const double k = p.max_step_a / dmax;
+            for (int32_t i = 0; i < n; ++i)
+                d[i] *= k;
+            slope *= k;
+            rel *= k;
         }
         out->iterations = iter;
         const double lambda_min = MOVETOL / rel;
@@ -220,7 +233,9 @@ vkmd_result vkmd_ref_uff_lbfgs(const vkmd_uff_terms *t, const vkmd_uff_lbfgs_par
             VKMD_TRY(eval(t, xn, &en, gn));
             ++out->evaluations;
             de = en - e;
-            if (de <= ARMIJO * lambda * slope) {
+            const int flat =
+                fabs(de) <= NOISE * (fabs(e) > 1.0 ? fabs(e) : 1.0) && dot(gn, d, n) < 0;
+            if (de <= ARMIJO * lambda * slope || flat) {
                 accepted = 1;
                 break;
             }
@@ -231,10 +246,22 @@ vkmd_result vkmd_ref_uff_lbfgs(const vkmd_uff_terms *t, const vkmd_uff_lbfgs_par
             if (lambda < lambda_min)
                 break;
         }
+        if (!accepted && !fresh) {
+            /* Stalled along a quasi-Newton direction: forget the curvature
+             * and search along steepest descent once before giving up. */
+            mem.pairs = 0;
+            if (m == 0)
+                set_identity(h, n, c);
+            for (int32_t i = 0; i < n; ++i)
+                d[i] = -c * g[i];
+            fresh = 1;
+            continue;
+        }
         if (!accepted) {
             status = VKMD_UFF_RELAX_STEP; /* stalled: stay at x */
             break;
         }
+        fresh = 0;
         for (int32_t i = 0; i < n; ++i) {
             sv[i] = lambda * d[i];
             yv[i] = gn[i] - g[i];

@@ -9,12 +9,17 @@
  *     for huge gradients), RDKit's first BFGS step with an identity inverse
  *     Hessian on its scaled gradient;
  *   line search along d (RDKit's linearSearch, Numerical Recipes 9.7):
- *     slope = g.d (if >= 0, the history is dropped and d = -c g);
+ *     slope = g.d (if >= 0, the history is dropped and d = -c g); d scaled
+ *     down so that no coordinate moves more than max_step_a;
  *     lambda_min = 1e-7 / max_i(|d_i| / max(|x_i|, 1)); lambda = 1;
- *     try x + lambda d: accept when E_new - E <= 1e-4 lambda slope, else
+ *     try x + lambda d: accept when E_new - E <= 1e-4 lambda slope, or
+ *     when |E_new - E| <= 1e-5 max(|E|, 1) (flat to float energies) and
+ *     g_new.d < 0 (still downhill there), else
  *     backtrack (quadratic the first time, cubic after, lambda kept in
- *     [0.1, 0.5] of the previous); lambda < lambda_min: stalled (the
- *     replica stops where it was: converged, as RDKit reports it);
+ *     [0.1, 0.5] of the previous); lambda < lambda_min: stalled. A stall
+ *     along a quasi-Newton direction drops the curvature memory and
+ *     searches once more along -c g (an iteration); a stall along that
+ *     stops the replica where it was (converged, as RDKit reports it);
  *   after an accepted step s = lambda d, y = g_new - g: the convergence
  *     tests; (s, y) kept when s.y > sqrt(3e-8 |s|^2 |y|^2) (RDKit's
  *     curvature guard), the oldest dropped past `memory`;
@@ -22,9 +27,12 @@
  *     Numerical Optimization, algorithm 7.4) with H0 = (s.y / y.y) I from
  *     the newest pair (c I with no pairs).
  * Where this differs from RDKit: L-BFGS (memory pairs) in place of dense
- * BFGS, and the true gradient in the slope, the Armijo test and the
- * updates (RDKit uses its scaled gradient there, which only changes the
- * line search's constant by the scale). */
+ * BFGS (optional), the max_step_a cap, the flat-energy acceptance, the
+ * steepest-descent retry after a
+ * stall (RDKit stops at the first: on the device, float energies stall
+ * along soft modes before RDKit's test is met), and the true gradient in the slope, the Armijo test
+ * and the updates (RDKit uses its scaled gradient there, which only changes the line search's
+ * constant by the scale). */
 #ifndef VKMD_REF_REF_UFF_LBFGS_H
 #define VKMD_REF_REF_UFF_LBFGS_H
 

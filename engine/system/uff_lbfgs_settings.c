@@ -8,6 +8,8 @@ vkmd_uff_lbfgs_params vkmd_uff_lbfgs_params_resolve(const vkmd_uff_lbfgs_params 
         r.force_tol = 1e-4;
     if (r.max_iterations == 0)
         r.max_iterations = 1000;
+    if (r.max_step_a == 0)
+        r.max_step_a = 0.3;
     if (r.check_interval == 0)
         r.check_interval = 64;
     return r;
@@ -28,6 +30,9 @@ vkmd_result vkmd_uff_lbfgs_params_check(const vkmd_uff_lbfgs_params *p)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "L-BFGS: memory %d must be 0 (dense BFGS) or in 1..%d", p->memory,
                          VKMD_UFF_LBFGS_MAX_MEMORY);
+    if (!(p->max_step_a > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: max_step_a %g must be > 0",
+                         p->max_step_a);
     if (p->check_interval < 1)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: check_interval %d must be >= 1",
                          p->check_interval);

@@ -41,6 +41,12 @@ typedef struct vkmd_uff_lbfgs_params {
     /* 0: dense BFGS (RDKit's: the whole inverse Hessian, (3 n)^2 numbers per
      * replica); m in 1..VKMD_UFF_LBFGS_MAX_MEMORY: L-BFGS with m (s, y) pairs */
     int32_t memory;
+    /* 0.3 A: no coordinate moves more than this in one line-search trial (d
+     * scaled down to it before the search). RDKit has no such cap; it
+     * keeps atoms from passing through each other on a huge first step
+     * (d = -c g moves coordinates up to 10 A), where the device's float
+     * energies and 64-bit fixed-point sums would overflow. */
+    double max_step_a;
     int32_t check_interval; /* 64 evaluations recorded per command buffer (device) */
 } vkmd_uff_lbfgs_params;
 
