@@ -53,6 +53,10 @@ shared vec4 s_sum[WORKGROUP_SIZE];
 shared vec4 s_max[WORKGROUP_SIZE];
 shared float s_alpha[VKMD_UFF_LBFGS_DEVICE_MAX_MEMORY];
 shared float s_rho[VKMD_UFF_LBFGS_DEVICE_MAX_MEMORY];
+// Dense BFGS: s, y, H y, then g, of one replica (3 n <= VKMD_UFF_LBFGS_DENSE_MAX_DIM).
+shared float s_va[VKMD_UFF_LBFGS_DENSE_MAX_DIM];
+shared float s_vb[VKMD_UFF_LBFGS_DENSE_MAX_DIM];
+shared float s_vc[VKMD_UFF_LBFGS_DENSE_MAX_DIM];
 
 uint tid;
 uint g_first; // first atom of the replica
@@ -192,37 +196,46 @@ void begin_line_search(inout vkmd_uff_lbfgs_state st)
 
 // d = -H g with the dense inverse Hessian, after its BFGS update with the
 // step s = lambda d (DIR), y (Y plane) when the curvature guard passes.
+// H stays exactly symmetric (the update's products are formed as
+// s_i s_j, which float evaluates the same for (i, j) and (j, i)), so each
+// thread works on its own columns, read along the lanes: consecutive
+// addresses, and no other thread's writes to wait for. s, y, H y and g sit
+// in shared memory for the inner loops.
 void dense_direction(float lambda, float sy, float yy, float ss)
 {
+    for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE) {
+        s_va[i] = lambda * plane[pidx(VKMD_UFF_LBFGS_DIR, i)];
+        s_vb[i] = plane[pidx(VKMD_UFF_LBFGS_Y, i)];
+    }
+    barrier();
     if (sy > sqrt(CURV * yy * ss)) {
         vec4 sum = vec4(0.0), mx = vec4(0.0);
         for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE) {
             float hy = 0.0;
             for (uint j = 0u; j < g_dim; ++j)
-                hy += hist[g_hoff + i * g_dim + j] * plane[pidx(VKMD_UFF_LBFGS_Y, j)];
-            plane[pidx(VKMD_UFF_LBFGS_HY, i)] = hy;
-            sum.x += plane[pidx(VKMD_UFF_LBFGS_Y, i)] * hy;
+                hy += hist[g_hoff + j * g_dim + i] * s_vb[j];
+            s_vc[i] = hy;
+            sum.x += s_vb[i] * hy;
         }
-        reduce(sum, mx);
-        sync_buffers();
+        reduce(sum, mx); // also publishes s_vc
         const float fae = sum.x, fac = 1.0 / sy, fad = 1.0 / fae;
         for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE) {
-            const float si = lambda * plane[pidx(VKMD_UFF_LBFGS_DIR, i)];
-            const float hyi = plane[pidx(VKMD_UFF_LBFGS_HY, i)];
-            const float ui = fac * si - fad * hyi;
+            const float ui = fac * s_va[i] - fad * s_vc[i];
             for (uint j = 0u; j < g_dim; ++j) {
-                const float sj = lambda * plane[pidx(VKMD_UFF_LBFGS_DIR, j)];
-                const float hyj = plane[pidx(VKMD_UFF_LBFGS_HY, j)];
-                const float uj = fac * sj - fad * hyj;
-                hist[g_hoff + i * g_dim + j] += fac * si * sj - fad * hyi * hyj + fae * ui * uj;
+                const float uj = fac * s_va[j] - fad * s_vc[j];
+                hist[g_hoff + j * g_dim + i] +=
+                    fac * (s_va[i] * s_va[j]) - fad * (s_vc[i] * s_vc[j]) + fae * (ui * uj);
             }
         }
     }
-    sync_buffers(); // every read of DIR done, GRAD visible
+    barrier(); // s_vb is reused
+    for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE)
+        s_vb[i] = plane[pidx(VKMD_UFF_LBFGS_GRAD, i)];
+    barrier();
     for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE) {
         float d = 0.0;
         for (uint j = 0u; j < g_dim; ++j)
-            d -= hist[g_hoff + i * g_dim + j] * plane[pidx(VKMD_UFF_LBFGS_GRAD, j)];
+            d -= hist[g_hoff + j * g_dim + i] * s_vb[j];
         plane[pidx(VKMD_UFF_LBFGS_DIR, i)] = d;
     }
 }

@@ -52,6 +52,13 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
         return res;
     /* Curvature memory offsets (floats), per replica. */
     uint64_t total = 0;
+    for (int32_t m = 0; m < batch->molecule_count && p.memory == 0; ++m)
+        if (3 * batch->molecule_atom_count[m] > VKMD_UFF_LBFGS_DENSE_MAX_DIM)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "dense BFGS takes molecules of up to %d atoms (molecule %d has %d); "
+                             "use L-BFGS memory (e.g. 8)",
+                             VKMD_UFF_LBFGS_DENSE_MAX_DIM / 3, m + 1,
+                             batch->molecule_atom_count[m]);
     for (int32_t r = 0; r < batch->replica_count; ++r) {
         const uint64_t dim = 3 * (uint64_t)vkmd_uff_batch_replica_atoms(batch, r);
         total += p.memory == 0 ? dim * dim : 2 * (uint64_t)p.memory * dim;

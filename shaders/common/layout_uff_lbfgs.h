@@ -41,6 +41,9 @@
 
 #define VKMD_SPEC_LBFGS_MEMORY           5  /* uff_lbfgs.comp: 0 dense BFGS, m > 0 L-BFGS pairs */
 #define VKMD_UFF_LBFGS_DEVICE_MAX_MEMORY 16 /* L-BFGS pairs, at most (shared-memory arrays) */
+/* Dense BFGS: coordinates of a replica, at most (3 x 256 atoms; its
+ * vectors sit in shared memory, and its inverse Hessian is 2.4 MB) */
+#define VKMD_UFF_LBFGS_DENSE_MAX_DIM 768
 
 #define VKMD_UFF_LBFGS_X0_HI       0
 #define VKMD_UFF_LBFGS_X0_LO       1
