@@ -453,12 +453,15 @@ void main()
                              float(VKMD_FIXED_INV_SCALE);
             // Sufficient decrease (Armijo), or, when E - E0 is within the
             // float energies' noise, still downhill at the trial (g.d < 0).
-            vec4 sum = vec4(0.0), mx = vec4(0.0);
-            for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE)
-                sum.x += grad_at(i) * plane[pidx(VKMD_UFF_LBFGS_DIR, i)];
-            reduce(sum, mx);
+            bool level = false;
             const float e0f = fixed_to_float(e0[2u * r]) * float(VKMD_FIXED_INV_SCALE);
-            const bool level = abs(de) <= NOISE * max(abs(e0f), 1.0) && sum.x < 0.0;
+            if (de > ARMIJO * st.f.x * st.f.w && abs(de) <= NOISE * max(abs(e0f), 1.0)) {
+                vec4 sum = vec4(0.0), mx = vec4(0.0);
+                for (uint i = tid; i < g_dim; i += WORKGROUP_SIZE)
+                    sum.x += grad_at(i) * plane[pidx(VKMD_UFF_LBFGS_DIR, i)];
+                reduce(sum, mx);
+                level = sum.x < 0.0;
+            }
             if (de <= ARMIJO * st.f.x * st.f.w || level)
                 accept(r, st, e, de);
             else
