@@ -27,7 +27,8 @@ struct vkmd_uff_lbfgs {
     vkmd_vk_pipeline pipeline;
     vkmd_vk_descset set;
     vkmd_vk_buffer planes, replicas, state, history, e0;
-    vkmd_vk_cmd cmd;
+    vkmd_vk_cmd cmd, tail; /* check_interval evaluations; check_interval / 8 for the end */
+    int32_t tail_interval;
     vkmd_uff_lbfgs_push push;
     int32_t atom_count, replica_count;
     uint32_t groups;
@@ -40,6 +41,23 @@ static vkmd_result make_buffer(vkmd_vk_context *ctx, VkDeviceSize size, const ch
 {
     const vkmd_vk_buffer_desc d = {.size = size > 0 ? size : 16, .name = name};
     return vkmd_vk_buffer_create(ctx, &d, out);
+}
+
+/* `count` evaluations (force pass, then the minimiser) into *cmd. */
+static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t count, vkmd_vk_cmd *cmd)
+{
+    VKMD_TRY_RETURN(vkmd_vk_cmd_create(ctx, cmd));
+    VKMD_TRY_RETURN(vkmd_vk_cmd_begin(ctx, cmd));
+    vkmd_pass_uff_record_clear(lb->pass, cmd->cb);
+    for (int32_t k = 0; k < count; ++k) {
+        vkmd_pass_uff_record(lb->pass, cmd->cb);
+        vkmd_vk_barrier_compute(cmd->cb);
+        vkmd_vk_dispatch(cmd->cb, &lb->pipeline, &lb->set, &lb->push, lb->groups, 1, 1);
+        vkmd_vk_barrier_compute(cmd->cb);
+    }
+    vkmd_vk_barrier_compute_to_transfer(cmd->cb);
+    vkmd_vk_barrier_device_to_host(cmd->cb);
+    return vkmd_vk_cmd_end(ctx, cmd);
 }
 
 vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
@@ -145,19 +163,13 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
         (uint32_t)batch->replica_count < max_groups ? (uint32_t)batch->replica_count : max_groups;
 
     /* check_interval evaluations: forces, then the minimiser, which leaves
-     * the forces and energies zeroed for the next pass (one clear up front). */
-    VKMD_TRY(vkmd_vk_cmd_create(ctx, &lb->cmd));
-    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &lb->cmd));
-    vkmd_pass_uff_record_clear(lb->pass, lb->cmd.cb);
-    for (int32_t k = 0; k < p.check_interval; ++k) {
-        vkmd_pass_uff_record(lb->pass, lb->cmd.cb);
-        vkmd_vk_barrier_compute(lb->cmd.cb);
-        vkmd_vk_dispatch(lb->cmd.cb, &lb->pipeline, &lb->set, &lb->push, lb->groups, 1, 1);
-        vkmd_vk_barrier_compute(lb->cmd.cb);
-    }
-    vkmd_vk_barrier_compute_to_transfer(lb->cmd.cb);
-    vkmd_vk_barrier_device_to_host(lb->cmd.cb);
-    VKMD_TRY(vkmd_vk_cmd_end(ctx, &lb->cmd));
+     * the forces and energies zeroed for the next pass (one clear up front).
+     * A second, shorter buffer serves once most replicas have stopped: the
+     * pass still evaluates every replica, so evaluations recorded past the
+     * last replica's end are wasted. */
+    lb->tail_interval = p.check_interval / 8 > 0 ? p.check_interval / 8 : 1;
+    VKMD_TRY(record(ctx, lb, p.check_interval, &lb->cmd));
+    VKMD_TRY(record(ctx, lb, lb->tail_interval, &lb->tail));
     *out_lbfgs = lb;
     return VKMD_OK;
 cleanup:
@@ -197,15 +209,19 @@ vkmd_result vkmd_uff_lbfgs_run(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, const d
     /* Each iteration takes at least one evaluation, a line search rarely
      * more than a few: bound the replays generously. */
     const int64_t max_evals = 20 * (int64_t)lb->params.max_iterations + 16;
-    const int64_t max_submissions = max_evals / lb->params.check_interval + 2;
+    int64_t evals = 0;
+    int32_t running = nr;
     for (;;) {
-        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &lb->cmd));
+        /* The short buffer once fewer than half the replicas run. */
+        const int tail = 2 * running < nr;
+        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, tail ? &lb->tail : &lb->cmd));
+        evals += tail ? lb->tail_interval : lb->params.check_interval;
         ++lb->submissions;
         VKMD_TRY(vkmd_vk_buffer_readback(ctx, &lb->state, 0, st, sizeof *st * (VkDeviceSize)nr));
-        int32_t running = 0;
+        running = 0;
         for (int32_t r = 0; r < nr; ++r)
             running += st[r].u.x != VKMD_UFF_LBFGS_PHASE_DONE;
-        if (running == 0 || lb->submissions >= max_submissions)
+        if (running == 0 || evals >= max_evals)
             break;
     }
 
@@ -269,6 +285,7 @@ void vkmd_uff_lbfgs_destroy(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb)
     if (!lb)
         return;
     vkmd_vk_cmd_destroy(ctx, &lb->cmd);
+    vkmd_vk_cmd_destroy(ctx, &lb->tail);
     vkmd_vk_descset_destroy(ctx, &lb->set);
     vkmd_vk_buffer_destroy(ctx, &lb->e0);
     vkmd_vk_buffer_destroy(ctx, &lb->history);

@@ -9,8 +9,10 @@
  * Every replica goes at its own pace: each force pass is one evaluation for
  * every running replica (its start or a line-search trial), and the kernel
  * after it moves each replica to its next trial. check_interval such pairs
- * are recorded in one command buffer, replayed until every replica has
- * stopped; the host reads the per-replica state once per replay. Stopped
+ * are recorded in one command buffer (and check_interval / 8 in a second,
+ * replayed instead once fewer than half the replicas run), replayed until
+ * every replica has stopped; the host reads the per-replica state once per
+ * replay. Stopped
  * replicas cost one early return in the kernel, but the force pass still
  * evaluates the whole batch (it has no per-replica mask).
  *
