@@ -42,6 +42,7 @@ set(VKMD_SHADER_VARIANTS
   "pme_spread.comp words VKMD_FIXED_WORDS"
   "uff.comp words VKMD_FIXED_WORDS"
   "uff_fire.comp words VKMD_FIXED_WORDS"
+  "uff_lbfgs.comp words VKMD_FIXED_WORDS"
   "uff_md.comp words VKMD_FIXED_WORDS"
   "uff_surface_direct.comp words VKMD_FIXED_WORDS"
   "uff_surface_grid_build.comp words VKMD_FIXED_WORDS"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `vkmd uff relax` end to end, small enough for CI (formic acid, 16 replicas):
-#   - CPU reference FIRE of 16 starts (--replicas 16 --perturb 0.1 --seed 3):
-#     every replica converges, JSON with units;
+# `vkmd uff relax` end to end, small enough for CI (formic acid, 16 replicas),
+# with the default minimiser (quasi-Newton, docs/UFF_RELAX.md) unless named:
+#   - CPU reference of 16 starts (--replicas 16 --perturb 0.1 --seed 3):
+#     every replica converges, JSON with units; the same with
+#     --minimizer fire;
 #   - the device relaxes the same starts: every replica converges, final
 #     energies within 1e-3 kcal/mol of the CPU's, and a second run prints
 #     the same digits;
@@ -31,6 +33,18 @@ print("    cpu: %d/%d converged, steps %d..%d, E %.6f..%.6f" % (d["n_converged"]
       min(x["energy_final_kcal_per_mol"] for x in r), max(x["energy_final_kcal_per_mol"] for x in r)))
 sys.exit(0 if d["n_converged"] == 16 else 1)
 PY
+
+# shellcheck disable=SC2086
+if "$vkmd" uff relax $start --minimizer fire --device cpu --out "$scratch/fire.sdf" --json >"$scratch/fire.json"; then
+  $py - "$scratch/fire.json" <<'PY' && ok "cpu FIRE: every replica converged" || bad "cpu FIRE: not every replica converged"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("    cpu FIRE: %d/16 converged, at most %d steps" % (d["n_converged"], max(r["steps"] for r in d["replicas"])))
+sys.exit(0 if d["n_converged"] == 16 and d["minimiser"] == "FIRE" else 1)
+PY
+else
+  bad "relax --minimizer fire on the CPU reference failed"
+fi
 
 if "$vkmd" uff energy formic-acid --device 0 >/dev/null 2>"$scratch/dev.err"; then
   have_device=1

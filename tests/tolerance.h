@@ -113,6 +113,14 @@
 #define TOL_UFF_MD_START_REL 1e-6
 /* kcal/mol: device energy vs the reference at the relaxed coordinates. */
 #define TOL_UFF_RELAX_ENERGY_ABS 1e-4
+/* L-BFGS minima vs RDKit's minimum (kcal/mol), and the factor allowed
+ * between the median iterations of vkmd's L-BFGS and RDKit's BFGS. */
+#define TOL_LBFGS_RDKIT_ENERGY_ABS 1e-4
+#define TOL_LBFGS_ITERATIONS_RATIO 2.0
+/* L-BFGS device (float) vs CPU double reference: energy after the first
+ * iterations, relative (paths part later), and final minima (kcal/mol). */
+#define TOL_LBFGS_TRACE_REL   1e-4
+#define TOL_LBFGS_MINIMUM_ABS 1e-3
 /* UFF surfaces (docs/UFF_SURFACES.md). */
 #define TOL_GRID_ENERGY_ABS 5e-3 /* kcal/mol per molecule, grid vs direct at 0.1 A */
 #define TOL_GRID_FORCE_RMS  2e-3 /* RMS-relative, grid vs direct at 0.1 A */

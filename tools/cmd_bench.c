@@ -46,6 +46,9 @@ static void usage(FILE *out)
         "  --forces               time full force evaluations (energy + forces)\n"
         "  --uff                  UFF replica evaluations per second (--molecule, default\n"
         "                         xylitol; --replicas LIST, default 1,100,10000)\n"
+        "  --relax                with --uff: also relax every replica (--minimizer\n"
+        "                         lbfgs|fire, default lbfgs): relaxations/s, iterations to\n"
+        "                         converge (median, max), evaluations/s while relaxing\n"
         "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
         "                         beside them) or water:N (default water:8000)\n"
         "  --repeat N             evaluations averaged per figure (default 20)\n"
@@ -145,8 +148,12 @@ static vkmd_result cpu_uff_rate(const vkmd_uff_molecule *m, const vkmd_uff_terms
 }
 
 static int bench_uff_main(const char *device, const char *molecule, const int32_t *reps, int nrep,
-                          int repeat, int relax, const char *json)
+                          int repeat, int relax, const char *minimizer, const char *json)
 {
+    const int fire = !strcmp(minimizer, "fire");
+    const vkmd_uff_relax_params rp = {.minimizer = fire ? VKMD_UFF_MINIMIZER_FIRE
+                                                        : VKMD_UFF_MINIMIZER_LBFGS};
+    const char *mname = relax ? (fire ? "FIRE" : "L-BFGS") : NULL;
     vkmd_vk_context *ctx = NULL;
     vkmd_bench_uff_result res[16];
     double cpu = 0;
@@ -161,7 +168,7 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     if (r == VKMD_OK)
         r = vkmd_uff_setup(&recs[0], NULL, &types, &terms);
     if (r == VKMD_OK)
-        r = vkmd_bench_uff_run(ctx, &recs[0], &terms, reps, nrep, repeat, relax, res);
+        r = vkmd_bench_uff_run(ctx, &recs[0], &terms, reps, nrep, repeat, relax ? &rp : NULL, res);
     if (r == VKMD_OK)
         r = cpu_uff_rate(&recs[0], &terms, &cpu);
     if (r == VKMD_OK) {
@@ -173,14 +180,16 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
             printf("%10d %14.4f %14.4f %16.1f", res[k].replicas, res[k].gpu_ms_per_batch,
                    res[k].wall_ms_per_batch, res[k].evals_per_s);
             if (relax)
-                printf("   relax: %.3f s, %.3f relaxations/s, %d/%d converged, <= %d steps",
-                       res[k].relax_s, res[k].relax_per_s, res[k].relax_converged, res[k].replicas,
-                       res[k].relax_max_steps);
+                printf("   relax (%s): %.3f s, %.3f relaxations/s, %d/%d converged, %s median "
+                       "%.1f max %d, %.1f evals/s while relaxing",
+                       mname, res[k].relax_s, res[k].relax_per_s, res[k].relax_converged,
+                       res[k].replicas, fire ? "steps" : "iterations", res[k].relax_median_steps,
+                       res[k].relax_max_steps, res[k].relax_evals_per_s);
             printf("\n");
         }
         printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
         if (json)
-            r = vkmd_bench_uff_write(json, molecule, d->name, cpu, res, nrep);
+            r = vkmd_bench_uff_write(json, molecule, d->name, cpu, mname, res, nrep);
     }
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
@@ -296,7 +305,7 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
 int cmd_bench(int argc, char **argv)
 {
     const char *systems = NULL, *device = NULL, *json = NULL;
-    const char *molecule = "xylitol", *replica_list = "1,100,10000";
+    const char *molecule = "xylitol", *replica_list = "1,100,10000", *minimizer = "lbfgs";
     int repeat = 20, forces = 0, uff = 0, relax = 0, md_steps = 0;
     int lj_all = 0, lj_one = VKMD_LJ_FP32;
     double lj_one_min_r = 0;
@@ -324,6 +333,7 @@ int cmd_bench(int argc, char **argv)
                                 ARG_STRING("--json", &json),
                                 ARG_INT("--repeat", &repeat, 1, 100000),
                                 ARG_STRING("--molecule", &molecule),
+                                ARG_STRING("--minimizer", &minimizer),
                                 ARG_STRING("--replicas", &replica_list),
                                 ARG_STRING("--dt", &dts),
                                 ARG_INT("--steps", &md_steps, 1, 100000000)};
@@ -373,6 +383,9 @@ int cmd_bench(int argc, char **argv)
     }
     if (r == VKMD_OK && forces + uff > 1)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "give at most one of --forces and --uff");
+    if (r == VKMD_OK && strcmp(minimizer, "lbfgs") && strcmp(minimizer, "fire"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--minimizer '%s': expected lbfgs or fire",
+                      minimizer);
     int32_t reps[16];
     int nrep = 0;
     for (const char *p = replica_list; r == VKMD_OK && uff && *p && nrep < 16;) {
@@ -394,7 +407,7 @@ int cmd_bench(int argc, char **argv)
     }
 
     if (uff)
-        return bench_uff_main(device, molecule, reps, nrep, repeat, relax, json);
+        return bench_uff_main(device, molecule, reps, nrep, repeat, relax, minimizer, json);
     /* The variants: positions modes, each with one LJ precision or (all)
      * several side by side: for --forces all five forms, each with its force
      * error; for the MD suite fp32 and the fp16 forms that meet the force

@@ -1,15 +1,19 @@
 /* vkmd uff relax | md.
  *
- * relax: FIRE minimisation of many replicas of one molecule, all at
- * once on a Vulkan device (sim/uff_fire.h) or one after another on the CPU
- * double reference (ref/ref_uff_fire.h). Starts are the conformations of
- * --confs, or --replicas copies of MOL's first conformer displaced by a
- * seeded random amount (--perturb, --seed: vkmd_uff_perturb, the same
- * numbers on every machine). Writes the relaxed structures as a
- * multi-record SDF (V2000, 4 decimals: re-reading it moves a relaxed
- * energy by up to ~3e-5 kcal/mol) with each replica's energy, steps and convergence as
- * data items, and reports per replica initial and final energy, steps,
- * final max |F| and whether it converged.
+ * relax: minimisation of many replicas at once on a Vulkan device
+ * (sim/uff_relax.h: RDKit's BFGS / L-BFGS by default, or FIRE) or one after
+ * another on the CPU double references (ref/ref_uff_lbfgs.h,
+ * ref/ref_uff_fire.h). Starts: every record of MOL when it holds several
+ * (the conformer workflow: e.g. RDKit ETKDG output; records of different
+ * molecules go in one mixed batch; the output is sorted by energy within
+ * each molecule, and --prune-rms drops near duplicates), else the
+ * conformations of --confs, or --replicas copies of MOL's first conformer
+ * displaced by a seeded random amount (--perturb, --seed:
+ * vkmd_uff_perturb, the same numbers on every machine). Writes the relaxed
+ * structures as a multi-record SDF (V2000, 4 decimals: re-reading it moves
+ * a relaxed energy by up to ~3e-5 kcal/mol) with each record's energies,
+ * iterations, evaluations and convergence as data items (io/sdf_relax.h),
+ * and reports the same per replica.
  *
  * md: Langevin dynamics of --replicas copies of MOL (sim/uff_md.h), each
  * replica's mean temperature; the same seed gives the same digits. */
@@ -18,15 +22,18 @@
 #include "commands.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
+#include "io/sdf_relax.h"
 #include "io/uff_replicas_json.h"
 #include "io/uff_replicas_sdf.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
+#include "ref/ref_uff_lbfgs.h"
 #include "sim/uff_fire.h"
 #include "sim/uff_relax.h"
 #include "sim/uff_md.h"
 #include "sim/uff_md_replicas.h"
 #include "system/molecule_system.h"
+#include "system/uff_conformers.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
@@ -43,18 +50,26 @@ void cmd_uff_relax_usage(FILE *out)
     fprintf(
         out,
         "       vkmd uff relax MOL [--confs FILE | --replicas R --perturb A --seed S] --out FILE\n"
-        "  FIRE minimisation of every replica at once (Bitzek et al. 2006; N_min 5,\n"
-        "  f_inc 1.1, f_dec 0.5, alpha 0.1, f_alpha 0.99, unit masses, dt 0.01..0.05)\n"
+        "  minimisation of every replica at once; MOL with several records (conformers,\n"
+        "  or different molecules): every record relaxed, written sorted by energy\n"
+        "  --minimizer lbfgs|fire  lbfgs (default): RDKit's BFGS line search and tests\n"
+        "                       (dense inverse Hessian, or L-BFGS with --memory M);\n"
+        "                       fire: FIRE (Bitzek et al. 2006), unit masses\n"
         "  --confs FILE         starts: every record/frame of FILE (MOL's atoms in order)\n"
         "  --replicas R         starts: R copies of MOL's first conformer (default 1) ...\n"
         "  --perturb A          ... each coordinate displaced uniformly in [-A, A] A (0)\n"
         "  --seed S             ... by the numbers of seed S (default 1; replica r uses its\n"
         "                       own stream, so the starts do not depend on R)\n"
         "  --out FILE           relaxed structures, multi-record SDF (required)\n"
+        "  --prune-rms A        drop a structure within A (heavy-atom RMSD after\n"
+        "                       superposition) of a lower one of the same molecule\n"
         "  --device auto|cpu|N|NAME  auto (default): the best Vulkan device, else the CPU\n"
-        "  --ftol F             converged when max |F| < F kcal/mol/A (default 1e-3)\n"
-        "  --rms                ... RMS |F| instead of max |F|\n"
-        "  --max-steps N        FIRE steps per replica at most (default 20000)\n"
+        "  --ftol F             lbfgs: RDKit's forceTol (its scaled gradient test, default\n"
+        "                       1e-4); fire: max |F| < F kcal/mol/A (default 1e-3)\n"
+        "  --energy-tol E       lbfgs: stop when |dE| <= E max(|E|, 1) (default off)\n"
+        "  --max-iterations N   line searches (lbfgs, default 1000) or steps (fire, 20000)\n"
+        "  --memory M           lbfgs: 0 dense BFGS (default), 1..16 L-BFGS pairs\n"
+        "  --rms                fire: RMS |F| instead of max |F|\n"
         "  --json               one JSON object on stdout\n"
         "       vkmd uff md MOL --replicas R [options]\n"
         "  BAOAB Langevin dynamics of R copies of MOL at once, each with its own noise;\n"
@@ -73,9 +88,10 @@ void cmd_uff_relax_usage(FILE *out)
 }
 
 typedef struct relax_request {
-    const char *molecule, *confs, *out, *device;
-    int replicas, json, rms, max_steps, seed;
-    double perturb, ftol;
+    const char *molecule, *confs, *out, *device, *minimizer;
+    int replicas, json, rms, max_steps, seed, memory;
+    int from_mol_options; /* --confs, --replicas or --perturb given */
+    double perturb, ftol, energy_tol, prune_rms;
 } relax_request;
 
 /* The options of `opts` (and with win, the window options) and MOL of
@@ -123,27 +139,362 @@ static int relax_args(int argc, char **argv, relax_request *q)
     const args_option opts[] = {ARG_STRING("--confs", &q->confs),
                                 ARG_STRING("--out", &q->out),
                                 ARG_STRING("--device", &q->device),
+                                ARG_STRING("--minimizer", &q->minimizer),
                                 ARG_FLAG("--json", &q->json),
                                 ARG_FLAG("--rms", &q->rms),
                                 ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
                                 ARG_INT("--max-steps", &q->max_steps, 0, 1 << 30),
+                                ARG_INT("--max-iterations", &q->max_steps, 0, 1 << 30),
+                                ARG_INT("--memory", &q->memory, 0, VKMD_UFF_LBFGS_MAX_MEMORY),
                                 ARG_INT("--seed", &q->seed, 0, 2147483647),
                                 ARG_DOUBLE("--perturb", &q->perturb, 0, 10),
-                                ARG_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6)};
+                                ARG_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6),
+                                ARG_DOUBLE("--energy-tol", &q->energy_tol, 0, 1),
+                                ARG_DOUBLE("--prune-rms", &q->prune_rms, 0, 100)};
     vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "relax", NULL, &q->molecule, &help);
     if (help)
         return 0;
     if (r == VKMD_OK && !q->out)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "no --out FILE given: where the relaxed structures go (SDF)");
+    if (r == VKMD_OK && strcmp(q->minimizer, "lbfgs") && strcmp(q->minimizer, "fire"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--minimizer '%s': expected lbfgs or fire",
+                      q->minimizer);
+    if (r == VKMD_OK && q->rms && strcmp(q->minimizer, "fire"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--rms is FIRE's criterion (--minimizer fire)");
     /* --replicas 0 and --perturb -1 in *q mean "not given" */
     if (r == VKMD_OK && q->confs && (q->replicas || q->perturb >= 0))
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "--confs gives the starts; --replicas/--perturb make them from MOL instead "
                       "(not both)");
+    q->from_mol_options = q->confs || q->replicas || q->perturb >= 0;
     q->replicas = q->replicas ? q->replicas : 1;
     q->perturb = q->perturb >= 0 ? q->perturb : 0;
     return args_exit(r, "uff relax");
+}
+
+/* What relax minimises: the molecules (terms), each replica's molecule,
+ * record and title, and the starts in batch order. */
+typedef struct relax_set {
+    int32_t record_count, molecule_count, replica_count, multi;
+    vkmd_uff_molecule *records;
+    vkmd_uff_typing *types;      /* [molecule_count] */
+    vkmd_uff_terms *terms;       /* [molecule_count] */
+    const vkmd_uff_terms **mols; /* [molecule_count] */
+    int32_t *mol_record;         /* [molecule_count]: its first record */
+    int32_t *replica_molecule;   /* [replica_count] */
+    vkmd_uff_batch batch;
+    double *start; /* [3 * batch atoms] A, batch order */
+} relax_set;
+
+static void relax_set_free(relax_set *s)
+{
+    for (int32_t m = 0; m < s->molecule_count; ++m) {
+        vkmd_uff_terms_free(&s->terms[m]);
+        vkmd_uff_typing_free(&s->types[m]);
+    }
+    free(s->types);
+    free(s->terms);
+    free(s->mols);
+    free(s->mol_record);
+    free(s->replica_molecule);
+    free(s->start);
+    vkmd_uff_batch_free(&s->batch);
+    vkmd_uff_molecule_array_free(s->records, s->record_count);
+}
+
+static vkmd_result relax_set_make(const relax_request *q, relax_set *s)
+{
+    vkmd_result res = VKMD_OK;
+    double *starts = NULL;
+    VKMD_TRY_RETURN(vkmd_uff_molecule_load(q->molecule, &s->records, &s->record_count));
+    const int32_t nrec = s->record_count;
+    s->multi = nrec > 1;
+    if (s->multi && q->from_mol_options)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s has %d records: each is relaxed from its own coordinates; "
+                         "--confs/--replicas/--perturb take a one-record MOL",
+                         q->molecule, nrec);
+    s->types = calloc((size_t)nrec, sizeof *s->types);
+    s->terms = calloc((size_t)nrec, sizeof *s->terms);
+    s->mols = calloc((size_t)nrec, sizeof *s->mols);
+    s->mol_record = calloc((size_t)nrec, sizeof *s->mol_record);
+    if (!s->types || !s->terms || !s->mols || !s->mol_record)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d records", nrec);
+    if (!s->multi) {
+        VKMD_TRY_RETURN(vkmd_uff_setup(&s->records[0], NULL, &s->types[0], &s->terms[0]));
+        s->molecule_count = 1;
+        s->mols[0] = &s->terms[0];
+        VKMD_TRY_RETURN(vkmd_uff_starts_make(&s->records[0], q->molecule, q->confs, q->replicas,
+                                             q->perturb, (uint64_t)q->seed, &starts,
+                                             &s->replica_count));
+    } else {
+        s->replica_count = nrec;
+    }
+    s->replica_molecule = calloc((size_t)s->replica_count, sizeof *s->replica_molecule);
+    if (!s->replica_molecule) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", s->replica_count);
+        goto cleanup;
+    }
+    for (int32_t k = 0; s->multi && k < nrec; ++k) {
+        int32_t g = 0;
+        while (g < s->molecule_count &&
+               !vkmd_uff_same_molecule(&s->records[s->mol_record[g]], &s->records[k]))
+            ++g;
+        if (g == s->molecule_count) {
+            res = vkmd_uff_setup(&s->records[k], NULL, &s->types[g], &s->terms[g]);
+            if (res != VKMD_OK) {
+                res = vkmd_fail(res, "%s record %d: %s", q->molecule, k + 1, vkmd_last_error());
+                goto cleanup;
+            }
+            s->mols[g] = &s->terms[g];
+            s->mol_record[g] = k;
+            ++s->molecule_count;
+        }
+        s->replica_molecule[k] = g;
+    }
+    VKMD_TRY(vkmd_uff_batch_build(s->mols, s->molecule_count, s->replica_molecule, s->replica_count,
+                                  &s->batch));
+    s->start = malloc(3 * sizeof *s->start * (size_t)s->batch.atom_count);
+    if (!s->start) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts");
+        goto cleanup;
+    }
+    for (int32_t r = 0; r < s->replica_count; ++r) {
+        const int32_t na = vkmd_uff_batch_replica_atoms(&s->batch, r);
+        const double *src =
+            s->multi ? vkmd_uff_molecule_conformer(&s->records[r], 0) : starts + 3 * (size_t)r * na;
+        memcpy(s->start + 3 * (size_t)s->batch.replica_atom_offset[r], src,
+               3 * sizeof *src * (size_t)na);
+    }
+cleanup:
+    free(starts);
+    return res;
+}
+
+/* Replica r's molecule record. */
+static const vkmd_uff_molecule *replica_record(const relax_set *s, int32_t r)
+{
+    return s->multi ? &s->records[r] : &s->records[0];
+}
+
+static void write_json(const relax_request *q, const relax_set *s, const char *device,
+                       const char *crit, double ftol, int32_t max_its, int32_t checks,
+                       const vkmd_uff_relax_result *out, const int32_t *order, int32_t kept,
+                       const double *rel)
+{
+    int32_t converged = 0;
+    for (int32_t r = 0; r < s->replica_count; ++r)
+        converged += out[r].converged;
+    printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
+           "\"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n  \"molecule\": \"%s\",\n"
+           "  \"device\": \"%s\",\n  \"minimiser\": \"%s\",\n  \"criterion\": \"%s\",\n"
+           "  \"ftol\": %g,\n  \"energy_tol\": %g,\n  \"memory\": %d,\n  \"max_iterations\": %d,\n"
+           "  \"n_molecules\": %d,\n  \"n_replicas\": %d,\n  \"host_checks\": %d,\n"
+           "  \"n_converged\": %d,\n  \"n_written\": %d,\n  \"prune_rms_angstrom\": %g,\n"
+           "  \"out\": \"%s\",\n  \"replicas\": [",
+           VKMD_VERSION, replica_record(s, 0)->name, device,
+           strcmp(q->minimizer, "fire") ? "L-BFGS" : "FIRE", crit, ftol, q->energy_tol, q->memory,
+           max_its, s->molecule_count, s->replica_count, checks, converged, kept, q->prune_rms,
+           q->out);
+    for (int32_t r = 0; r < s->replica_count; ++r) {
+        int32_t rank = -1;
+        for (int32_t i = 0; i < kept; ++i)
+            rank = order[i] == r ? i : rank;
+        printf("%s\n    {\"replica\": %d, \"molecule\": %d, \"energy_initial_kcal_per_mol\": "
+               "%.10f, \"energy_final_kcal_per_mol\": %.10f, "
+               "\"relative_energy_kcal_per_mol\": %.10f, \"steps\": %d, \"iterations\": %d, "
+               "\"energy_evaluations\": %d, \"status\": %d, \"converged\": %s, "
+               "\"max_force_kcal_per_mol_A\": %.4e, \"rms_force_kcal_per_mol_A\": %.4e, "
+               "\"written_as\": %d}",
+               r ? "," : "", r + 1, s->replica_molecule[r] + 1, out[r].energy_initial,
+               out[r].energy_final, rel[r], out[r].iterations, out[r].iterations,
+               out[r].evaluations, out[r].status, out[r].converged ? "true" : "false", out[r].fmax,
+               out[r].frms, rank + 1);
+    }
+    printf("\n  ]\n}\n");
+}
+
+int cmd_uff_relax(int argc, char **argv)
+{
+    relax_request q = {.device = "auto", .minimizer = "lbfgs", .seed = 1, .perturb = -1};
+    int early = relax_args(argc, argv, &q);
+    if (early >= 0)
+        return early;
+    vkmd_result res = VKMD_OK;
+    relax_set s = {0};
+    uff_eval ev = {0};
+    double *final = NULL, *energy = NULL, *rel = NULL;
+    const double **xyz = NULL;
+    const vkmd_uff_molecule **recs = NULL;
+    vkmd_uff_relax_result *out = NULL;
+    int32_t *order = NULL;
+    vkmd_sdf_relaxed *w = NULL;
+    char(*titles)[160] = NULL;
+    int exit_code = 1;
+    const int fire = !strcmp(q.minimizer, "fire");
+    const vkmd_uff_fire_params fparams = {.ftol = q.ftol,
+                                          .max_steps = q.max_steps,
+                                          .criterion = q.rms ? VKMD_UFF_FIRE_RMS_FORCE
+                                                             : VKMD_UFF_FIRE_MAX_FORCE};
+    const vkmd_uff_lbfgs_params lparams = {.force_tol = q.ftol,
+                                           .energy_tol = q.energy_tol,
+                                           .max_iterations = q.max_steps,
+                                           .memory = q.memory};
+    const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fparams);
+    const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lparams);
+    const vkmd_uff_relax_params rparams = {.minimizer = fire ? VKMD_UFF_MINIMIZER_FIRE
+                                                             : VKMD_UFF_MINIMIZER_LBFGS,
+                                           .force_tol = q.ftol,
+                                           .energy_tol = q.energy_tol,
+                                           .max_iterations = q.max_steps,
+                                           .memory = q.memory};
+    VKMD_TRY(relax_set_make(&q, &s));
+    const int32_t n = s.replica_count, nat = s.batch.atom_count;
+    final = malloc(3 * sizeof *final * (size_t)nat);
+    out = calloc((size_t)n, sizeof *out);
+    energy = calloc((size_t)n, sizeof *energy);
+    rel = calloc((size_t)n, sizeof *rel);
+    xyz = calloc((size_t)n, sizeof *xyz);
+    recs = calloc((size_t)n, sizeof *recs);
+    order = calloc((size_t)n, sizeof *order);
+    w = calloc((size_t)n, sizeof *w);
+    titles = calloc((size_t)n, sizeof *titles);
+    if (!final || !out || !energy || !rel || !xyz || !recs || !order || !w || !titles) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", n);
+        goto cleanup;
+    }
+    VKMD_TRY(uff_eval_open(q.device, &ev));
+    int32_t checks = 0;
+    if (ev.ctx && !(fire && q.rms)) {
+        VKMD_TRY(vkmd_uff_relax_batch(ev.ctx, &s.batch, &rparams, s.start, final, out, &checks));
+    } else if (ev.ctx) {
+        vkmd_uff_fire_result *fr = calloc((size_t)n, sizeof *fr);
+        vkmd_uff_fire *fm = NULL;
+        if (!fr) {
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "FIRE results");
+            goto cleanup;
+        }
+        res = vkmd_uff_fire_create(ev.ctx, &s.batch, &fparams, &fm);
+        if (res == VKMD_OK)
+            res = vkmd_uff_fire_run(ev.ctx, fm, s.start, final, fr);
+        checks = fm ? vkmd_uff_fire_submissions(fm) : 0;
+        vkmd_uff_fire_destroy(ev.ctx, fm);
+        for (int32_t r = 0; r < n && res == VKMD_OK; ++r)
+            out[r] = (vkmd_uff_relax_result){.energy_initial = fr[r].energy_initial,
+                                             .energy_final = fr[r].energy_final,
+                                             .fmax = fr[r].fmax,
+                                             .frms = fr[r].frms,
+                                             .iterations = fr[r].steps,
+                                             .evaluations = fr[r].steps + 1,
+                                             .status = fr[r].converged,
+                                             .converged = fr[r].converged};
+        free(fr);
+        if (res != VKMD_OK)
+            goto cleanup;
+    } else {
+        memcpy(final, s.start, 3 * sizeof *final * (size_t)nat);
+        for (int32_t r = 0; r < n; ++r) {
+            const vkmd_uff_terms *t = s.mols[s.replica_molecule[r]];
+            double *x = final + 3 * (size_t)s.batch.replica_atom_offset[r];
+            if (fire) {
+                vkmd_uff_fire_result fr;
+                VKMD_TRY(vkmd_ref_uff_fire(t, &fparams, x, &fr));
+                out[r] = (vkmd_uff_relax_result){.energy_initial = fr.energy_initial,
+                                                 .energy_final = fr.energy_final,
+                                                 .fmax = fr.fmax,
+                                                 .frms = fr.frms,
+                                                 .iterations = fr.steps,
+                                                 .evaluations = fr.steps + 1,
+                                                 .status = fr.converged,
+                                                 .converged = fr.converged};
+            } else {
+                VKMD_TRY(vkmd_ref_uff_lbfgs(t, &lparams, x, &out[r], NULL, 0));
+            }
+        }
+    }
+    for (int32_t r = 0; r < n; ++r) {
+        energy[r] = out[r].energy_final;
+        xyz[r] = final + 3 * (size_t)s.batch.replica_atom_offset[r];
+        recs[r] = replica_record(&s, r);
+    }
+    int32_t kept = n;
+    if (s.multi || q.prune_rms > 0) {
+        VKMD_TRY(vkmd_uff_conformers_order(recs, xyz, energy, n, q.prune_rms, order, &kept, rel));
+    } else {
+        double lo = energy[0];
+        for (int32_t r = 0; r < n; ++r)
+            lo = energy[r] < lo ? energy[r] : lo;
+        for (int32_t r = 0; r < n; ++r) {
+            order[r] = r;
+            rel[r] = energy[r] - lo;
+        }
+    }
+    for (int32_t i = 0; i < kept; ++i) {
+        const int32_t r = order[i];
+        if (s.multi && recs[r]->name[0])
+            snprintf(titles[i], sizeof titles[i], "%s", recs[r]->name);
+        else
+            snprintf(titles[i], sizeof titles[i], "%s %s %d", recs[r]->name,
+                     s.multi ? "record" : "replica", r + 1);
+        w[i] = (vkmd_sdf_relaxed){.molecule = recs[r],
+                                  .title = titles[i],
+                                  .xyz = xyz[r],
+                                  .result = &out[r],
+                                  .relative_energy = rel[r],
+                                  .source = r + 1};
+    }
+    VKMD_TRY(vkmd_sdf_write_relaxed(q.out, fire ? "FIRE" : "L-BFGS", w, kept));
+    int32_t converged = 0;
+    for (int32_t r = 0; r < n; ++r)
+        converged += out[r].converged;
+    const char *crit = fire ? (q.rms ? "rms" : "max") : "rdkit";
+    const double ftol = fire ? fused.ftol : lused.force_tol;
+    const int32_t max_its = fire ? fused.max_steps : lused.max_iterations;
+    if (q.json) {
+        write_json(&q, &s, ev.device, crit, ftol, max_its, checks, out, order, kept, rel);
+    } else {
+        printf("vkmd uff relax: %s \"%s\" (%d molecule(s)), %d replica(s) from %s\n", q.molecule,
+               s.records[0].name, s.molecule_count, n,
+               s.multi   ? "its records"
+               : q.confs ? q.confs
+                         : "MOL");
+        if (fire)
+            printf("device %s; FIRE until %s |F| < %g kcal/mol/A, at most %d steps", ev.device,
+                   crit, ftol, max_its);
+        else
+            printf("device %s; %s, RDKit's tests (forceTol %g), at most %d iterations", ev.device,
+                   lused.memory ? "L-BFGS" : "BFGS", ftol, max_its);
+        if (ev.ctx)
+            printf("; %d host check(s)", checks);
+        printf("\n\n  %7s %16s %16s %8s %8s %10s %9s\n", "replica", "E_initial", "E_final", "iters",
+               "evals", "max|F|", "converged");
+        for (int32_t r = 0; r < n; ++r)
+            printf("  %7d %16.6f %16.6f %8d %8d %10.2e %9s\n", r + 1, out[r].energy_initial,
+                   out[r].energy_final, out[r].iterations, out[r].evaluations, out[r].fmax,
+                   out[r].converged ? "yes" : "no");
+        printf("\n%d of %d converged; %d structure(s) written to %s%s (energies in kcal/mol)\n",
+               converged, n, kept, q.out, s.multi ? ", sorted by energy" : "");
+    }
+    VKMD_TRY(uff_eval_close(&ev));
+    exit_code = 0;
+cleanup:
+    if (exit_code != 0) {
+        fflush(stdout);
+        tool_error("uff relax", res);
+    }
+    uff_eval_close(&ev);
+    free(final);
+    free(out);
+    free(energy);
+    free(rel);
+    free(xyz);
+    free(recs);
+    free(order);
+    free(w);
+    free(titles);
+    relax_set_free(&s);
+    return exit_code;
 }
 
 /* Loads MOL, which must hold one molecule, and its UFF terms. */
@@ -154,95 +505,6 @@ static vkmd_result load_one(const char *path, const char *why, vkmd_uff_molecule
     if (*count != 1)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s has %d records; %s", path, *count, why);
     return vkmd_uff_setup(&(*recs)[0], NULL, ty, terms);
-}
-
-int cmd_uff_relax(int argc, char **argv)
-{
-    relax_request q = {.device = "auto", .seed = 1, .perturb = -1};
-    int early = relax_args(argc, argv, &q);
-    if (early >= 0)
-        return early;
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_molecule *recs = NULL;
-    int32_t count = 0, n = 0;
-    vkmd_uff_typing ty = {0};
-    vkmd_uff_terms terms = {0};
-    uff_eval ev = {0};
-    double *start = NULL, *final = NULL;
-    vkmd_uff_fire_result *out = NULL;
-    int exit_code = 1;
-    const vkmd_uff_fire_params params = {.ftol = q.ftol,
-                                         .max_steps = q.max_steps,
-                                         .criterion = q.rms ? VKMD_UFF_FIRE_RMS_FORCE
-                                                            : VKMD_UFF_FIRE_MAX_FORCE};
-    const vkmd_uff_fire_params used = vkmd_uff_fire_params_resolve(&params);
-
-    VKMD_TRY(load_one(q.molecule,
-                      "relax takes one molecule (its starts come from --confs or --replicas)",
-                      &recs, &count, &ty, &terms));
-    VKMD_TRY(vkmd_uff_starts_make(&recs[0], q.molecule, q.confs, q.replicas, q.perturb,
-                                  (uint64_t)q.seed, &start, &n));
-    const int32_t na = recs[0].atom_count;
-    final = malloc(3 * sizeof *final * (size_t)na * (size_t)n);
-    out = calloc((size_t)n, sizeof *out);
-    if (!final || !out) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", n);
-        goto cleanup;
-    }
-    VKMD_TRY(uff_eval_open(q.device, &ev));
-    int32_t checks = 0;
-    if (ev.ctx) {
-        VKMD_TRY(vkmd_uff_relax_replicas(ev.ctx, &terms, n, &params, start, final, out, &checks));
-    } else {
-        memcpy(final, start, 3 * sizeof *final * (size_t)na * (size_t)n);
-        for (int32_t r = 0; r < n; ++r)
-            VKMD_TRY(vkmd_ref_uff_fire(&terms, &params, final + 3 * (size_t)r * na, &out[r]));
-    }
-    VKMD_TRY(vkmd_uff_replicas_write_sdf(q.out, &recs[0], n, final, out, ""));
-    int32_t converged = 0;
-    for (int32_t r = 0; r < n; ++r)
-        converged += out[r].converged;
-    const char *crit = q.rms ? "rms" : "max";
-    const vkmd_uff_relax_report rep = {.molecule = recs[0].name,
-                                       .device = ev.device,
-                                       .out = q.out,
-                                       .atom_count = na,
-                                       .replica_count = n,
-                                       .host_checks = checks,
-                                       .params = used,
-                                       .results = out};
-    if (q.json) {
-        vkmd_uff_relax_write_json(stdout, &rep);
-    } else {
-        printf("vkmd uff relax: %s \"%s\" (%d atoms), %d replica(s) from %s\n", q.molecule,
-               recs[0].name, na, n, q.confs ? q.confs : "MOL");
-        printf("device %s; FIRE until %s |F| < %g kcal/mol/A, at most %d steps", ev.device, crit,
-               used.ftol, used.max_steps);
-        if (ev.ctx)
-            printf("; %d host check(s)", checks);
-        printf("\n\n  %7s %16s %16s %8s %10s %9s\n", "replica", "E_initial", "E_final", "steps",
-               "max|F|", "converged");
-        for (int32_t r = 0; r < n; ++r)
-            printf("  %7d %16.6f %16.6f %8d %10.2e %9s\n", r + 1, out[r].energy_initial,
-                   out[r].energy_final, out[r].steps, out[r].fmax, out[r].converged ? "yes" : "no");
-        printf("\n%d of %d converged; relaxed structures in %s (energies in kcal/mol)\n", converged,
-               n, q.out);
-    }
-    VKMD_TRY(uff_eval_close(&ev));
-    exit_code = 0;
-cleanup:
-    if (exit_code != 0) {
-        fflush(stdout);
-        tool_error("uff relax", res);
-    }
-    uff_eval_close(&ev);
-    free(start);
-    free(final);
-    free(out);
-    vkmd_uff_terms_free(&terms);
-    vkmd_uff_typing_free(&ty);
-    vkmd_uff_molecule_array_free(recs, count);
-    return exit_code;
 }
 
 typedef struct md_request {

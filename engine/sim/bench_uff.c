@@ -2,7 +2,6 @@
 #include "sim/bench_uff.h"
 #include "forces/pass_uff.h"
 #include "system/uff_batch.h"
-#include "sim/uff_fire.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "vk/command.h"
@@ -30,12 +29,18 @@ static double rnd(uint64_t *rng)
 }
 
 /* One replica count: GPU ms per pass and evaluations per second. */
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int32_t *)a - *(const int32_t *)b;
+}
+
 static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
                                   const vkmd_uff_terms *terms, int32_t replicas, int repeat,
-                                  int relax, uint64_t *rng, vkmd_bench_uff_result *out)
+                                  const vkmd_uff_relax_params *relax, uint64_t *rng,
+                                  vkmd_bench_uff_result *out)
 {
-    vkmd_uff_fire *fire = NULL;
-    vkmd_uff_fire_result *fr = NULL;
+    vkmd_uff_relax_result *fr = NULL;
+    int32_t *steps = NULL;
     vkmd_result res = VKMD_OK;
     vkmd_uff_batch batch = {0};
     vkmd_pass_uff *pass = NULL;
@@ -80,24 +85,32 @@ static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule 
     out->evals_per_s = replicas / (out->gpu_ms_per_batch * 1e-3);
     if (relax) {
         fr = calloc((size_t)replicas, sizeof *fr);
-        if (!fr) {
+        steps = calloc((size_t)replicas, sizeof *steps);
+        if (!fr || !steps) {
             res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d replicas", replicas);
             goto cleanup;
         }
-        VKMD_TRY(vkmd_uff_fire_create(ctx, &batch, NULL, &fire));
+        /* The pass and pipelines are made inside, as a user's call makes
+         * them: included in the time. */
         double t0 = now_s();
-        VKMD_TRY(vkmd_uff_fire_run(ctx, fire, xyz, NULL, fr));
+        VKMD_TRY(vkmd_uff_relax_batch(ctx, &batch, relax, xyz, NULL, fr, &out->relax_host_checks));
         out->relax_s = now_s() - t0;
         out->relax_per_s = replicas / out->relax_s;
         for (int32_t r = 0; r < replicas; ++r) {
             out->relax_converged += fr[r].converged != 0;
-            if (fr[r].steps > out->relax_max_steps)
-                out->relax_max_steps = fr[r].steps;
+            out->relax_evaluations += fr[r].evaluations;
+            steps[r] = fr[r].iterations;
         }
+        qsort(steps, (size_t)replicas, sizeof *steps, cmp_int);
+        out->relax_max_steps = steps[replicas - 1];
+        out->relax_median_steps = replicas % 2
+                                      ? steps[replicas / 2]
+                                      : 0.5 * (steps[replicas / 2 - 1] + steps[replicas / 2]);
+        out->relax_evals_per_s = (double)out->relax_evaluations / out->relax_s;
     }
 cleanup:
-    vkmd_uff_fire_destroy(ctx, fire);
     free(fr);
+    free(steps);
     vkmd_vk_cmd_destroy(ctx, &cmd);
     vkmd_vk_timer_destroy(ctx, &timer);
     vkmd_pass_uff_destroy(ctx, pass);
@@ -108,7 +121,8 @@ cleanup:
 
 vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
                                const vkmd_uff_terms *terms, const int32_t *replicas, int count,
-                               int repeat, int relax, vkmd_bench_uff_result *out)
+                               int repeat, const vkmd_uff_relax_params *relax,
+                               vkmd_bench_uff_result *out)
 {
     vkmd_result res = VKMD_OK;
     uint64_t rng = 0x2545F4914F6CDD1Dull; /* one stream over every replica count */
@@ -118,7 +132,8 @@ vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mo
 }
 
 vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const char *device,
-                                 double cpu_evals_per_s, const vkmd_bench_uff_result *res, int nrep)
+                                 double cpu_evals_per_s, const char *minimizer,
+                                 const vkmd_bench_uff_result *res, int nrep)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -127,16 +142,20 @@ vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const c
             "{\n  \"benchmark\": \"uff\",\n  \"molecule\": \"%s\",\n  \"units\": {\"time\": "
             "\"ms\", \"rate\": \"replica evaluations per second\"},\n  \"device\": \"%s\","
             "\n  \"commit\": \"%s\",\n  \"cpu_reference_evals_per_s\": %.3f,\n  "
-            "\"runs\": [\n",
-            molecule, device, VKMD_GIT_COMMIT, cpu_evals_per_s);
+            "\"minimizer\": \"%s\",\n  \"runs\": [\n",
+            molecule, device, VKMD_GIT_COMMIT, cpu_evals_per_s, minimizer ? minimizer : "none");
     for (int k = 0; k < nrep; ++k)
         fprintf(f,
                 "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
                 "%.6f, \"evals_per_s\": %.3f, \"relax_s\": %.6f, \"relaxations_per_s\": "
-                "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d}%s\n",
+                "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d, "
+                "\"relax_median_steps\": %.1f, \"relax_evaluations\": %lld, "
+                "\"relax_evals_per_s\": %.3f, \"relax_host_checks\": %d}%s\n",
                 res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
                 res[k].evals_per_s, res[k].relax_s, res[k].relax_per_s, res[k].relax_converged,
-                res[k].relax_max_steps, k + 1 < nrep ? "," : "");
+                res[k].relax_max_steps, res[k].relax_median_steps,
+                (long long)res[k].relax_evaluations, res[k].relax_evals_per_s,
+                res[k].relax_host_checks, k + 1 < nrep ? "," : "");
     fprintf(f, "  ]\n}\n");
     if (fclose(f) != 0)
         return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);

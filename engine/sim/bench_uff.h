@@ -2,8 +2,11 @@
  * measures: replica evaluations (energy + forces) per second of the
  * multi-replica pass (forces/pass_uff.h), from GPU timestamps around one
  * clear + pass averaged over `repeat` submissions after a warm-up; with
- * relax, FIRE relaxations (sim/uff_fire.h) of every replica per second
- * (wall time, host checks included). Replicas are the molecule's first
+ * relax, relaxations of every replica per second (sim/uff_relax.h: the
+ * quasi-Newton minimiser or FIRE; wall time, host checks included), the
+ * iterations each replica needed (median, max) and the energy evaluations
+ * per second inside the relaxation (every replica's evaluations over the
+ * wall time). Replicas are the molecule's first
  * conformer displaced by up to 0.2 A per coordinate (a fixed generator, so
  * every run times the same starts). */
 #ifndef VKMD_SIM_BENCH_UFF_H
@@ -12,35 +15,41 @@
 #include "core/result.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
+#include "sim/uff_relax.h"
 #include "vk/context.h"
 
 #include <stdint.h>
 
 typedef struct vkmd_bench_uff_result {
     int32_t replicas;
-    double gpu_ms_per_batch;  /* GPU time of one clear + pass over every replica, ms */
-    double wall_ms_per_batch; /* the same with submit and fence wait, ms */
-    double evals_per_s;       /* replicas / GPU time */
-    double relax_s;           /* wall time of FIRE on every replica (0: not run) */
-    double relax_per_s;       /* replicas / relax_s */
-    int32_t relax_converged;  /* replicas that met the force tolerance */
-    int32_t relax_max_steps;  /* most FIRE steps any replica took */
+    double gpu_ms_per_batch;   /* GPU time of one clear + pass over every replica, ms */
+    double wall_ms_per_batch;  /* the same with submit and fence wait, ms */
+    double evals_per_s;        /* replicas / GPU time */
+    double relax_s;            /* wall time of relaxing every replica (0: not run) */
+    double relax_per_s;        /* replicas / relax_s */
+    int32_t relax_converged;   /* replicas that met the convergence tests */
+    int32_t relax_max_steps;   /* most iterations (L-BFGS) or steps (FIRE) any replica took */
+    double relax_median_steps; /* their median */
+    int64_t relax_evaluations; /* energy + gradient evaluations, all replicas */
+    double relax_evals_per_s;  /* relax_evaluations / relax_s */
+    int32_t relax_host_checks; /* command-buffer submissions */
 } vkmd_bench_uff_result;
 
 /* Times each of the `count` replica counts replicas[k] of `mol` (its terms
- * `terms`, both borrowed) on ctx into out[k]; with relax, also FIRE
- * relaxations (default tolerance, max |F| < 1e-3 kcal/mol/A) of every
- * replica from the same displaced starts. Errors: pass, FIRE, Vulkan and
- * memory errors. */
+ * `terms`, both borrowed) on ctx into out[k]; with relax (NULL: none), also
+ * relaxations with those parameters of every replica from the same
+ * displaced starts. Errors: pass, minimiser, Vulkan and memory errors. */
 vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
                                const vkmd_uff_terms *terms, const int32_t *replicas, int count,
-                               int repeat, int relax, vkmd_bench_uff_result *out);
+                               int repeat, const vkmd_uff_relax_params *relax,
+                               vkmd_bench_uff_result *out);
 
 /* Writes the `nrep` results res[] of `molecule` on `device` (its name), with
- * the CPU reference's rate for scale, as one JSON object ("benchmark":
- * "uff") to `path`. Errors: VKMD_ERROR_IO naming the path. */
+ * the CPU reference's rate for scale and the minimiser's name ("L-BFGS",
+ * "FIRE"; NULL: no relaxation), as one JSON object ("benchmark": "uff") to
+ * `path`. Errors: VKMD_ERROR_IO naming the path. */
 vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const char *device,
-                                 double cpu_evals_per_s, const vkmd_bench_uff_result *res,
-                                 int nrep);
+                                 double cpu_evals_per_s, const char *minimizer,
+                                 const vkmd_bench_uff_result *res, int nrep);
 
 #endif

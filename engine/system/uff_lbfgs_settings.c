@@ -1,0 +1,55 @@
+/* L-BFGS settings (see uff_lbfgs_settings.h). */
+#include "system/uff_lbfgs_settings.h"
+
+vkmd_uff_lbfgs_params vkmd_uff_lbfgs_params_resolve(const vkmd_uff_lbfgs_params *p)
+{
+    vkmd_uff_lbfgs_params r = p ? *p : (vkmd_uff_lbfgs_params){0};
+    if (r.force_tol == 0)
+        r.force_tol = 1e-4;
+    if (r.max_iterations == 0)
+        r.max_iterations = 1000;
+    if (r.max_step_a == 0)
+        r.max_step_a = 0.3;
+    if (r.check_interval == 0)
+        r.check_interval = 64;
+    return r;
+}
+
+vkmd_result vkmd_uff_lbfgs_params_check(const vkmd_uff_lbfgs_params *p)
+{
+    if (!(p->force_tol > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: force_tol %g must be > 0",
+                         p->force_tol);
+    if (!(p->energy_tol >= 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: energy_tol %g must be >= 0",
+                         p->energy_tol);
+    if (p->max_iterations < 1)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: max_iterations %d must be >= 1",
+                         p->max_iterations);
+    if (p->memory < 0 || p->memory > VKMD_UFF_LBFGS_MAX_MEMORY)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "L-BFGS: memory %d must be 0 (dense BFGS) or in 1..%d", p->memory,
+                         VKMD_UFF_LBFGS_MAX_MEMORY);
+    if (!(p->max_step_a > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: max_step_a %g must be > 0",
+                         p->max_step_a);
+    if (p->check_interval < 1)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "L-BFGS: check_interval %d must be >= 1",
+                         p->check_interval);
+    return VKMD_OK;
+}
+
+double vkmd_uff_rdkit_grad_scale(const double *g, int32_t n, double *out_total)
+{
+    double s = 0.1, gmax = -1e8;
+    for (int32_t i = 0; i < n; ++i)
+        gmax = 0.1 * g[i] > gmax ? 0.1 * g[i] : gmax;
+    if (gmax > 10.0) {
+        while (gmax * s > 10.0)
+            s *= 0.5;
+        *out_total = 0.1 * s;
+    } else {
+        *out_total = 0.1;
+    }
+    return s;
+}
