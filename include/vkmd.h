@@ -490,29 +490,34 @@ VKMD_API vkmd_result vkmd_uff_group_evaluate(vkmd_uff_group *batch, double *out_
                                              double *out_forces);
 
 typedef enum vkmd_uff_minimizer {
-    VKMD_UFF_MINIMIZER_FIRE = 0, /* FIRE (sim/uff_fire.h), the default */
-    VKMD_UFF_MINIMIZER_LBFGS = 1 /* L-BFGS */
+    VKMD_UFF_MINIMIZER_LBFGS = 0, /* quasi-Newton as RDKit's BFGS (the default;
+                                     docs/UFF_RELAX.md), L-BFGS with memory > 0 */
+    VKMD_UFF_MINIMIZER_FIRE = 1   /* FIRE */
 } vkmd_uff_minimizer;
 
+/* Zero means default. What `vkmd uff relax --device D` runs. */
 typedef struct vkmd_uff_group_relax_desc {
-    vkmd_uff_minimizer minimizer; /* FIRE */
-    double force_tol;             /* 1e-3 kcal/mol/A: converged when max |F_atom| is below */
-    double energy_tol;            /* 0: none; kcal/mol change between checks (L-BFGS) */
-    int32_t max_iterations;       /* 20000 per replica */
+    vkmd_uff_minimizer minimizer; /* LBFGS */
+    double force_tol;             /* LBFGS: RDKit's forceTol test on the scaled gradient, 1e-4;
+                                     FIRE: max |F_atom| below it, 1e-3 kcal/mol/A */
+    double energy_tol;      /* LBFGS only: relative energy change (RDKit's energyTol); 0 off */
+    int32_t max_iterations; /* LBFGS 1000 line searches, FIRE 20000 steps, per replica */
+    int32_t memory;         /* LBFGS only: 0 dense BFGS, 1..16 L-BFGS pairs */
 } vkmd_uff_group_relax_desc;
 
 typedef struct vkmd_uff_group_relax_result {
     double energy_initial_kcal_mol;
     double energy_final_kcal_mol;
     double max_force_kcal_mol_a; /* at the final coordinates */
-    int32_t iterations;
+    int32_t iterations;          /* line searches (LBFGS) or moves (FIRE) */
+    int32_t evaluations;         /* energy + force evaluations, the start included */
     int converged;
 } vkmd_uff_group_relax_result;
 
 /* Relaxes every replica from its coordinates (replaced by the relaxed
- * ones); out_results[R] may be NULL. Errors: VKMD_ERROR_UNSUPPORTED (a
- * minimizer or tolerance this build does not have), VKMD_ERROR_NUMERIC,
- * device errors. */
+ * ones), every replica at its own pace in one batch; out_results[R] may be
+ * NULL. Errors: VKMD_ERROR_INVALID_ARGUMENT (a parameter out of range, an
+ * LBFGS-only one with FIRE), VKMD_ERROR_NUMERIC, device errors. */
 VKMD_API vkmd_result vkmd_uff_group_relax(vkmd_uff_group *batch,
                                           const vkmd_uff_group_relax_desc *desc,
                                           vkmd_uff_group_relax_result *out_results);

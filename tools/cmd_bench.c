@@ -151,8 +151,7 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
                           int repeat, int relax, const char *minimizer, const char *json)
 {
     const int fire = !strcmp(minimizer, "fire");
-    const vkmd_uff_relax_params rp = {.minimizer = fire ? VKMD_UFF_MINIMIZER_FIRE
-                                                        : VKMD_UFF_MINIMIZER_LBFGS};
+    const vkmd_uff_relax_params rp = {.minimizer = fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS};
     const char *mname = relax ? (fire ? "FIRE" : "L-BFGS") : NULL;
     vkmd_vk_context *ctx = NULL;
     vkmd_bench_uff_result res[16];

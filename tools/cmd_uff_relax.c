@@ -343,8 +343,8 @@ int cmd_uff_relax(int argc, char **argv)
                                            .memory = q.memory};
     const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fparams);
     const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lparams);
-    const vkmd_uff_relax_params rparams = {.minimizer = fire ? VKMD_UFF_MINIMIZER_FIRE
-                                                             : VKMD_UFF_MINIMIZER_LBFGS,
+    const vkmd_uff_relax_params rparams = {.minimizer =
+                                               fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS,
                                            .force_tol = q.ftol,
                                            .energy_tol = q.energy_tol,
                                            .max_iterations = q.max_steps,

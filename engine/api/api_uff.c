@@ -15,7 +15,7 @@
 #include "io/uff_record_setup.h"
 #include "io/uff_surface_setup.h"
 #include "sim/uff_debug_write.h"
-#include "sim/uff_fire.h"
+#include "sim/uff_relax.h"
 #include "sim/uff_md.h"
 #include "sim/uff_replicas.h"
 #include "sim/uff_surface_eval.h"
@@ -407,53 +407,53 @@ vkmd_result vkmd_uff_group_relax(vkmd_uff_group *b, const vkmd_uff_group_relax_d
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "vkmd_uff_group_relax: batch is NULL");
     const vkmd_uff_group_relax_desc none = {0};
     const vkmd_uff_group_relax_desc *d = desc ? desc : &none;
-    if (d->minimizer == VKMD_UFF_MINIMIZER_LBFGS)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "vkmd_uff_group_relax: the L-BFGS minimizer is not in this build yet; "
-                         "use VKMD_UFF_MINIMIZER_FIRE");
-    if (d->minimizer != VKMD_UFF_MINIMIZER_FIRE)
+    if (d->minimizer != VKMD_UFF_MINIMIZER_LBFGS && d->minimizer != VKMD_UFF_MINIMIZER_FIRE)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "vkmd_uff_group_relax_desc.minimizer: %d is not FIRE (0) or LBFGS (1)",
+                         "vkmd_uff_group_relax_desc.minimizer: %d is not LBFGS (0) or FIRE (1)",
                          (int)d->minimizer);
-    if (!(d->force_tol >= 0) || !(d->energy_tol >= 0) || d->max_iterations < 0)
-        return vkmd_fail(
-            VKMD_ERROR_INVALID_ARGUMENT,
-            "vkmd_uff_group_relax_desc: force_tol %g, energy_tol %g, max_iterations %d; "
-            "expected >= 0 (0: default)",
-            d->force_tol, d->energy_tol, (int)d->max_iterations);
-    if (d->energy_tol > 0)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "vkmd_uff_group_relax_desc.energy_tol: FIRE stops on the force criterion "
-                         "only (force_tol); energy_tol is for L-BFGS");
+    const int fire = d->minimizer == VKMD_UFF_MINIMIZER_FIRE;
+    if (!(d->force_tol >= 0) || !(d->energy_tol >= 0) || d->max_iterations < 0 || d->memory < 0 ||
+        d->memory > 16)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "vkmd_uff_group_relax_desc: force_tol %g, energy_tol %g, max_iterations "
+                         "%d, memory %d; expected >= 0 (0: default), memory <= 16",
+                         d->force_tol, d->energy_tol, (int)d->max_iterations, (int)d->memory);
+    if (fire && (d->energy_tol > 0 || d->memory > 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "vkmd_uff_group_relax_desc: energy_tol and memory are LBFGS options; "
+                         "FIRE stops on force_tol (max |F|) only");
     vkmd_result res = VKMD_OK;
     vkmd_uff_batch ub;
     memset(&ub, 0, sizeof ub);
-    vkmd_uff_fire *fire = NULL;
-    vkmd_uff_fire_result *fr = calloc((size_t)b->replica_count, sizeof *fr);
-    if (!fr)
+    vkmd_uff_relax_result *rr = calloc((size_t)b->replica_count, sizeof *rr);
+    if (!rr)
         VKMD_TRY(
             vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", (int)b->replica_count));
-    /* A command buffer records check_interval steps (100) whatever the cap:
-     * a smaller cap records only that many. */
-    const vkmd_uff_fire_params p = {
-        .ftol = d->force_tol,
-        .max_steps = d->max_iterations,
-        .check_interval = d->max_iterations > 0 && d->max_iterations < 100 ? d->max_iterations : 0};
+    /* A command buffer records check_interval evaluations whatever the cap: a
+     * smaller cap records only that many. */
+    const int32_t interval = fire ? 100 : 64;
+    const vkmd_uff_relax_params p = {
+        .minimizer = fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS,
+        .force_tol = d->force_tol,
+        .energy_tol = d->energy_tol,
+        .max_iterations = d->max_iterations,
+        .memory = d->memory,
+        .check_interval =
+            d->max_iterations > 0 && d->max_iterations < interval ? d->max_iterations : 0};
     VKMD_TRY(vkmd_uff_batch_build(b->setup.terms_of, b->mol_count, b->replica_molecule,
                                   b->replica_count, &ub));
-    VKMD_TRY(vkmd_uff_fire_create(b->ctx->vk, &ub, &p, &fire));
-    VKMD_TRY(vkmd_uff_fire_run(b->ctx->vk, fire, b->xyz, b->xyz, fr));
+    VKMD_TRY(vkmd_uff_relax_batch(b->ctx->vk, &ub, &p, b->xyz, b->xyz, rr, NULL));
     for (int32_t r = 0; out_results && r < b->replica_count; ++r)
         out_results[r] =
-            (vkmd_uff_group_relax_result){.energy_initial_kcal_mol = fr[r].energy_initial,
-                                          .energy_final_kcal_mol = fr[r].energy_final,
-                                          .max_force_kcal_mol_a = fr[r].fmax,
-                                          .iterations = fr[r].steps,
-                                          .converged = fr[r].converged};
+            (vkmd_uff_group_relax_result){.energy_initial_kcal_mol = rr[r].energy_initial,
+                                          .energy_final_kcal_mol = rr[r].energy_final,
+                                          .max_force_kcal_mol_a = rr[r].fmax,
+                                          .iterations = rr[r].iterations,
+                                          .evaluations = rr[r].evaluations,
+                                          .converged = rr[r].converged};
 cleanup:
-    vkmd_uff_fire_destroy(b->ctx->vk, fire);
     vkmd_uff_batch_free(&ub);
-    free(fr);
+    free(rr);
     return res;
 }
 

@@ -42,9 +42,9 @@ vkmd_result vkmd_uff_relax_batch(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
                                  int32_t *out_submissions)
 {
     const vkmd_uff_relax_params p = params ? *params : (vkmd_uff_relax_params){0};
-    if (p.minimizer == VKMD_UFF_MINIMIZER_FIRE)
+    if (p.minimizer == VKMD_UFF_MIN_FIRE)
         return relax_fire(ctx, batch, &p, start, out_xyz, out_results, out_submissions);
-    if (p.minimizer != VKMD_UFF_MINIMIZER_LBFGS)
+    if (p.minimizer != VKMD_UFF_MIN_LBFGS)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "relax: unknown minimizer %d",
                          (int)p.minimizer);
     vkmd_result res = VKMD_OK;

@@ -12,14 +12,14 @@
 #include "system/uff_lbfgs_settings.h"
 #include "vk/context.h"
 
-typedef enum vkmd_uff_minimizer {
-    VKMD_UFF_MINIMIZER_LBFGS = 0, /* quasi-Newton: RDKit's BFGS, or L-BFGS with memory > 0 */
-    VKMD_UFF_MINIMIZER_FIRE = 1,
-} vkmd_uff_minimizer;
+typedef enum vkmd_uff_minimizer_kind {
+    VKMD_UFF_MIN_LBFGS = 0, /* quasi-Newton: RDKit's BFGS, or L-BFGS with memory > 0 */
+    VKMD_UFF_MIN_FIRE = 1,
+} vkmd_uff_minimizer_kind;
 
 /* Zero means default. */
 typedef struct vkmd_uff_relax_params {
-    vkmd_uff_minimizer minimizer; /* VKMD_UFF_MINIMIZER_LBFGS */
+    vkmd_uff_minimizer_kind minimizer; /* VKMD_UFF_MIN_LBFGS */
     /* L-BFGS: RDKit's forceTol test (system/uff_lbfgs_settings.h), 1e-4;
      * FIRE: max |F| < force_tol kcal/mol/A, 1e-3 */
     double force_tol;

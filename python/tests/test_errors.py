@@ -69,10 +69,12 @@ def test_uff_bad_input():
         b.positions = np.zeros((2, 5, 3))
     with pytest.raises(TypeError, match="dtype int64"):
         b.positions = np.zeros((3, 5, 3), np.int64)
-    with pytest.raises(vkmd.VkmdError, match="L-BFGS"):
-        b.relax(minimizer="lbfgs")
+    with pytest.raises(ValueError, match="'newton'"):
+        b.relax(minimizer="newton")
     with pytest.raises(vkmd.VkmdError, match="energy_tol"):
-        b.relax(energy_tol=1e-6)
+        b.relax(minimizer="fire", energy_tol=1e-6)
+    with pytest.raises(vkmd.VkmdError, match="memory 17"):
+        b.relax(memory=17)
     with pytest.raises(IndexError):
         b.debug(3)
     with pytest.raises(vkmd.VkmdError, match="nosuch.xyz"):

@@ -82,13 +82,13 @@ class GroupDesc(ctypes.Structure):
 
 class RelaxDesc(ctypes.Structure):
     _fields_ = [("minimizer", c_int), ("force_tol", c_double), ("energy_tol", c_double),
-                ("max_iterations", c_int32)]
+                ("max_iterations", c_int32), ("memory", c_int32)]
 
 
 class RelaxResult(ctypes.Structure):
     _fields_ = [("energy_initial_kcal_mol", c_double), ("energy_final_kcal_mol", c_double),
                 ("max_force_kcal_mol_a", c_double), ("iterations", c_int32),
-                ("converged", c_int)]
+                ("evaluations", c_int32), ("converged", c_int)]
 
 
 class MdDesc(ctypes.Structure):

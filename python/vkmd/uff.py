@@ -223,21 +223,29 @@ class Batch:
         """(R, N, 3) forces, kcal/mol/A."""
         return self.evaluate()[1]
 
-    def relax(self, force_tol=1e-3, max_iterations=20000, minimizer="fire", energy_tol=0.0):
-        """Relaxes every replica (coordinates replaced). Returns a dict of
-        (R,) arrays: energy_initial, energy_final (kcal/mol), max_force
-        (kcal/mol/A), iterations, converged."""
-        kinds = {"fire": 0, "lbfgs": 1}
+    def relax(self, minimizer="lbfgs", force_tol=0.0, energy_tol=0.0, max_iterations=0,
+              memory=0):
+        """Relaxes every replica (coordinates replaced), each at its own pace,
+        as `vkmd uff relax` does. minimizer "lbfgs" (RDKit's BFGS; L-BFGS
+        with memory 1..16) or "fire"; 0 means the minimiser's default
+        (force_tol: RDKit's forceTol 1e-4 for lbfgs, max |F| 1e-3 kcal/mol/A
+        for fire; max_iterations 1000 line searches or 20000 FIRE steps).
+        Returns a dict of (R,) arrays: energy_initial, energy_final
+        (kcal/mol), max_force (kcal/mol/A), iterations, evaluations,
+        converged."""
+        kinds = {"lbfgs": 0, "fire": 1}
         if minimizer not in kinds:
-            raise ValueError(f"minimizer: {minimizer!r}, expected 'fire' or 'lbfgs'")
+            raise ValueError(f"minimizer: {minimizer!r}, expected 'lbfgs' or 'fire'")
         desc = _lib.RelaxDesc(minimizer=kinds[minimizer], force_tol=float(force_tol),
-                              energy_tol=float(energy_tol), max_iterations=int(max_iterations))
+                              energy_tol=float(energy_tol), max_iterations=int(max_iterations),
+                              memory=int(memory))
         res = (_lib.RelaxResult * self.replica_count)()
         check(lib.vkmd_uff_group_relax(self._handle(), ctypes.byref(desc), res))
         return {"energy_initial": np.array([r.energy_initial_kcal_mol for r in res]),
                 "energy_final": np.array([r.energy_final_kcal_mol for r in res]),
                 "max_force": np.array([r.max_force_kcal_mol_a for r in res]),
                 "iterations": np.array([r.iterations for r in res]),
+                "evaluations": np.array([r.evaluations for r in res]),
                 "converged": np.array([bool(r.converged) for r in res])}
 
     def md(self, steps, dt=0.5, temperature=300.0, friction=5.0, seed=0):
