@@ -8,9 +8,12 @@
  *     replica of the multi-molecule UFF pass (tools/uff_eval.h), evaluated in
  *     batches of --replicas (default: the whole block in one batch) on the
  *     rank's device, or on the CPU reference with --device cpu; JSON out;
- *   - relax: FIRE from each record's first conformer (sim/uff_relax.h on the
- *     device, one molecule per call; ref/ref_uff_fire.h on the CPU), SDF out
- *     with the FIRE report as data items, and a JSON report.
+ *   - relax: each record's first conformer relaxed, the rank's whole block
+ *     in one mixed batch on its device (sim/uff_relax.h: the quasi-Newton
+ *     minimiser by default, or FIRE; ref/ref_uff_lbfgs.h or ref_uff_fire.h
+ *     one molecule at a time on the CPU), SDF out with the report as data
+ *     items, and a JSON report. Each replica runs at its own pace, so a
+ *     molecule's result does not depend on its batch companions.
  * A molecule that cannot be typed or relaxed does not stop the screen: its
  * JSON entry carries the error and its SDF record the input coordinates with
  * a VKMD_ERROR data item. The outputs do not depend on the number of ranks:
@@ -24,6 +27,7 @@
 #include "io/uff_load.h"
 #include "rank_device.h"
 #include "ref/ref_uff_fire.h"
+#include "ref/ref_uff_lbfgs.h"
 #include "sim/uff_relax.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
@@ -35,9 +39,9 @@
 #include <string.h>
 
 typedef struct screen {
-    const char *library, *out, *json_out, *device;
-    int relax, rms, max_steps, replicas;
-    double ftol;
+    const char *library, *out, *json_out, *device, *minimizer;
+    int relax, max_steps, replicas, memory;
+    double ftol, energy_tol;
     int rank, size;
     MPI_Comm comm;
 } screen;
@@ -51,11 +55,14 @@ static void usage(FILE *out)
         "                       dealt to the ranks in contiguous blocks; outputs in input order\n"
         "scan: UFF energy (kcal/mol) of every conformer of every record; --out FILE is JSON\n"
         "  --replicas N         replicas per dispatch (default: a rank's block at once)\n"
-        "relax: FIRE from each record's first conformer; --out FILE is a multi-record SDF\n"
-        "  --json-out FILE      the per-molecule FIRE report as JSON too\n"
-        "  --ftol F             converged when max |F| < F kcal/mol/A (default 1e-3)\n"
-        "  --rms                ... RMS |F| instead of max |F|\n"
-        "  --max-steps N        FIRE steps per molecule at most (default 20000)\n"
+        "relax: each record's first conformer relaxed (a rank's block in one batch);\n"
+        "  --out FILE is a multi-record SDF\n"
+        "  --json-out FILE      the per-molecule report as JSON too\n"
+        "  --minimizer lbfgs|fire  as vkmd uff relax (default lbfgs: RDKit's BFGS)\n"
+        "  --ftol F             lbfgs: RDKit's forceTol (default 1e-4); fire: max |F| < F\n"
+        "                       kcal/mol/A (default 1e-3)\n"
+        "  --energy-tol E, --memory M  lbfgs only, as vkmd uff relax\n"
+        "  --max-steps N        iterations per molecule at most (lbfgs 1000, fire 20000)\n"
         "both:\n"
         "  --device cpu|gpu|N|NAME  cpu: the double reference; default: the rank's GPU by\n"
         "                       its node-local rank\n");
@@ -67,10 +74,12 @@ static vkmd_result parse(int argc, char **argv, screen *s)
     const args_option opts[] = {ARG_STRING("--out", &s->out),
                                 ARG_STRING("--json-out", &s->json_out),
                                 ARG_STRING("--device", &s->device),
-                                ARG_FLAG("--rms", &s->rms),
+                                ARG_STRING("--minimizer", &s->minimizer),
                                 ARG_INT("--max-steps", &s->max_steps, 0, 1 << 30),
+                                ARG_INT("--memory", &s->memory, 0, 16),
                                 ARG_INT("--replicas", &s->replicas, 1, 1 << 24),
-                                ARG_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6)};
+                                ARG_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6),
+                                ARG_DOUBLE("--energy-tol", &s->energy_tol, 0, 1)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
         if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
@@ -90,6 +99,13 @@ static vkmd_result parse(int argc, char **argv, screen *s)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no LIBRARY given (see --help)");
     if (r == VKMD_OK && !s->out)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no --out FILE given");
+    if (r == VKMD_OK && s->minimizer && strcmp(s->minimizer, "lbfgs") &&
+        strcmp(s->minimizer, "fire"))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--minimizer %s: expected lbfgs or fire",
+                      s->minimizer);
+    if (r == VKMD_OK && s->minimizer && !strcmp(s->minimizer, "fire") &&
+        (s->energy_tol > 0 || s->memory > 0))
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--energy-tol and --memory are for lbfgs");
     if (r == VKMD_OK && !s->relax && s->json_out)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "--json-out is for relax (scan writes JSON)");
     return r;
@@ -137,88 +153,180 @@ static vkmd_result gather_write(const screen *s, const char *text, size_t len, c
     return res;
 }
 
-/* One molecule's FIRE relaxation (from conformer 0) into xyz and *out. */
-static vkmd_result relax_one(const screen *s, uff_eval *ev, const vkmd_uff_molecule *m,
-                             const vkmd_uff_fire_params *params, double *xyz,
-                             vkmd_uff_fire_result *out)
+/* Relaxes the records [lo, hi) that UFF can type, from their first
+ * conformers: one batch on the device, or one at a time with the CPU
+ * reference. xyz[k] (record lo + k's atoms, A) receives the final
+ * coordinates, out[k] the report; setup[k] is each record's typing result
+ * and why[k] (allocated) its message when it failed. */
+static vkmd_result relax_block(const screen *s, uff_eval *ev, const vkmd_uff_molecule *recs,
+                               int32_t lo, int32_t hi, vkmd_result *setup, char **why, double **xyz,
+                               vkmd_uff_relax_result *out)
 {
-    vkmd_uff_typing ty = {0};
-    vkmd_uff_terms terms = {0};
-    vkmd_result res = vkmd_uff_setup(m, NULL, &ty, &terms);
-    memcpy(xyz, m->positions, 3 * sizeof *xyz * (size_t)m->atom_count);
-    if (res == VKMD_OK) {
-        if (ev->ctx)
-            res = vkmd_uff_relax_replicas(ev->ctx, &terms, 1, params, m->positions, xyz, out, NULL);
-        else
-            res = vkmd_ref_uff_fire(&terms, params, xyz, out);
+    const int32_t nm = hi - lo;
+    const int fire = s->minimizer && !strcmp(s->minimizer, "fire");
+    const vkmd_uff_relax_params rp = {.minimizer = fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS,
+                                      .force_tol = s->ftol,
+                                      .energy_tol = s->energy_tol,
+                                      .max_iterations = s->max_steps,
+                                      .memory = s->memory};
+    const vkmd_uff_fire_params fp = {.ftol = s->ftol, .max_steps = s->max_steps};
+    const vkmd_uff_lbfgs_params lp = {.force_tol = s->ftol,
+                                      .energy_tol = s->energy_tol,
+                                      .max_iterations = s->max_steps,
+                                      .memory = s->memory};
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_batch ub;
+    memset(&ub, 0, sizeof ub);
+    vkmd_uff_typing *ty = calloc((size_t)nm + 1, sizeof *ty);
+    vkmd_uff_terms *terms = calloc((size_t)nm + 1, sizeof *terms);
+    const vkmd_uff_terms **terms_of = calloc((size_t)nm + 1, sizeof *terms_of);
+    int32_t *rec_of = calloc((size_t)nm + 1, sizeof *rec_of); /* replica -> block index */
+    int32_t *mol_of = calloc((size_t)nm + 1, sizeof *mol_of); /* replica -> molecule */
+    double *start = NULL, *final = NULL;
+    vkmd_uff_relax_result *rr = calloc((size_t)nm + 1, sizeof *rr);
+    if (!ty || !terms || !terms_of || !rec_of || !mol_of || !rr)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm));
+    int32_t nr = 0, atoms = 0;
+    for (int32_t k = 0; k < nm; ++k) {
+        const vkmd_uff_molecule *m = &recs[lo + k];
+        memcpy(xyz[k], m->positions, 3 * sizeof *xyz[k] * (size_t)m->atom_count);
+        setup[k] = vkmd_uff_setup(m, NULL, &ty[k], &terms[k]);
+        if (setup[k] != VKMD_OK) {
+            why[k] = strdup(vkmd_last_error());
+            continue;
+        }
+        terms_of[nr] = &terms[k];
+        mol_of[nr] = nr;
+        rec_of[nr++] = k;
+        atoms += m->atom_count;
     }
-    (void)s;
-    vkmd_uff_terms_free(&terms);
-    vkmd_uff_typing_free(&ty);
+    if (nr == 0)
+        goto cleanup;
+    start = malloc(3 * sizeof *start * (size_t)atoms);
+    final = malloc(3 * sizeof *final * (size_t)atoms);
+    if (!start || !final)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "coordinates of %d atoms", atoms));
+    VKMD_TRY(vkmd_uff_batch_build(terms_of, nr, mol_of, nr, &ub));
+    for (int32_t r = 0; r < nr; ++r)
+        memcpy(start + 3 * (size_t)ub.replica_atom_offset[r], xyz[rec_of[r]],
+               3 * sizeof *start * (size_t)ub.molecule_atom_count[r]);
+    memcpy(final, start, 3 * sizeof *final * (size_t)atoms);
+    if (ev->ctx) {
+        VKMD_TRY(vkmd_uff_relax_batch(ev->ctx, &ub, &rp, start, final, rr, NULL));
+    } else {
+        for (int32_t r = 0; r < nr; ++r) {
+            double *x = final + 3 * (size_t)ub.replica_atom_offset[r];
+            if (fire) {
+                vkmd_uff_fire_result f;
+                VKMD_TRY(vkmd_ref_uff_fire(terms_of[r], &fp, x, &f));
+                rr[r] = (vkmd_uff_relax_result){.energy_initial = f.energy_initial,
+                                                .energy_final = f.energy_final,
+                                                .fmax = f.fmax,
+                                                .frms = f.frms,
+                                                .iterations = f.steps,
+                                                .evaluations = f.steps + 1,
+                                                .status = f.converged,
+                                                .converged = f.converged};
+            } else {
+                VKMD_TRY(vkmd_ref_uff_lbfgs(terms_of[r], &lp, x, &rr[r], NULL, 0));
+            }
+        }
+    }
+    for (int32_t r = 0; r < nr; ++r) {
+        memcpy(xyz[rec_of[r]], final + 3 * (size_t)ub.replica_atom_offset[r],
+               3 * sizeof *final * (size_t)ub.molecule_atom_count[r]);
+        out[rec_of[r]] = rr[r];
+    }
+cleanup:
+    vkmd_uff_batch_free(&ub);
+    for (int32_t k = 0; ty && terms && k < nm; ++k) {
+        vkmd_uff_terms_free(&terms[k]);
+        vkmd_uff_typing_free(&ty[k]);
+    }
+    free(ty);
+    free(terms);
+    free(terms_of);
+    free(rec_of);
+    free(mol_of);
+    free(start);
+    free(final);
+    free(rr);
     return res;
-}
-
-static void json_error(FILE *f, vkmd_result res)
-{
-    fprintf(f, ", \"error\": ");
-    char msg[1200];
-    snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(res), vkmd_last_error());
-    vkmd_json_write_string(f, msg);
 }
 
 static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
                              int32_t hi, FILE *sdf, FILE *js, int32_t *out_failed)
 {
-    const vkmd_uff_fire_params params = {.ftol = s->ftol,
-                                         .max_steps = s->max_steps,
-                                         .criterion = s->rms ? VKMD_UFF_FIRE_RMS_FORCE
-                                                             : VKMD_UFF_FIRE_MAX_FORCE};
-    for (int32_t k = lo; k < hi; ++k) {
-        const vkmd_uff_molecule *m = &recs[k];
-        double *xyz = malloc(3 * sizeof *xyz * (size_t)m->atom_count);
-        if (!xyz)
-            return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "record %d", k + 1);
-        vkmd_uff_fire_result r = {0};
-        const vkmd_result res = relax_one(s, ev, m, &params, xyz, &r);
-        char v[5][64], idx[32], err[1200];
-        snprintf(idx, sizeof idx, "%d", k + 1);
-        vkmd_sdf_item items[7];
+    const int32_t nm = hi - lo;
+    const char *kind = s->minimizer && !strcmp(s->minimizer, "fire") ? "fire" : "lbfgs";
+    vkmd_result res = VKMD_OK;
+    vkmd_result *setup = calloc((size_t)nm + 1, sizeof *setup);
+    double **xyz = calloc((size_t)nm + 1, sizeof *xyz);
+    vkmd_uff_relax_result *out = calloc((size_t)nm + 1, sizeof *out);
+    char **why = calloc((size_t)nm + 1, sizeof *why);
+    if (!setup || !xyz || !out || !why)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm));
+    for (int32_t k = 0; k < nm; ++k)
+        if (!(xyz[k] = malloc(3 * sizeof *xyz[k] * (size_t)recs[lo + k].atom_count)))
+            VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "record %d", lo + k + 1));
+    VKMD_TRY(relax_block(s, ev, recs, lo, hi, setup, why, xyz, out));
+    for (int32_t k = 0; k < nm; ++k) {
+        const vkmd_uff_molecule *m = &recs[lo + k];
+        const vkmd_uff_relax_result *r = &out[k];
+        const int ok = setup[k] == VKMD_OK;
+        char v[6][64], idx[32], err[1200];
+        snprintf(idx, sizeof idx, "%d", lo + k + 1);
+        vkmd_sdf_item items[9];
         int32_t n = 0;
         items[n++] = (vkmd_sdf_item){"LIBRARY_INDEX", idx};
-        if (res == VKMD_OK) {
-            snprintf(v[0], sizeof v[0], "%.6f", r.energy_final);
-            snprintf(v[1], sizeof v[1], "%.6f", r.energy_initial);
-            snprintf(v[2], sizeof v[2], "%d", r.steps);
-            snprintf(v[3], sizeof v[3], "%d", r.converged);
-            snprintf(v[4], sizeof v[4], "%.3e", r.fmax);
+        if (ok) {
+            snprintf(v[0], sizeof v[0], "%.6f", r->energy_final);
+            snprintf(v[1], sizeof v[1], "%.6f", r->energy_initial);
+            snprintf(v[2], sizeof v[2], "%d", r->iterations);
+            snprintf(v[3], sizeof v[3], "%d", r->evaluations);
+            snprintf(v[4], sizeof v[4], "%d", r->converged);
+            snprintf(v[5], sizeof v[5], "%.3e", r->fmax);
             items[n++] = (vkmd_sdf_item){"UFF_ENERGY_KCAL_PER_MOL", v[0]};
             items[n++] = (vkmd_sdf_item){"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]};
-            items[n++] = (vkmd_sdf_item){"FIRE_STEPS", v[2]};
-            items[n++] = (vkmd_sdf_item){"FIRE_CONVERGED", v[3]};
-            items[n++] = (vkmd_sdf_item){"MAX_FORCE_KCAL_PER_MOL_A", v[4]};
+            items[n++] = (vkmd_sdf_item){"MINIMIZER", kind};
+            items[n++] = (vkmd_sdf_item){"ITERATIONS", v[2]};
+            items[n++] = (vkmd_sdf_item){"ENERGY_EVALUATIONS", v[3]};
+            items[n++] = (vkmd_sdf_item){"CONVERGED", v[4]};
+            items[n++] = (vkmd_sdf_item){"MAX_FORCE_KCAL_PER_MOL_A", v[5]};
         } else {
-            snprintf(err, sizeof err, "%s: %s", vkmd_result_str(res), vkmd_last_error());
+            snprintf(err, sizeof err, "%s: %s", vkmd_result_str(setup[k]),
+                     why[k] ? why[k] : "typing failed");
             items[n++] = (vkmd_sdf_item){"VKMD_ERROR", err};
             ++*out_failed;
         }
-        const vkmd_result w = vkmd_sdf_write_record(sdf, m, m->name, xyz, items, n);
-        free(xyz);
-        VKMD_TRY_RETURN(w);
-        fprintf(js, "%s    {\"index\": %d, \"name\": ", k ? ",\n" : "", k + 1);
+        VKMD_TRY(vkmd_sdf_write_record(sdf, m, m->name, xyz[k], items, n));
+        fprintf(js, "%s    {\"index\": %d, \"name\": ", lo + k ? ",\n" : "", lo + k + 1);
         vkmd_json_write_string(js, m->name);
         fprintf(js, ", \"atoms\": %d", m->atom_count);
-        if (res == VKMD_OK)
+        if (ok) {
             fprintf(js,
-                    ", \"energy_initial_kcal_mol\": %.6f, \"energy_final_kcal_mol\": %.6f, "
-                    "\"steps\": %d, \"converged\": %s, \"max_force_kcal_mol_a\": %.3e}",
-                    r.energy_initial, r.energy_final, r.steps, r.converged ? "true" : "false",
-                    r.fmax);
-        else {
-            json_error(js, res);
+                    ", \"minimizer\": \"%s\", \"energy_initial_kcal_mol\": %.6f, "
+                    "\"energy_final_kcal_mol\": %.6f, \"steps\": %d, \"iterations\": %d, "
+                    "\"energy_evaluations\": %d, \"converged\": %s, "
+                    "\"max_force_kcal_mol_a\": %.3e}",
+                    kind, r->energy_initial, r->energy_final, r->iterations, r->iterations,
+                    r->evaluations, r->converged ? "true" : "false", r->fmax);
+        } else {
+            fprintf(js, ", \"error\": ");
+            vkmd_json_write_string(js, err);
             fputc('}', js);
         }
     }
-    return VKMD_OK;
+cleanup:
+    for (int32_t k = 0; xyz && k < nm; ++k)
+        free(xyz[k]);
+    for (int32_t k = 0; why && k < nm; ++k)
+        free(why[k]);
+    free(setup);
+    free(xyz);
+    free(out);
+    free(why);
+    return res;
 }
 
 static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
