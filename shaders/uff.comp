@@ -33,6 +33,7 @@
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_UFF_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_UFF_DEBUG_REPLICA) const uint DEBUG_REPLICA = VKMD_UFF_DEBUG_NONE;
+layout(constant_id = VKMD_SPEC_UFF_PER_REPLICA) const bool PER_REPLICA = false;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_UFF_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
@@ -63,6 +64,13 @@ void add_force(uint a, vec3 f)
 {
     uint n = pc.atom_count;
     uint atom = atom_base + a;
+    if (PER_REPLICA) { // this invocation owns the replica's atoms
+        for (uint c = 0u; c < 3u; ++c) {
+            uint i = VKMD_FORCE_INDEX(c, atom, n);
+            force[i] = fixed_add(force[i], to_fixed(f[c]));
+        }
+        return;
+    }
     force_add(VKMD_FORCE_INDEX(0, atom, n), to_fixed(f.x));
     force_add(VKMD_FORCE_INDEX(1, atom, n), to_fixed(f.y));
     force_add(VKMD_FORCE_INDEX(2, atom, n), to_fixed(f.z));
@@ -71,7 +79,11 @@ void add_force(uint a, vec3 f)
 void add_energy(uint slot, float e)
 {
     vkmd_fixed q = to_fixed(e);
-    if (!fixed_is_zero(q))
+    if (fixed_is_zero(q))
+        return;
+    if (PER_REPLICA)
+        energy[energy_base + slot] = fixed_add(energy[energy_base + slot], q);
+    else
         energy_add(energy_base + slot, q);
 }
 
@@ -244,9 +256,48 @@ uint find_range(uint id)
     return lo;
 }
 
+void term_of_kind(uint kind, uint term, uint index)
+{
+    vkmd_uff_term t = terms[term];
+    if (kind == VKMD_UFF_KIND_BOND)
+        bond(t, index);
+    else if (kind == VKMD_UFF_KIND_ANGLE)
+        angle(t, index);
+    else if (kind == VKMD_UFF_KIND_TORSION)
+        torsion(t, index);
+    else if (kind == VKMD_UFF_KIND_INVERSION)
+        inversion(t, index);
+    else
+        pair(t, index);
+}
+
+// PER_REPLICA: replica slots r, r + stride, ...: every term of the slot's
+// molecule in kind order (the table after the ranges, layout_uff.h).
+void replicas(uint stride)
+{
+    for (uint r = gl_GlobalInvocationID.x; r < pc.replica_count; r += stride) {
+        uvec4 slot = slots[r];
+        atom_base = slot.y;
+        energy_base = slot.x * VKMD_UFF_ENERGY_STRIDE;
+        debugging = DEBUG_REPLICA != VKMD_UFF_DEBUG_NONE && slot.x == DEBUG_REPLICA;
+        vkmd_uff_range mt = ranges[pc.range_count + slot.w];
+        uint start[VKMD_UFF_KIND_COUNT + 1] =
+            uint[VKMD_UFF_KIND_COUNT + 1](mt.a.x, mt.a.y, mt.a.z, mt.a.w, mt.b.x, mt.b.y);
+        for (uint k = 0u; k < VKMD_UFF_KIND_COUNT; ++k)
+            for (uint term = start[k]; term < start[k + 1u]; ++term) {
+                dbg_index = term - start[0];
+                term_of_kind(k, term, term - start[k]);
+            }
+    }
+}
+
 void main()
 {
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
+    if (PER_REPLICA) {
+        replicas(stride);
+        return;
+    }
     for (uint id = gl_GlobalInvocationID.x; id < pc.item_count; id += stride) {
         vkmd_uff_range rg = ranges[find_range(id)];
         uint local_id = id - rg.a.x;
@@ -257,18 +308,6 @@ void main()
         energy_base = slot.x * VKMD_UFF_ENERGY_STRIDE;
         debugging = DEBUG_REPLICA != VKMD_UFF_DEBUG_NONE && slot.x == DEBUG_REPLICA;
         dbg_index = term - rg.b.y;
-        uint index = term - rg.a.y; // within its kind
-        vkmd_uff_term t = terms[term];
-        uint kind = rg.b.x;
-        if (kind == VKMD_UFF_KIND_BOND)
-            bond(t, index);
-        else if (kind == VKMD_UFF_KIND_ANGLE)
-            angle(t, index);
-        else if (kind == VKMD_UFF_KIND_TORSION)
-            torsion(t, index);
-        else if (kind == VKMD_UFF_KIND_INVERSION)
-            inversion(t, index);
-        else
-            pair(t, index);
+        term_of_kind(rg.b.x, term, term - rg.a.y); // index within its kind
     }
 }

@@ -219,4 +219,18 @@ for case in "formic-acid|$scratch/confs.sdf|has 22 atoms, formic-acid has 5" \
   if [ $rc = 1 ] && grep -q -F -- "$msg" "$scratch/bad.err"; then ok "scan ${mol##*/} --confs ${confs##*/}: exit 1, $(head -c 120 "$scratch/bad.err")"; else bad "scan $mol --confs $confs: rc $rc: $(cat "$scratch/bad.err")"; fi
 done
 
+# The two kernel shapes of the UFF pass (forces/pass_uff.h: one invocation per
+# replica, lavapipe's default; one per (term, replica) item, a GPU's) add the
+# same integers: the same JSON to the last digit, forces included.
+for m in 0 1; do
+  VKMD_UFF_PER_REPLICA=$m "$vkmd" uff energy "$src/data/uff/molecules.sdf" --device 0 --json \
+    --forces "$scratch/shape$m.f" >"$scratch/shape$m.json" 2>"$scratch/shape$m.err" ||
+    bad "VKMD_UFF_PER_REPLICA=$m: $(cat "$scratch/shape$m.err")"
+done
+if cmp -s "$scratch/shape0.json" "$scratch/shape1.json" && cmp -s "$scratch/shape0.f" "$scratch/shape1.f"; then
+  ok "per-replica and per-item UFF kernels: identical energies and forces (57 records)"
+else
+  bad "per-replica and per-item UFF kernels differ"
+fi
+
 cli_finish test_uff_scan_cli

@@ -29,6 +29,14 @@ static vkmd_result make_buffer(vkmd_vk_context *ctx, VkDeviceSize size, int forc
     return vkmd_vk_buffer_create(ctx, &d, out);
 }
 
+int vkmd_pass_uff_per_replica(const vkmd_vk_context *ctx)
+{
+    const char *e = getenv("VKMD_UFF_PER_REPLICA");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
                                  const vkmd_pass_uff_desc *desc, vkmd_pass_uff **out_pass)
 {
@@ -71,16 +79,18 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
     if (desc->debug)
         p->debug_count = vkmd_uff_batch_replica_terms(batch, desc->debug_replica);
 
+    const int per_replica = vkmd_pass_uff_per_replica(ctx);
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
                                   {VKMD_SPEC_UFF_DEBUG_REPLICA, desc->debug
                                                                     ? (uint32_t)desc->debug_replica
-                                                                    : VKMD_UFF_DEBUG_NONE}};
+                                                                    : VKMD_UFF_DEBUG_NONE},
+                                  {VKMD_SPEC_UFF_PER_REPLICA, (uint32_t)per_replica}};
     const vkmd_vk_pipeline_desc pd = {
         .shader = shader,
         .buffer_count = VKMD_UFF_BINDING_COUNT,
         .push_size = sizeof(vkmd_uff_push),
         .specs = specs,
-        .spec_count = 2,
+        .spec_count = 3,
     };
     VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline));
 
@@ -97,7 +107,8 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
         ctx, (VkDeviceSize)batch->replica_count * VKMD_UFF_ENERGY_STRIDE * sizeof(int64_t), st,
         "UFF energies", &p->energies));
     const VkDeviceSize terms_size = (VkDeviceSize)batch->term_count * sizeof(vkmd_uff_term);
-    const VkDeviceSize ranges_size = (VkDeviceSize)batch->range_count * sizeof(vkmd_uff_range);
+    const VkDeviceSize ranges_size =
+        ((VkDeviceSize)batch->range_count + batch->molecule_count) * sizeof(vkmd_uff_range);
     const VkDeviceSize slots_size = (VkDeviceSize)batch->replica_count * sizeof(vkmd_gpu_uvec4);
     VKMD_TRY(make_buffer(ctx, terms_size, st, "UFF terms", &p->terms));
     VKMD_TRY(make_buffer(ctx, ranges_size, st, "UFF ranges", &p->ranges));
@@ -124,14 +135,16 @@ vkmd_result vkmd_pass_uff_create(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
 
     /* Enough groups to give every item a thread, capped by the device limit;
      * the shader's grid-stride loop covers the rest. */
-    uint32_t groups = vkmd_vk_div_up(batch->item_count, wg);
+    uint32_t groups =
+        vkmd_vk_div_up(per_replica ? (uint32_t)batch->replica_count : batch->item_count, wg);
     uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
     if (desc->max_groups > 0 && desc->max_groups < max_groups)
         max_groups = desc->max_groups;
     p->groups = batch->range_count == 0 ? 0 : (groups < max_groups ? groups : max_groups);
-    vkmd_log_debug("UFF pass: %d replicas of %d molecules, %u items in %u ranges, %u groups of %u",
+    vkmd_log_debug("UFF pass: %d replicas of %d molecules, %u items in %u ranges, %u groups of %u "
+                   "(%s)",
                    batch->replica_count, batch->molecule_count, batch->item_count,
-                   batch->range_count, p->groups, wg);
+                   batch->range_count, p->groups, wg, per_replica ? "per replica" : "per item");
     *out_pass = p;
     return VKMD_OK;
 cleanup:

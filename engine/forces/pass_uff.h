@@ -65,6 +65,15 @@ typedef struct vkmd_pass_uff_desc {
 
 typedef struct vkmd_pass_uff vkmd_pass_uff;
 
+/* Which kernel shape evaluates the batch (VKMD_SPEC_UFF_PER_REPLICA): 1 on a
+ * CPU device, one invocation per replica walking its molecule's terms with
+ * plain (not atomic) fixed-point adds to its own atoms, as the reference
+ * does; 0 on a GPU, one invocation per (term, replica) item with atomic
+ * adds. Both add the same integers, so they give the same bits. On lavapipe
+ * the atomics were most of the cost (every item adds 3 to 12 of them).
+ * $VKMD_UFF_PER_REPLICA (1 / 0) overrides it, for tests and figures. */
+int vkmd_pass_uff_per_replica(const vkmd_vk_context *ctx);
+
 /* Builds the pipeline (with the debug variant when desc->debug), the
  * accumulators and the tables of `batch`, and uploads the tables. `desc` may
  * be NULL (defaults). Errors: VKMD_ERROR_UNSUPPORTED (no shader build for the

@@ -159,7 +159,7 @@ vkmd_result vkmd_uff_batch_build(const vkmd_uff_terms *const *molecules, int32_t
     b.molecule_term_count = calloc((size_t)molecule_count, sizeof *b.molecule_term_count);
     b.molecule_term_start = calloc((size_t)molecule_count, sizeof *b.molecule_term_start);
     b.slots = calloc((size_t)replica_count, sizeof *b.slots);
-    b.ranges = calloc((size_t)molecule_count * VKMD_UFF_KIND_COUNT, sizeof *b.ranges);
+    b.ranges = calloc((size_t)molecule_count * (VKMD_UFF_KIND_COUNT + 1), sizeof *b.ranges);
     fill = calloc((size_t)molecule_count + 1, sizeof *fill);
     if (!b.replica_molecule || !b.replica_atom_offset || !b.molecule_atom_count ||
         !b.molecule_term_count || !b.molecule_term_start || !b.slots || !b.ranges || !fill) {
@@ -264,6 +264,16 @@ vkmd_result vkmd_uff_batch_build(const vkmd_uff_terms *const *molecules, int32_t
         }
     }
     free(first_slot);
+    /* The per-molecule kind table after the ranges (layout_uff.h). */
+    for (int32_t m = 0; m < molecule_count; ++m) {
+        uint32_t start[VKMD_UFF_KIND_COUNT + 1];
+        start[0] = b.molecule_term_start[m];
+        for (int k = 0; k < VKMD_UFF_KIND_COUNT; ++k)
+            start[k + 1] = start[k] + (uint32_t)b.molecule_term_count[m][k];
+        b.ranges[b.range_count + (uint32_t)m] =
+            (vkmd_uff_range){.a = {start[0], start[1], start[2], start[3]},
+                             .b = {start[4], start[5], (uint32_t)m, 0}};
+    }
     b.item_count = (uint32_t)items;
     *out = b;
     free(fill);

@@ -50,7 +50,8 @@ typedef struct vkmd_uff_batch {
     /* Device tables, all owned: */
     vkmd_uff_term *terms; /* [term_count] */
     uint32_t term_count;
-    vkmd_uff_range *ranges; /* [range_count] */
+    vkmd_uff_range *ranges; /* [range_count + molecule_count]: the ranges, then each
+                               molecule's terms by kind (layout_uff.h) */
     uint32_t range_count;
     vkmd_gpu_uvec4 *slots; /* [replica_count]: (replica, atom offset, atom count, molecule) */
     uint32_t item_count;   /* terms summed over replicas; < VKMD_UFF_BATCH_MAX_ITEMS */

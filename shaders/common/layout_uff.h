@@ -24,7 +24,10 @@
 /* uff.comp: the replica whose per-interaction details go to the debug buffer;
  * VKMD_UFF_DEBUG_NONE (the default) compiles the debug writes away. */
 #define VKMD_SPEC_UFF_DEBUG_REPLICA 32
-#define VKMD_UFF_DEBUG_NONE         0xFFFFFFFFu
+/* bool: one invocation per replica walking its molecule's terms (forces/
+ * pass_uff.h: vkmd_pass_uff_per_replica), not one per item */
+#define VKMD_SPEC_UFF_PER_REPLICA 35
+#define VKMD_UFF_DEBUG_NONE       0xFFFFFFFFu
 
 #define VKMD_UFF_WORKGROUP_SIZE 64 /* default; any power of two the device allows */
 
@@ -91,7 +94,10 @@
  * a: item_start, term_start (index into the term table), slot_start,
  *    replica_count (> 0).
  * b: kind (VKMD_UFF_KIND_*), molecule_term_start (the molecule's first term:
- *    debug record index = term - molecule_term_start), molecule, -. */
+ *    debug record index = term - molecule_term_start), molecule, -.
+ * After the range_count ranges, one record per molecule m (index
+ * range_count + m) gives its terms by kind for the per-replica kernel:
+ * a = first term of kinds 0..3, b.x = first of kind 4, b.y = its end. */
 #define VKMD_UFF_RANGE_FIELDS                                                                      \
     VKMD_UVEC4 a;                                                                                  \
     VKMD_UVEC4 b;
