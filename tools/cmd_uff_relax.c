@@ -26,8 +26,6 @@
 #include "io/uff_replicas_json.h"
 #include "io/uff_replicas_sdf.h"
 #include "ref/ref_uff.h"
-#include "ref/ref_uff_fire.h"
-#include "ref/ref_uff_lbfgs.h"
 #include "sim/uff_fire.h"
 #include "sim/uff_relax.h"
 #include "sim/uff_md.h"
@@ -333,22 +331,17 @@ int cmd_uff_relax(int argc, char **argv)
     char(*titles)[160] = NULL;
     int exit_code = 1;
     const int fire = !strcmp(q.minimizer, "fire");
-    const vkmd_uff_fire_params fparams = {.ftol = q.ftol,
-                                          .max_steps = q.max_steps,
-                                          .criterion = q.rms ? VKMD_UFF_FIRE_RMS_FORCE
-                                                             : VKMD_UFF_FIRE_MAX_FORCE};
-    const vkmd_uff_lbfgs_params lparams = {.force_tol = q.ftol,
-                                           .energy_tol = q.energy_tol,
-                                           .max_iterations = q.max_steps,
-                                           .memory = q.memory};
-    const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fparams);
-    const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lparams);
     const vkmd_uff_relax_params rparams = {.minimizer =
                                                fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS,
                                            .force_tol = q.ftol,
                                            .energy_tol = q.energy_tol,
                                            .max_iterations = q.max_steps,
-                                           .memory = q.memory};
+                                           .memory = q.memory,
+                                           .fire_rms = q.rms};
+    const vkmd_uff_fire_params fp = vkmd_uff_relax_fire_params(&rparams);
+    const vkmd_uff_lbfgs_params lp = vkmd_uff_relax_lbfgs_params(&rparams);
+    const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fp);
+    const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lp);
     VKMD_TRY(relax_set_make(&q, &s));
     const int32_t n = s.replica_count, nat = s.batch.atom_count;
     final = malloc(3 * sizeof *final * (size_t)nat);
@@ -366,52 +359,14 @@ int cmd_uff_relax(int argc, char **argv)
     }
     VKMD_TRY(uff_eval_open(q.device, &ev));
     int32_t checks = 0;
-    if (ev.ctx && !(fire && q.rms)) {
+    if (ev.ctx) {
         VKMD_TRY(vkmd_uff_relax_batch(ev.ctx, &s.batch, &rparams, s.start, final, out, &checks));
-    } else if (ev.ctx) {
-        vkmd_uff_fire_result *fr = calloc((size_t)n, sizeof *fr);
-        vkmd_uff_fire *fm = NULL;
-        if (!fr) {
-            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "FIRE results");
-            goto cleanup;
-        }
-        res = vkmd_uff_fire_create(ev.ctx, &s.batch, &fparams, &fm);
-        if (res == VKMD_OK)
-            res = vkmd_uff_fire_run(ev.ctx, fm, s.start, final, fr);
-        checks = fm ? vkmd_uff_fire_submissions(fm) : 0;
-        vkmd_uff_fire_destroy(ev.ctx, fm);
-        for (int32_t r = 0; r < n && res == VKMD_OK; ++r)
-            out[r] = (vkmd_uff_relax_result){.energy_initial = fr[r].energy_initial,
-                                             .energy_final = fr[r].energy_final,
-                                             .fmax = fr[r].fmax,
-                                             .frms = fr[r].frms,
-                                             .iterations = fr[r].steps,
-                                             .evaluations = fr[r].steps + 1,
-                                             .status = fr[r].converged,
-                                             .converged = fr[r].converged};
-        free(fr);
-        if (res != VKMD_OK)
-            goto cleanup;
     } else {
         memcpy(final, s.start, 3 * sizeof *final * (size_t)nat);
-        for (int32_t r = 0; r < n; ++r) {
-            const vkmd_uff_terms *t = s.mols[s.replica_molecule[r]];
-            double *x = final + 3 * (size_t)s.batch.replica_atom_offset[r];
-            if (fire) {
-                vkmd_uff_fire_result fr;
-                VKMD_TRY(vkmd_ref_uff_fire(t, &fparams, x, &fr));
-                out[r] = (vkmd_uff_relax_result){.energy_initial = fr.energy_initial,
-                                                 .energy_final = fr.energy_final,
-                                                 .fmax = fr.fmax,
-                                                 .frms = fr.frms,
-                                                 .iterations = fr.steps,
-                                                 .evaluations = fr.steps + 1,
-                                                 .status = fr.converged,
-                                                 .converged = fr.converged};
-            } else {
-                VKMD_TRY(vkmd_ref_uff_lbfgs(t, &lparams, x, &out[r], NULL, 0));
-            }
-        }
+        for (int32_t r = 0; r < n; ++r)
+            VKMD_TRY(uff_relax_reference(s.mols[s.replica_molecule[r]], &rparams,
+                                         final + 3 * (size_t)s.batch.replica_atom_offset[r],
+                                         &out[r]));
     }
     for (int32_t r = 0; r < n; ++r) {
         energy[r] = out[r].energy_final;

@@ -3,6 +3,8 @@
  * sim/uff_replicas.h. */
 #include "uff_eval.h"
 #include "ref/ref_uff.h"
+#include "ref/ref_uff_fire.h"
+#include "ref/ref_uff_lbfgs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,4 +84,19 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
                                       .debug_replica = ev->debug_replica};
     return vkmd_uff_replicas_evaluate(ev->ctx, mols, mol_count, reps, count, &d, out_energy,
                                       out_forces, out_debug, out_debug_count, &ev->batches);
+}
+
+vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_params *params,
+                                double *xyz, vkmd_uff_relax_result *out)
+{
+    const vkmd_uff_relax_params p = params ? *params : (vkmd_uff_relax_params){0};
+    if (p.minimizer == VKMD_UFF_MIN_FIRE) {
+        const vkmd_uff_fire_params fp = vkmd_uff_relax_fire_params(&p);
+        vkmd_uff_fire_result f;
+        VKMD_TRY_RETURN(vkmd_ref_uff_fire(t, &fp, xyz, &f));
+        *out = vkmd_uff_relax_result_of_fire(&f);
+        return VKMD_OK;
+    }
+    const vkmd_uff_lbfgs_params lp = vkmd_uff_relax_lbfgs_params(&p);
+    return vkmd_ref_uff_lbfgs(t, &lp, xyz, out, NULL, 0);
 }

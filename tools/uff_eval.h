@@ -8,6 +8,7 @@
 
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
+#include "sim/uff_relax.h"
 #include "sim/uff_replicas.h"
 #include "vk/context.h"
 
@@ -43,5 +44,12 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
                          const vkmd_uff_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
                          double *const *out_forces, vkmd_uff_debug_record **out_debug,
                          int32_t *out_debug_count);
+
+/* vkmd_uff_relax_batch's minimiser (params) on the CPU in double for one
+ * molecule (ref/ref_uff_lbfgs.h or ref/ref_uff_fire.h): xyz ([3 *
+ * t->atom_count] A) relaxed in place, *out as the device fills a replica's
+ * report. Errors: those of the reference minimiser. */
+vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_params *params,
+                                double *xyz, vkmd_uff_relax_result *out);
 
 #endif

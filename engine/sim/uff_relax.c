@@ -4,6 +4,24 @@
 
 #include <stdlib.h>
 
+vkmd_uff_fire_params vkmd_uff_relax_fire_params(const vkmd_uff_relax_params *p)
+{
+    return (vkmd_uff_fire_params){.ftol = p->force_tol,
+                                  .max_steps = p->max_iterations,
+                                  .check_interval = p->check_interval,
+                                  .criterion = p->fire_rms ? VKMD_UFF_FIRE_RMS_FORCE
+                                                           : VKMD_UFF_FIRE_MAX_FORCE};
+}
+
+vkmd_uff_lbfgs_params vkmd_uff_relax_lbfgs_params(const vkmd_uff_relax_params *p)
+{
+    return (vkmd_uff_lbfgs_params){.force_tol = p->force_tol,
+                                   .energy_tol = p->energy_tol,
+                                   .max_iterations = p->max_iterations,
+                                   .memory = p->memory,
+                                   .check_interval = p->check_interval};
+}
+
 static vkmd_result relax_fire(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
                               const vkmd_uff_relax_params *p, const double *start, double *out_xyz,
                               vkmd_uff_relax_result *out_results, int32_t *out_submissions)
@@ -11,8 +29,7 @@ static vkmd_result relax_fire(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
     vkmd_result res = VKMD_OK;
     vkmd_uff_fire *fire = NULL;
     vkmd_uff_fire_result *fr = NULL;
-    const vkmd_uff_fire_params fp = {
-        .ftol = p->force_tol, .max_steps = p->max_iterations, .check_interval = p->check_interval};
+    const vkmd_uff_fire_params fp = vkmd_uff_relax_fire_params(p);
     if (out_results && !(fr = calloc((size_t)batch->replica_count, sizeof *fr)))
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "FIRE results");
     VKMD_TRY(vkmd_uff_fire_create(ctx, batch, &fp, &fire));
@@ -21,15 +38,7 @@ static vkmd_result relax_fire(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
         *out_submissions = vkmd_uff_fire_submissions(fire);
     if (out_results)
         for (int32_t r = 0; r < batch->replica_count; ++r)
-            out_results[r] = (vkmd_uff_relax_result){
-                .energy_initial = fr[r].energy_initial,
-                .energy_final = fr[r].energy_final,
-                .fmax = fr[r].fmax,
-                .frms = fr[r].frms,
-                .iterations = fr[r].steps,
-                .evaluations = fr[r].steps + 1, /* one force pass per move, plus the last */
-                .status = fr[r].converged ? VKMD_UFF_RELAX_GRADIENT : VKMD_UFF_RELAX_RUNNING,
-                .converged = fr[r].converged};
+            out_results[r] = vkmd_uff_relax_result_of_fire(&fr[r]);
 cleanup:
     vkmd_uff_fire_destroy(ctx, fire);
     free(fr);
@@ -49,36 +58,12 @@ vkmd_result vkmd_uff_relax_batch(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
                          (int)p.minimizer);
     vkmd_result res = VKMD_OK;
     vkmd_uff_lbfgs *lb = NULL;
-    const vkmd_uff_lbfgs_params lp = {.force_tol = p.force_tol,
-                                      .energy_tol = p.energy_tol,
-                                      .max_iterations = p.max_iterations,
-                                      .memory = p.memory,
-                                      .check_interval = p.check_interval};
+    const vkmd_uff_lbfgs_params lp = vkmd_uff_relax_lbfgs_params(&p);
     VKMD_TRY(vkmd_uff_lbfgs_create(ctx, batch, &lp, &lb));
     VKMD_TRY(vkmd_uff_lbfgs_run(ctx, lb, start, out_xyz, out_results));
     if (out_submissions)
         *out_submissions = vkmd_uff_lbfgs_submissions(lb);
 cleanup:
     vkmd_uff_lbfgs_destroy(ctx, lb);
-    return res;
-}
-
-vkmd_result vkmd_uff_relax_replicas(vkmd_vk_context *ctx, const vkmd_uff_terms *terms,
-                                    int32_t count, const vkmd_uff_fire_params *params,
-                                    const double *start, double *out_xyz,
-                                    vkmd_uff_fire_result *out_results, int32_t *out_submissions)
-{
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_batch batch = {0};
-    vkmd_uff_fire *fire = NULL;
-    const vkmd_uff_terms *mols[1] = {terms};
-    VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, count, &batch));
-    VKMD_TRY(vkmd_uff_fire_create(ctx, &batch, params, &fire));
-    VKMD_TRY(vkmd_uff_fire_run(ctx, fire, start, out_xyz, out_results));
-    if (out_submissions)
-        *out_submissions = vkmd_uff_fire_submissions(fire);
-cleanup:
-    vkmd_uff_fire_destroy(ctx, fire);
-    vkmd_uff_batch_free(&batch);
     return res;
 }

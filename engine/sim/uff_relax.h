@@ -27,6 +27,7 @@ typedef struct vkmd_uff_relax_params {
     int32_t max_iterations; /* L-BFGS 1000 line searches; FIRE 20000 steps */
     int32_t memory;         /* L-BFGS only: 0 dense BFGS; 1..16 L-BFGS pairs */
     int32_t check_interval; /* evaluations per host check: L-BFGS 64, FIRE 100 */
+    int fire_rms;           /* FIRE only: converged on RMS |F| instead of max |F| */
 } vkmd_uff_relax_params;
 
 /* Relaxes every replica of `batch` (borrowed) from start ([3 * batch
@@ -41,15 +42,9 @@ vkmd_result vkmd_uff_relax_batch(vkmd_vk_context *ctx, const vkmd_uff_batch *bat
                                  double *out_xyz, vkmd_uff_relax_result *out_results,
                                  int32_t *out_submissions);
 
-/* FIRE relaxation of `count` replicas of the molecule of `terms` (borrowed)
- * from start ([count][3 * atoms] A) with `params` (NULL: defaults).
- * out_xyz (same layout; may be NULL) receives the final coordinates,
- * out_results [count] (may be NULL) each replica's report, and
- * *out_submissions (may be NULL) the host checks made. Errors: those of
- * vkmd_uff_batch_build, vkmd_uff_fire_create and vkmd_uff_fire_run. */
-vkmd_result vkmd_uff_relax_replicas(vkmd_vk_context *ctx, const vkmd_uff_terms *terms,
-                                    int32_t count, const vkmd_uff_fire_params *params,
-                                    const double *start, double *out_xyz,
-                                    vkmd_uff_fire_result *out_results, int32_t *out_submissions);
+/* The minimisers' own parameters for `p` (the CPU references take them:
+ * ref/ref_uff_fire.h, ref/ref_uff_lbfgs.h). */
+vkmd_uff_fire_params vkmd_uff_relax_fire_params(const vkmd_uff_relax_params *p);
+vkmd_uff_lbfgs_params vkmd_uff_relax_lbfgs_params(const vkmd_uff_relax_params *p);
 
 #endif

@@ -53,3 +53,16 @@ double vkmd_uff_rdkit_grad_scale(const double *g, int32_t n, double *out_total)
     }
     return s;
 }
+
+vkmd_uff_relax_result vkmd_uff_relax_result_of_fire(const vkmd_uff_fire_result *f)
+{
+    return (vkmd_uff_relax_result){.energy_initial = f->energy_initial,
+                                   .energy_final = f->energy_final,
+                                   .fmax = f->fmax,
+                                   .frms = f->frms,
+                                   .iterations = f->steps,
+                                   .evaluations = f->steps + 1,
+                                   .status = f->converged ? VKMD_UFF_RELAX_GRADIENT
+                                                          : VKMD_UFF_RELAX_RUNNING,
+                                   .converged = f->converged};
+}

@@ -29,6 +29,7 @@
 #define VKMD_SYSTEM_UFF_LBFGS_SETTINGS_H
 
 #include "core/result.h"
+#include "system/fire_settings.h"
 
 #include <stdint.h>
 
@@ -75,6 +76,10 @@ typedef struct vkmd_uff_relax_result {
     int32_t status;        /* VKMD_UFF_RELAX_* */
     int converged;         /* 1 unless max_iterations ran out */
 } vkmd_uff_relax_result;
+
+/* FIRE's report (system/fire_settings.h) as a relaxation report: one force
+ * evaluation per move, plus the last. */
+vkmd_uff_relax_result vkmd_uff_relax_result_of_fire(const vkmd_uff_fire_result *f);
 
 /* RDKit's gradient scale for gradient g ([n]): returns s (above) and sets
  * *out_total to the factor that multiplies g (0.1, or 0.1 s when s was

@@ -26,8 +26,6 @@
 #include "io/sdf.h"
 #include "io/uff_load.h"
 #include "rank_device.h"
-#include "ref/ref_uff_fire.h"
-#include "ref/ref_uff_lbfgs.h"
 #include "sim/uff_relax.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
@@ -169,11 +167,6 @@ static vkmd_result relax_block(const screen *s, uff_eval *ev, const vkmd_uff_mol
                                       .energy_tol = s->energy_tol,
                                       .max_iterations = s->max_steps,
                                       .memory = s->memory};
-    const vkmd_uff_fire_params fp = {.ftol = s->ftol, .max_steps = s->max_steps};
-    const vkmd_uff_lbfgs_params lp = {.force_tol = s->ftol,
-                                      .energy_tol = s->energy_tol,
-                                      .max_iterations = s->max_steps,
-                                      .memory = s->memory};
     vkmd_result res = VKMD_OK;
     vkmd_uff_batch ub;
     memset(&ub, 0, sizeof ub);
@@ -214,23 +207,9 @@ static vkmd_result relax_block(const screen *s, uff_eval *ev, const vkmd_uff_mol
     if (ev->ctx) {
         VKMD_TRY(vkmd_uff_relax_batch(ev->ctx, &ub, &rp, start, final, rr, NULL));
     } else {
-        for (int32_t r = 0; r < nr; ++r) {
-            double *x = final + 3 * (size_t)ub.replica_atom_offset[r];
-            if (fire) {
-                vkmd_uff_fire_result f;
-                VKMD_TRY(vkmd_ref_uff_fire(terms_of[r], &fp, x, &f));
-                rr[r] = (vkmd_uff_relax_result){.energy_initial = f.energy_initial,
-                                                .energy_final = f.energy_final,
-                                                .fmax = f.fmax,
-                                                .frms = f.frms,
-                                                .iterations = f.steps,
-                                                .evaluations = f.steps + 1,
-                                                .status = f.converged,
-                                                .converged = f.converged};
-            } else {
-                VKMD_TRY(vkmd_ref_uff_lbfgs(terms_of[r], &lp, x, &rr[r], NULL, 0));
-            }
-        }
+        for (int32_t r = 0; r < nr; ++r)
+            VKMD_TRY(uff_relax_reference(terms_of[r], &rp,
+                                         final + 3 * (size_t)ub.replica_atom_offset[r], &rr[r]));
     }
     for (int32_t r = 0; r < nr; ++r) {
         memcpy(xyz[rec_of[r]], final + 3 * (size_t)ub.replica_atom_offset[r],
