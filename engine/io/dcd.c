@@ -599,7 +599,10 @@ vkmd_result vkmd_dcd_reader_open(const char *path, vkmd_dcd_reader **out_r)
         return res;
     }
     vkmd_result res = parse_header(r->f, path, &r->info);
-    if (res == VKMD_OK && !(r->frame = malloc((size_t)r->info.frame_bytes)))
+    /* The frame buffer only when there is a frame: the header's atom count
+     * alone may claim gigabytes that the file does not hold. */
+    if (res == VKMD_OK && r->info.frame_count > 0 &&
+        !(r->frame = malloc((size_t)r->info.frame_bytes)))
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: DCD frame buffer of %lld bytes", path,
                         (long long)r->info.frame_bytes);
     if (res != VKMD_OK) {
