@@ -11,12 +11,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     double d = 0;
     int64_t w = 0;
-    int iv = 0, fp16 = 0, grid[3];
+    int iv = 0, fp16 = 0, grid[3], count = 0;
+    double list[16];
     (void)args_double("--dt", s, 0.01, 10, &d);
     (void)args_whole("--steps", s, -1, &w);
     (void)args_int("--seed", s, -2147483647L, 2147483647L, &iv);
     (void)args_nonbonded("--nonbonded", s, &fp16, &d);
     (void)args_grid("--pme-grid", s, grid);
+    (void)args_list("--replicas", s, 1, 1e7, list, 16, &count);
 
     /* argv: "vkmd" then the input's NUL-separated words (at most 32). */
     char *argv[34] = {"vkmd"};
