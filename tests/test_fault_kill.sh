@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # A run killed at any moment loses nothing. `vkmd run` on villin in vacuum
 # (584 atoms, no PME, so a start is quick; 100 steps, a report, frame and
-# checkpoint every 5 steps, so most moments of a run are near a write) is killed with SIGKILL 100 times at seeded random
-# moments: 4 in 5 a random 0-150 ms after it has written a new energy row (a
-# write in flight), 1 in 5 a random 0-1 s after its start (setup). After each
-# kill the checkpoint on disk must load (header, size and checksum: old or
-# new, never torn), and the next run continues from it with --restart. When a
-# run of the chain reaches the end, its energy.csv, traj.dcd and final.pdb
-# must equal an uninterrupted run's byte for byte, and a new chain starts.
-# The validation layer is off here (startup is most of each try's time;
-# every other test runs with it).
+# checkpoint every 5 steps, so most moments of a run are near a write) is
+# killed with SIGKILL 100 times at seeded random moments: 4 in 5 a random
+# 0-150 ms after it has written a new energy row (a write in flight), 1 in 5
+# a random 0-1 s after its start (setup). After each kill the checkpoint on
+# disk must load (header, size and checksum: old or new, never torn), and the
+# next run continues from it with --restart. When a run of the chain reaches
+# the end, its energy.csv, traj.dcd and final.pdb must equal an uninterrupted
+# run's byte for byte, and a new chain starts. The validation layer is off
+# here (startup is most of each try's time; every other test runs with it).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args fault_kill "$@"
 . "$(dirname "$0")/fault_lib.sh"
