@@ -2,6 +2,9 @@
 # vkmd's front door (see README.md):
 #   ./build.sh run    install what is missing, build, and run the default job
 #   ./build.sh test   install what is missing, build, and run the whole test suite
+#   ./build.sh fuzz [SECONDS]   build the fuzz harnesses (fuzz/, clang's libFuzzer with
+#                     ASan+UBSan) in build-fuzz/ and run each for SECONDS (default 30);
+#                     any crash, leak, hang or UB fails it (docs/RELIABILITY.md)
 # Options (after the verb): --sanitize (ASan+UBSan build in build-asan/),
 # --werror (warnings are errors; CI sets it), --no-install (skip apt-get).
 set -euo pipefail
@@ -9,6 +12,11 @@ cd "$(dirname "$0")"
 
 verb=${1:-run}
 shift || true
+fuzz_seconds=30
+if [ "$verb" = fuzz ] && [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+  fuzz_seconds=$1
+  shift
+fi
 sanitize=0 werror=0 install=1
 for a in "$@"; do
   case "$a" in
@@ -29,10 +37,11 @@ done
 # pytest: its tests. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
 # viewer test's display. Open MPI: the MPI driver vkmd-mpi (ensembles, replica exchange;
 # tools/ensemble/) and its tests (tests/test_mpi_*.sh); the rest builds without it.
+# clang: the fuzz harnesses (libFuzzer).
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
   clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj python3-numpy python3-pytest
-  libglfw3-dev libcglm-dev libpng-dev xvfb xauth openmpi-bin libopenmpi-dev)
+  libglfw3-dev libcglm-dev libpng-dev xvfb xauth openmpi-bin libopenmpi-dev clang)
 
 if [ "$install" = 1 ]; then
   missing=()
@@ -46,6 +55,15 @@ if [ "$install" = 1 ]; then
     "${sudo_cmd[@]}" apt-get update -q
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
   fi
+fi
+
+if [ "$verb" = fuzz ]; then
+  # The harnesses build on their own (fuzz/CMakeLists.txt: the readers' modules
+  # only, with clang), then run one after another with a fixed seed.
+  cmake -S fuzz -B build-fuzz -DCMAKE_C_COMPILER=clang >/dev/null
+  cmake --build build-fuzz -j "$(nproc)"
+  bash fuzz/seed_corpus.sh build-fuzz
+  exec bash fuzz/run.sh build-fuzz "$fuzz_seconds"
 fi
 
 build=build
@@ -89,5 +107,5 @@ case "$verb" in
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
     ;;
   build) ;;
-  *) echo "build.sh: unknown verb '$verb' (run | test | build)" >&2; exit 2 ;;
+  *) echo "build.sh: unknown verb '$verb' (run | test | build | fuzz)" >&2; exit 2 ;;
 esac

@@ -41,8 +41,8 @@ function(vkmd_embed_assets target asset_dir)
     add_custom_command(
       OUTPUT ${out}
       COMMAND ${CMAKE_COMMAND} -DIN=${file} -DOUT=${out} -DSYMBOL=${symbol} -P
-              ${CMAKE_SOURCE_DIR}/cmake/assets.cmake
-      DEPENDS ${file} ${CMAKE_SOURCE_DIR}/cmake/assets.cmake
+              ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
+      DEPENDS ${file} ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
       COMMENT "asset ${rel}"
       VERBATIM)
     list(APPEND sources ${out})
@@ -74,5 +74,5 @@ const char *vkmd_asset_find(const char *name, size_t *out_size)
 }
 " @ONLY)
   add_library(${target} STATIC ${table_c} ${sources})
-  target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/engine)
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../engine)
 endfunction()

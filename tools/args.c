@@ -30,6 +30,30 @@ vkmd_result args_double(const char *opt, const char *s, double lo, double hi, do
     return VKMD_OK;
 }
 
+vkmd_result args_list(const char *opt, const char *s, double lo, double hi, double *out, int max,
+                      int *out_count)
+{
+    *out_count = 0;
+    char item[64];
+    for (const char *p = s;; ++p) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof item)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "%s: '%s' should be a list of numbers like 1,2,3", opt, s);
+        if (*out_count == max)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' has more than %d items", opt, s,
+                             max);
+        memcpy(item, p, len);
+        item[len] = 0;
+        VKMD_TRY_RETURN(args_double(opt, item, lo, hi, &out[*out_count]));
+        ++*out_count;
+        if (!comma)
+            return VKMD_OK;
+        p = comma;
+    }
+}
+
 vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out)
 {
     char *end = NULL;

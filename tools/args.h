@@ -28,6 +28,11 @@ vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out)
  * every pair), or either fp16 form with ":R" (for pairs at r >= R A, fp32
  * closer), into *out_fp16 and *out_min_r_a. */
 vkmd_result args_nonbonded(const char *opt, const char *s, int *out_fp16, double *out_min_r_a);
+/* A comma-separated list of numbers ("4,2"), each in [lo, hi], into
+ * out[0 .. *out_count); an empty item, a non-number, a value out of range or
+ * more than `max` items is an error naming the option. */
+vkmd_result args_list(const char *opt, const char *s, double lo, double hi, double *out, int max,
+                      int *out_count);
 /* "NXxNYxNZ" or a single "N" for all three. */
 vkmd_result args_grid(const char *opt, const char *s, int out[3]);
 

@@ -259,18 +259,12 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     int ndt = 0;
     if (!runs)
         return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
-    for (const char *p = dts; *p && ndt < 4;) {
-        char *end;
-        const double v = strtod(p, &end);
-        if (end == p || !(v == 2 || v == 4) || (*end && *end != ',')) {
+    res = args_list("--dt", dts, 2, 4, dt_list, 4, &ndt);
+    for (int k = 0; res == VKMD_OK && k < ndt; ++k)
+        if (dt_list[k] != 2 && dt_list[k] != 4)
             res =
                 vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                           "--dt: expected 4, 2 or 4,2 (fs; 4 fs uses HMR 1.5 amu), got '%s'", dts);
-            break;
-        }
-        dt_list[ndt++] = v;
-        p = *end ? end + 1 : end;
-    }
     const vkmd_vk_context_desc cd = {.device = device};
     if (res == VKMD_OK)
         res = vkmd_vk_context_create(&cd, &ctx);
@@ -387,17 +381,15 @@ int cmd_bench(int argc, char **argv)
                       minimizer);
     int32_t reps[16];
     int nrep = 0;
-    for (const char *p = replica_list; r == VKMD_OK && uff && *p && nrep < 16;) {
-        char *end;
-        long n = strtol(p, &end, 10);
-        if (end == p || n < 1 || n > 10000000 || (*end && *end != ','))
-            r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                          "--replicas: expected a list like 1,100,"
-                          "10000, got '%s'",
-                          replica_list);
-        else
-            reps[nrep++] = (int32_t)n;
-        p = *end ? end + 1 : end;
+    if (r == VKMD_OK && uff) {
+        double list[16];
+        r = args_list("--replicas", replica_list, 1, 10000000, list, 16, &nrep);
+        for (int k = 0; r == VKMD_OK && k < nrep; ++k) {
+            if (list[k] != floor(list[k]))
+                r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                              "--replicas: %g is not a whole number of replicas", list[k]);
+            reps[k] = (int32_t)list[k];
+        }
     }
     if (r != VKMD_OK) {
         fprintf(stderr, "vkmd bench: %s\n", vkmd_last_error());

@@ -40,6 +40,7 @@ struct vkmd_dcd_writer {
     int64_t header_bytes;
     int64_t frame_bytes;
     unsigned char *frame; /* [frame_bytes] composed frame */
+    int failed;           /* a write failed and was reported: close adds no second message */
 };
 
 struct vkmd_dcd_reader {
@@ -528,10 +529,12 @@ vkmd_result vkmd_dcd_writer_append(vkmd_dcd_writer *w, const double *xyz, const 
     }
     const int64_t at = w->header_bytes + (int64_t)w->frame_count * w->frame_bytes;
     vkmd_result res = write_at(w->f, w->path, at, w->frame, (size_t)w->frame_bytes, "frame");
-    if (res != VKMD_OK)
-        return res;
-    ++w->frame_count;
-    return write_counts(w);
+    if (res == VKMD_OK) {
+        ++w->frame_count;
+        res = write_counts(w);
+    }
+    w->failed |= res != VKMD_OK;
+    return res;
 }
 
 int32_t vkmd_dcd_writer_frame_count(const vkmd_dcd_writer *w)
@@ -561,10 +564,14 @@ vkmd_result vkmd_dcd_writer_close(vkmd_dcd_writer *w)
         return VKMD_OK;
     vkmd_result res = VKMD_OK;
     if (w->f) {
+        /* After a reported write error (a full disk) the stream's error flag
+         * is set and closing fails too: keep the first, precise message. */
+        errno = 0;
         int err = ferror(w->f);
         if (fclose(w->f) != 0 || err)
-            res = vkmd_fail(VKMD_ERROR_IO, "%s: closing the DCD failed: %s", w->path,
-                            strerror(errno));
+            res = w->failed ? VKMD_ERROR_IO
+                            : vkmd_fail(VKMD_ERROR_IO, "%s: closing the DCD failed: %s", w->path,
+                                        errno ? strerror(errno) : "a write failed earlier");
         w->f = NULL;
     }
     writer_free(w);
@@ -599,7 +606,10 @@ vkmd_result vkmd_dcd_reader_open(const char *path, vkmd_dcd_reader **out_r)
         return res;
     }
     vkmd_result res = parse_header(r->f, path, &r->info);
-    if (res == VKMD_OK && !(r->frame = malloc((size_t)r->info.frame_bytes)))
+    /* The frame buffer only when there is a frame: the header's atom count
+     * alone may claim gigabytes that the file does not hold. */
+    if (res == VKMD_OK && r->info.frame_count > 0 &&
+        !(r->frame = malloc((size_t)r->info.frame_bytes)))
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: DCD frame buffer of %lld bytes", path,
                         (long long)r->info.frame_bytes);
     if (res != VKMD_OK) {

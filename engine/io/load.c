@@ -70,10 +70,12 @@ vkmd_result vkmd_system_load_coords(const char *path, vkmd_system *sys)
 
 #define LATTICE_SUFFIX ":lattice"
 
-/* Parses the N of "water:N" or "water:N:lattice" strictly: digits only,
- * 1..max; *out_lattice says which. */
-static vkmd_result parse_water_count(const char *spec, int32_t *out_n, int *out_lattice)
+vkmd_result vkmd_water_spec_parse(const char *spec, int32_t *out_n, int *out_lattice)
 {
+    *out_n = 0;
+    *out_lattice = 0;
+    if (strncmp(spec, "water:", 6) != 0)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: expected water:N", spec);
     const char *num = spec + 6;
     size_t digits = strlen(num);
     const size_t sl = strlen(LATTICE_SUFFIX);
@@ -119,7 +121,7 @@ vkmd_result vkmd_system_load(const char *spec, const char *coords_path, vkmd_sys
     if (strncmp(spec, "water:", 6) == 0) {
         int32_t n = 0;
         int lattice = 0;
-        VKMD_TRY(parse_water_count(spec, &n, &lattice));
+        VKMD_TRY(vkmd_water_spec_parse(spec, &n, &lattice));
         if (lattice)
             VKMD_TRY(vkmd_water_box_build(n, VKMD_WATER_BOX_DEFAULT_SEED, &s));
         else

@@ -27,6 +27,12 @@
  * VKMD_ERROR_INVALID_ARGUMENT for a malformed "water:" spec. */
 vkmd_result vkmd_system_load(const char *spec, const char *coords_path, vkmd_system *out);
 
+/* Parses "water:N" or "water:N:lattice" strictly (N digits only, in
+ * 1..VKMD_WATER_BOX_MAX_WATERS) into *out_n and *out_lattice (1 for the
+ * lattice form) without building anything. Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT naming the spec. */
+vkmd_result vkmd_water_spec_parse(const char *spec, int32_t *out_n, int *out_lattice);
+
 /* Reads coordinates (and box, velocities) from `path` into an existing
  * system, choosing the format by extension as vkmd_system_load does. */
 vkmd_result vkmd_system_load_coords(const char *path, vkmd_system *sys);

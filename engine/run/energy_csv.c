@@ -13,6 +13,7 @@ struct vkmd_energy_csv {
     char *path;
     int periodic;
     int restraint_column;
+    int failed; /* a write failed and was reported: close adds no second message */
 };
 
 static vkmd_result csv_io_error(const vkmd_energy_csv *c, const char *what)
@@ -115,8 +116,10 @@ vkmd_result vkmd_energy_csv_write(vkmd_energy_csv *c, const vkmd_energy_row *r)
         n = fprintf(c->f, ",%.4f,%.6f,%.6f,%.6f,%.6f", v[7], v[8], v[9], v[10], v[11]);
     if (n >= 0)
         n = fputc('\n', c->f) == EOF ? -1 : 1;
-    if (n < 0 || fflush(c->f) != 0)
+    if (n < 0 || fflush(c->f) != 0) {
+        c->failed = 1;
         return csv_io_error(c, "writing a row");
+    }
     return VKMD_OK;
 }
 
@@ -127,8 +130,10 @@ vkmd_result vkmd_energy_csv_close(vkmd_energy_csv *c)
     vkmd_result res = VKMD_OK;
     errno = 0;
     int err = ferror(c->f);
+    /* After a reported row error (a full disk) closing fails too: keep the
+     * first, precise message. */
     if (fclose(c->f) != 0 || err)
-        res = csv_io_error(c, "closing");
+        res = c->failed ? VKMD_ERROR_IO : csv_io_error(c, "closing");
     free(c->path);
     free(c);
     return res;

@@ -11,6 +11,7 @@
 #include "forces/positions.h"
 #include "run/run_settings.h"
 #include "sim/md_health.h"
+#include "vk/fault.h"
 #include "system/hmr.h"
 
 #include <errno.h>
@@ -509,6 +510,10 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     mdd.settings = &run->ff;
     mdd.restraints = run->restraints.count > 0 ? &run->restraints : NULL;
     VKMD_TRY(vkmd_md_create(ctx, sys, &mdd, &run->md));
+    /* Refused before the first step when the buffers do not fit the device. */
+    char what[64];
+    snprintf(what, sizeof what, "the run of %d atoms", sys->atom_count);
+    VKMD_TRY(vkmd_vk_memory_check(ctx, what));
     int64_t base = 0;
     VKMD_TRY(prepare_state(run, s, &base));
 

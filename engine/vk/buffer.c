@@ -8,6 +8,7 @@
 #include "vk/barrier.h"
 #include "vk/check.h"
 #include "vk/command.h"
+#include "vk/fault.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -73,10 +74,17 @@ static vkmd_result create_raw(vkmd_vk_context *ctx, VkDeviceSize size, VkBufferU
         .allocationSize = req.size,
         .memoryTypeIndex = type,
     };
+    const VkResult injected = vkmd_vk_fault(VKMD_VK_FAULT_ALLOC);
+    if (injected != VK_SUCCESS) {
+        res = vkmd_vk_fail(injected, __FILE__, __LINE__, "vkAllocateMemory [VKMD_FAULT]");
+        goto cleanup;
+    }
     VKMD_VK_CHECK(vkAllocateMemory(ctx->device, &ai, NULL, &b.memory));
+    vkmd_vk_memory_note((int64_t)size);
     VKMD_VK_CHECK(vkBindBufferMemory(ctx->device, b.buffer, b.memory, 0));
     if (host)
         VKMD_VK_CHECK(vkMapMemory(ctx->device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
+
     *out = b;
     return VKMD_OK;
 cleanup:
@@ -110,8 +118,10 @@ void vkmd_vk_buffer_destroy(vkmd_vk_context *ctx, vkmd_vk_buffer *buf)
         vkUnmapMemory(ctx->device, buf->memory);
     if (buf->buffer)
         vkDestroyBuffer(ctx->device, buf->buffer, NULL);
-    if (buf->memory)
+    if (buf->memory) {
         vkFreeMemory(ctx->device, buf->memory, NULL);
+        vkmd_vk_memory_note(-(int64_t)buf->size);
+    }
     *buf = (vkmd_vk_buffer){0};
 }
 

@@ -4,6 +4,7 @@
 #include "vk/command.h"
 #include "vk/stats.h"
 #include "vk/check.h"
+#include "vk/fault.h"
 
 static vkmd_result allocate(vkmd_vk_context *ctx, VkCommandBuffer *out_cb)
 {
@@ -27,6 +28,11 @@ static vkmd_result submit(vkmd_vk_context *ctx, VkCommandBuffer cb, VkFence fenc
         .commandBufferCount = 1,
         .pCommandBuffers = &cb,
     };
+    const VkResult injected = vkmd_vk_fault(VKMD_VK_FAULT_SUBMIT);
+    if (injected != VK_SUCCESS) {
+        res = vkmd_vk_fail(injected, __FILE__, __LINE__, "vkQueueSubmit [VKMD_FAULT]");
+        goto cleanup;
+    }
     VKMD_VK_CHECK(vkQueueSubmit(ctx->queue, 1, &si, fence));
     vkmd_vk_stats_add_submits(1);
 cleanup:
