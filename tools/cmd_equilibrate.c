@@ -126,13 +126,7 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
         d->density_ps = (d->density_ps > 0 ? d->density_ps : 50.0) * q->scale;
         d->release_ps = (d->release_ps > 0 ? d->release_ps : 50.0) * q->scale;
     }
-    const precision_options *p = &q->precision;
-    rd->precision = (vkmd_precision_request){.precision = p->precision,
-                                             .positions_set = p->positions >= 0,
-                                             .positions = p->positions,
-                                             .lj_set = p->lj_set,
-                                             .lj = p->lj,
-                                             .lj_min_r_a = p->lj_min_r_a};
+    rd->precision = precision_options_request(&q->precision);
     return r;
 }
 

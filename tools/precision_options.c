@@ -31,15 +31,20 @@ vkmd_result precision_options_parse(precision_options *o, int argc, char **argv,
     return VKMD_OK;
 }
 
+vkmd_precision_request precision_options_request(const precision_options *o)
+{
+    return (vkmd_precision_request){.precision = o->precision,
+                                    .positions_set = o->positions >= 0,
+                                    .positions = o->positions,
+                                    .lj_set = o->lj_set,
+                                    .lj = o->lj,
+                                    .lj_min_r_a = o->lj_min_r_a};
+}
+
 vkmd_result precision_options_resolve(const precision_options *o, vkmd_vk_context *ctx,
                                       const vkmd_system *sys, vkmd_ff_settings *s,
                                       vkmd_precision_choice *out)
 {
-    return vkmd_precision_resolve(&(vkmd_precision_request){.precision = o->precision,
-                                                            .positions_set = o->positions >= 0,
-                                                            .positions = o->positions,
-                                                            .lj_set = o->lj_set,
-                                                            .lj = o->lj,
-                                                            .lj_min_r_a = o->lj_min_r_a},
-                                  ctx, sys, s, out);
+    const vkmd_precision_request req = precision_options_request(o);
+    return vkmd_precision_resolve(&req, ctx, sys, s, out);
 }

@@ -34,6 +34,9 @@ typedef struct precision_options {
 vkmd_result precision_options_parse(precision_options *o, int argc, char **argv, int *i,
                                     int *out_handled);
 
+/* The options as the engine's precision request (forces/precision.h). */
+vkmd_precision_request precision_options_request(const precision_options *o);
+
 /* Chooses (calibrating on ctx, required), applies the
  * overrides and writes the result into `s` (a resolved settings) and `out`. */
 vkmd_result precision_options_resolve(const precision_options *o, vkmd_vk_context *ctx,

@@ -66,11 +66,6 @@ void vkmd_vk_memory_note(int64_t bytes)
     device_bytes += bytes;
 }
 
-int64_t vkmd_vk_memory_in_use(void)
-{
-    return device_bytes;
-}
-
 vkmd_result vkmd_vk_memory_check(const vkmd_vk_context *ctx, const char *what)
 {
     const double mib = 1024.0 * 1024.0;

@@ -39,7 +39,6 @@ VkResult vkmd_vk_fault(vkmd_vk_fault_site site);
  * this refuses plainly instead. VKMD_DEVICE_HEAP_MB=N pretends the device
  * has N MiB, so the refusal can be tested on any device. */
 void vkmd_vk_memory_note(int64_t bytes);
-int64_t vkmd_vk_memory_in_use(void);
 /* VKMD_OK, or VKMD_ERROR_DEVICE_MEMORY: "<what> needs X MiB of device memory;
  * the device has Y MiB" (with the pretended size named when set). */
 vkmd_result vkmd_vk_memory_check(const vkmd_vk_context *ctx, const char *what);

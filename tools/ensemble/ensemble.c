@@ -179,13 +179,7 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
     d->md.flexible_water = flexible;
     d->md.seed = (uint64_t)seed;
     d->md.com_every = com > 0 ? com : -1;
-    const precision_options *p = &e->precision;
-    d->precision = (vkmd_precision_request){.precision = p->precision,
-                                            .positions_set = p->positions >= 0,
-                                            .positions = p->positions,
-                                            .lj_set = p->lj_set,
-                                            .lj = p->lj,
-                                            .lj_min_r_a = p->lj_min_r_a};
+    d->precision = precision_options_request(&e->precision);
     if (!e->out)
         e->out = "vkmd_ensemble";
     if (e->remd_on) {
