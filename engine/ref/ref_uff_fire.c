@@ -6,24 +6,10 @@
 #include "ref/ref_uff_fire.h"
 #include "ref/ref_fire.h"
 #include "ref/ref_uff.h"
+#include "system/uff_lbfgs_settings.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-static void force_norms(const double *f, int32_t n, double *out_fmax, double *out_frms,
-                        double *out_fnorm)
-{
-    double m2 = 0, s2 = 0;
-    for (int32_t a = 0; a < n; ++a) {
-        const double f2 =
-            f[3 * a] * f[3 * a] + f[3 * a + 1] * f[3 * a + 1] + f[3 * a + 2] * f[3 * a + 2];
-        m2 = f2 > m2 ? f2 : m2;
-        s2 += f2;
-    }
-    *out_fmax = sqrt(m2);
-    *out_frms = sqrt(s2 / n);
-    *out_fnorm = sqrt(s2);
-}
 
 vkmd_result vkmd_ref_uff_fire(const vkmd_uff_terms *t, const vkmd_uff_fire_params *params,
                               double *xyz, vkmd_uff_fire_result *out)
@@ -43,7 +29,7 @@ vkmd_result vkmd_ref_uff_fire(const vkmd_uff_terms *t, const vkmd_uff_fire_param
         vkmd_uff_energy e;
         VKMD_TRY(vkmd_ref_uff_compute(t, xyz, &e, f));
         double fmax, frms, fnorm;
-        force_norms(f, n, &fmax, &frms, &fnorm);
+        fnorm = sqrt(vkmd_uff_force_norms(f, n, &fmax, &frms));
         if (step == 0)
             out->energy_initial = e.total;
         out->energy_final = e.total;

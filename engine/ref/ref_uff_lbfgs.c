@@ -44,18 +44,6 @@ static vkmd_result eval(const vkmd_uff_terms *t, const double *x, double *out_e,
     return VKMD_OK;
 }
 
-static void force_norms(const double *g, int32_t na, double *out_fmax, double *out_frms)
-{
-    double m2 = 0, s2 = 0;
-    for (int32_t a = 0; a < na; ++a) {
-        const double f2 = dot(g + 3 * a, g + 3 * a, 3);
-        m2 = f2 > m2 ? f2 : m2;
-        s2 += f2;
-    }
-    *out_fmax = sqrt(m2);
-    *out_frms = sqrt(s2 / na);
-}
-
 /* RDKit's cubic / quadratic backtrack (Numerical Recipes 9.7): the next
  * lambda after `de` = E - E0 at lambda was not low enough; lambda2, de2:
  * the trial before (lambda2 = 0: none). */
@@ -295,7 +283,7 @@ vkmd_result vkmd_ref_uff_lbfgs(const vkmd_uff_terms *t, const vkmd_uff_lbfgs_par
     out->status = status;
     out->converged = status != VKMD_UFF_RELAX_RUNNING;
     out->energy_final = e;
-    force_norms(g, t->atom_count, &out->fmax, &out->frms);
+    vkmd_uff_force_norms(g, t->atom_count, &out->fmax, &out->frms);
 cleanup:
     free(g);
     free(gn);

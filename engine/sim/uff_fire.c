@@ -8,6 +8,7 @@
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
 #include "sim/fire_push.h"
+#include "system/uff_lbfgs_settings.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
 #include "vk/context.h"
@@ -213,18 +214,9 @@ vkmd_result vkmd_uff_fire_run(vkmd_vk_context *ctx, vkmd_uff_fire *fire, const d
     /* Per-replica force norms of the final forces. */
     if (out_results) {
         const uint32_t *table = fire->table;
-        for (int32_t r = 0; r < nr; ++r) {
-            double m2 = 0, s2 = 0;
-            const uint32_t first = table[4 * r], na = table[4 * r + 1];
-            for (uint32_t a = first; a < first + na; ++a) {
-                const double *fa = f + 3 * (size_t)a;
-                const double f2 = fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2];
-                m2 = f2 > m2 ? f2 : m2;
-                s2 += f2;
-            }
-            out_results[r].fmax = sqrt(m2);
-            out_results[r].frms = sqrt(s2 / na);
-        }
+        for (int32_t r = 0; r < nr; ++r)
+            vkmd_uff_force_norms(f + 3 * (size_t)table[4 * r], (int32_t)table[4 * r + 1],
+                                 &out_results[r].fmax, &out_results[r].frms);
     }
 cleanup:
     free(lo);

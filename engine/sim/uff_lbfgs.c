@@ -246,20 +246,15 @@ vkmd_result vkmd_uff_lbfgs_run(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, const d
                          (double)pl[VKMD_UFF_LBFGS_X0_LO * pn + i];
     if (out_results) {
         for (int32_t r = 0; r < nr; ++r) {
-            const uint32_t first = lb->table[4 * r], na = lb->table[4 * r + 1];
-            double m2 = 0, s2 = 0;
-            for (uint32_t a = first; a < first + na; ++a) {
-                const double *fa = f + 3 * (size_t)a;
-                const double f2 = fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2];
-                m2 = f2 > m2 ? f2 : m2;
-                s2 += f2;
-            }
+            double fmax, frms;
+            vkmd_uff_force_norms(f + 3 * (size_t)lb->table[4 * r], (int32_t)lb->table[4 * r + 1],
+                                 &fmax, &frms);
             const int done = st[r].u.x == VKMD_UFF_LBFGS_PHASE_DONE;
             const int32_t status = done ? (int32_t)st[r].u.w : VKMD_UFF_RELAX_RUNNING;
             out_results[r] = (vkmd_uff_relax_result){.energy_initial = e0[r].total,
                                                      .energy_final = e1[r].total,
-                                                     .fmax = sqrt(m2),
-                                                     .frms = sqrt(s2 / na),
+                                                     .fmax = fmax,
+                                                     .frms = frms,
                                                      .iterations = (int32_t)st[r].u.y,
                                                      .evaluations = (int32_t)st[r].u.z,
                                                      .status = status,

@@ -1,6 +1,9 @@
 /* L-BFGS settings (see uff_lbfgs_settings.h). */
 #include "system/uff_lbfgs_settings.h"
 
+#include <math.h>
+#include <stddef.h>
+
 vkmd_uff_lbfgs_params vkmd_uff_lbfgs_params_resolve(const vkmd_uff_lbfgs_params *p)
 {
     vkmd_uff_lbfgs_params r = p ? *p : (vkmd_uff_lbfgs_params){0};
@@ -65,4 +68,18 @@ vkmd_uff_relax_result vkmd_uff_relax_result_of_fire(const vkmd_uff_fire_result *
                                    .status = f->converged ? VKMD_UFF_RELAX_GRADIENT
                                                           : VKMD_UFF_RELAX_RUNNING,
                                    .converged = f->converged};
+}
+
+double vkmd_uff_force_norms(const double *f, int32_t atoms, double *out_fmax, double *out_frms)
+{
+    double m2 = 0, s2 = 0;
+    for (int32_t a = 0; a < atoms; ++a) {
+        const double *fa = f + 3 * (size_t)a;
+        const double f2 = fa[0] * fa[0] + fa[1] * fa[1] + fa[2] * fa[2];
+        m2 = f2 > m2 ? f2 : m2;
+        s2 += f2;
+    }
+    *out_fmax = sqrt(m2);
+    *out_frms = sqrt(s2 / atoms);
+    return s2;
 }

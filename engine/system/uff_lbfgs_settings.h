@@ -77,6 +77,11 @@ typedef struct vkmd_uff_relax_result {
     int converged;         /* 1 unless max_iterations ran out */
 } vkmd_uff_relax_result;
 
+/* Largest and RMS per-atom force (kcal/mol/A) of `atoms` atoms from f
+ * ([3 * atoms]); returns the sum of the squared norms. What the device
+ * minimisers and their references report. */
+double vkmd_uff_force_norms(const double *f, int32_t atoms, double *out_fmax, double *out_frms);
+
 /* FIRE's report (system/fire_settings.h) as a relaxation report: one force
  * evaluation per move, plus the last. */
 vkmd_uff_relax_result vkmd_uff_relax_result_of_fire(const vkmd_uff_fire_result *f);
