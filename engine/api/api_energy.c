@@ -169,8 +169,7 @@ vkmd_result vkmd_dcd_append(vkmd_dcd *dcd, const double *xyz, const double box_a
                          dcd ? "xyz" : "dcd");
     vkmd_box box = {0};
     if (box_a && box_a[0] > 0) {
-        box.periodic = 1;
-        memcpy(box.len, box_a, sizeof box.len);
+        vkmd_box_set_rect(&box, box_a);
     }
     return vkmd_dcd_writer_append(dcd->w, xyz, box.periodic ? &box : NULL);
 }

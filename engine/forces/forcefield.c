@@ -398,7 +398,8 @@ vkmd_result vkmd_forcefield_set_box(vkmd_forcefield *ff, const double box[3])
     if (!(box[0] > 0 && box[1] > 0 && box[2] > 0 && isfinite(box[0] * box[1] * box[2])))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "force field: box %g x %g x %g A is not a box", box[0], box[1], box[2]);
-    const vkmd_box b = {.periodic = 1, .len = {box[0], box[1], box[2]}};
+    vkmd_box b;
+    vkmd_box_set_rect(&b, box);
     if (ff->neighbor) { /* checks the edges against the cutoff first: nothing changes on error */
         vkmd_result res = vkmd_neighbor_set_box(ff->neighbor, &b);
         if (res != VKMD_OK)

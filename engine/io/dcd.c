@@ -670,9 +670,7 @@ vkmd_result vkmd_dcd_reader_frame(vkmd_dcd_reader *r, int32_t index, double *out
                                  "%s: frame %d: unit cell with angles (alpha beta gamma) %g %g %g "
                                  "is not orthorhombic",
                                  r->path, index, c[4], c[3], c[1]);
-            box.periodic = 1;
-            for (int k = 0; k < 3; ++k)
-                box.len[k] = len[k];
+            vkmd_box_set_rect(&box, len);
         }
         p += RECORD_BYTES(CELL_RECORD);
         off += RECORD_BYTES(CELL_RECORD);

@@ -50,9 +50,7 @@ static vkmd_result read_checkpoint_coords(const char *path, vkmd_system *sys)
     sys->positions = x;
     sys->velocities = v;
     if (c.periodic) {
-        sys->box.periodic = 1;
-        for (int d = 0; d < 3; ++d)
-            sys->box.len[d] = c.box[d];
+        vkmd_box_set_rect(&sys->box, c.box);
     }
 done:
     vkmd_checkpoint_free(&c);

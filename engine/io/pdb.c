@@ -78,9 +78,7 @@ vkmd_result vkmd_pdb_read_coords(const char *path, vkmd_system *sys)
                                     path, l + 1, "abc"[k], v[k]);
                     goto cleanup;
                 }
-            box.periodic = 1;
-            for (int k = 0; k < 3; ++k)
-                box.len[k] = v[k];
+            vkmd_box_set_rect(&box, v);
             continue;
         }
         if (strncmp(line, "ATOM  ", 6) != 0 && strncmp(line, "HETATM", 6) != 0)

@@ -857,9 +857,8 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
                                 path, line, "abc"[d], box.d[d + 1]);
                 goto cleanup;
             }
-            s.box.len[d] = box.d[d + 1];
         }
-        s.box.periodic = 1;
+        vkmd_box_set_rect(&s.box, &box.d[1]);
     }
 
     VKMD_TRY(vkmd_system_finalize(&s, path));

@@ -21,12 +21,9 @@
 
 void ref_delta(const vkmd_box *box, const double *a, const double *b, double out_d[3])
 {
-    for (int c = 0; c < 3; ++c) {
-        double d = b[c] - a[c];
-        if (box->periodic)
-            d -= box->len[c] * floor(d / box->len[c] + 0.5);
-        out_d[c] = d;
-    }
+    for (int c = 0; c < 3; ++c)
+        out_d[c] = b[c] - a[c];
+    vkmd_box_min_image(box, out_d);
 }
 
 static double dot3(const double *a, const double *b)

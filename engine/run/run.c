@@ -278,8 +278,7 @@ static vkmd_box report_box(const vkmd_system *sys, const vkmd_md_report *r)
 {
     vkmd_box b = sys->box;
     if (b.periodic)
-        for (int d = 0; d < 3; ++d)
-            b.len[d] = r->box[d];
+        vkmd_box_set_rect(&b, r->box); /* rectangular until the step carries box vectors */
     return b;
 }
 

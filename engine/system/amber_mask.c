@@ -241,14 +241,9 @@ static vkmd_result parse_primary(parser *p, uint8_t *sel, int depth)
 
 static double min_image_dist2(const vkmd_box *box, const double *a, const double *b)
 {
-    double r2 = 0;
-    for (int d = 0; d < 3; ++d) {
-        double x = b[d] - a[d];
-        if (box->periodic)
-            x -= box->len[d] * floor(x / box->len[d] + 0.5);
-        r2 += x * x;
-    }
-    return r2;
+    double x[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    vkmd_box_min_image(box, x);
+    return x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
 }
 
 /* sel := atoms (or residues) within / beyond r of the atoms of sel. */

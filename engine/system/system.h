@@ -17,6 +17,7 @@
 #define VKMD_SYSTEM_SYSTEM_H
 
 #include "core/result.h"
+#include "system/box.h"
 
 #include <stdint.h>
 
@@ -65,11 +66,6 @@ typedef struct vkmd_pair {
 typedef struct vkmd_water {
     int32_t o, h1, h2;
 } vkmd_water;
-
-typedef struct vkmd_box {
-    int32_t periodic; /* 0: no box (vacuum, no cutoff); 1: orthorhombic */
-    double len[3];    /* edge lengths in A */
-} vkmd_box;
 
 typedef struct vkmd_system {
     char title[128];

@@ -217,8 +217,7 @@ vkmd_result vkmd_water_box_build(int32_t n_waters, uint64_t seed, vkmd_system *o
              (unsigned long long)seed);
 
     const double len = vkmd_water_box_edge_a(n);
-    s.box.periodic = 1;
-    s.box.len[0] = s.box.len[1] = s.box.len[2] = len;
+    vkmd_box_set_rect(&s.box, (const double[3]){len, len, len});
 
     /* The lattice with the largest nearest-neighbour distance. */
     int best_lat = 0;

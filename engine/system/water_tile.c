@@ -338,8 +338,7 @@ vkmd_result vkmd_water_tile_build(int32_t n_waters, vkmd_system *out,
     VKMD_TRY(tile_read(s.bonds[0].r0, s.angles[0].theta0, t));
     snprintf(s.title, sizeof s.title, "water:%d (TIP3P, 0.997 g/cm^3, from the 300 K tile)", n);
     const double len = vkmd_water_box_edge_a(n);
-    s.box.periodic = 1;
-    s.box.len[0] = s.box.len[1] = s.box.len[2] = len;
+    vkmd_box_set_rect(&s.box, (const double[3]){len, len, len});
 
     const int32_t k = (int32_t)ceil((len + FACE_REACH_A) / t->edge);
     const int64_t total = (int64_t)k * k * k * VKMD_WATER_TILE_WATERS;
