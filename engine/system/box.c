@@ -61,9 +61,12 @@ static vkmd_result finish(vkmd_box *box, double v[3][3], const char *source)
     return VKMD_OK;
 }
 
-vkmd_result vkmd_box_set(vkmd_box *box, const double len[3], const double angle_deg[3],
+vkmd_result vkmd_box_set(vkmd_box *box, const double len_in[3], const double angle_in[3],
                          const char *source)
 {
+    /* Copies first: callers may pass box->len and box->angle_deg themselves. */
+    const double len[3] = {len_in[0], len_in[1], len_in[2]};
+    const double angle_deg[3] = {angle_in[0], angle_in[1], angle_in[2]};
     for (int d = 0; d < 3; ++d) {
         if (!(len[d] > 0) || !isfinite(len[d]))
             return vkmd_fail(VKMD_ERROR_PARSE, "%s: box edge %c is %g A, must be > 0", source,
