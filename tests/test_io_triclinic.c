@@ -4,7 +4,7 @@
  *     loaded with it replaces the angles with its own (109.4712206);
  *   - rst7, PDB CRYST1 and DCD unit cells written then read back give the
  *     same lengths and angles (to the written precision: 7 decimals in rst7,
- *     2 in PDB angles, doubles in DCD);
+ *     2 in PDB angles, doubles in DCD; DCD angles also read as cosines);
  *   - a checkpoint keeps the triclinic cell bit for bit (version 3) and a
  *     rectangular box's checkpoint stays version 2;
  *   - whole-molecule wrapping: every bond has its minimum-image length and
@@ -122,6 +122,35 @@ static void test_prmtop_rst7(void)
     CHECK(got.triclinic && max_len_diff(&got, &s.box) == 0 &&
           max_angle_diff(&got, s.box.angle_deg) == 0);
     CHECK(memcmp(got.vec, s.box.vec, sizeof got.vec) == 0);
+    /* The same cell with its angles as cosines (CHARMM, NAMD >= 2.5, VMD's
+     * writer): cell record A, cos(gamma), B, cos(beta), cos(alpha), C. */
+    {
+        vkmd_dcd_info info;
+        CHECK_OK(vkmd_dcd_read_info(dcd, &info));
+        size_t len = 0;
+        unsigned char *bytes = (unsigned char *)test_read_file(dcd, &len);
+        CHECK(bytes && len > (size_t)info.header_bytes + 52);
+        if (bytes && len > (size_t)info.header_bytes + 52) {
+            const double deg[3] = {s.box.angle_deg[2], s.box.angle_deg[1], s.box.angle_deg[0]};
+            const int slot[3] = {1, 3, 4};
+            for (int k = 0; k < 3; ++k) {
+                const double c = cos(deg[k] * M_PI / 180.0);
+                memcpy(bytes + info.header_bytes + 4 + 8 * slot[k], &c, 8);
+            }
+            const char *cosdcd = DIR "/oct_cosines.dcd";
+            FILE *f = fopen(cosdcd, "wb");
+            CHECK(f && fwrite(bytes, 1, len, f) == len);
+            if (f)
+                fclose(f);
+            vkmd_box cb;
+            CHECK_OK(vkmd_dcd_read_frame(cosdcd, 0, xyz, &cb));
+            printf("  DCD cell with cosines: angles %.7f %.7f %.7f, diff %.2g deg\n",
+                   cb.angle_deg[0], cb.angle_deg[1], cb.angle_deg[2],
+                   max_angle_diff(&cb, s.box.angle_deg));
+            CHECK(cb.triclinic && max_angle_diff(&cb, s.box.angle_deg) < 1e-9);
+        }
+        free(bytes);
+    }
 
     /* The energy report. */
     const char *json = DIR "/oct.json";
