@@ -243,6 +243,11 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "bonded pass: buffers sized for %d atoms, system has %d",
                          desc->accum->atom_count, sys->atom_count);
+    if (sys->urey_bradley_count > 0 || sys->improper_harmonic_count > 0 || sys->cmap_count > 0 ||
+        sys->lj14_a)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "bonded pass: CHARMM terms (Urey-Bradley, harmonic impropers, CMAP, 1-4 "
+                         "LJ tables) are not on the device yet; use the CPU reference");
     uint32_t wg = desc->workgroup_size ? desc->workgroup_size : VKMD_BONDED_WORKGROUP_SIZE;
     if ((wg & (wg - 1)) != 0 || wg > ctx->info.max_workgroup_invocations)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
