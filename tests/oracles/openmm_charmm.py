@@ -7,7 +7,9 @@ standard coordinates embedded below) with OpenMM's charmm36.xml, in vacuum
 (ala2_charmm: the CMAP peptide) and in a rectangular box of CHARMM TIP3P
 water (ala2_charmm_solv), writes each as a chamber prmtop + inpcrd with
 ParmEd, reloads the files through ParmEd (OpenMM 7.7's AmberPrmtopFile
-refuses chamber files) and evaluates them on the Reference platform. The
+refuses chamber files) and evaluates them on the Reference platform. A third
+system, ala2_amber_cmap, is the AMBER form of CMAP (ff19SB's CMAP_*
+sections, see build_amber_cmap), read by OpenMM's own AmberPrmtopFile. The
 NAME.openmm.txt format is tests/oracles/openmm_reference.py's, with three
 more energy terms:
   urey_bradley       ParmEd's Urey-Bradley HarmonicBondForce group
@@ -209,25 +211,30 @@ def evaluate(prmtop_path, inpcrd_path):
               p.DIHEDRAL_FORCE_GROUP: 'dihedral', p.UREY_BRADLEY_FORCE_GROUP: 'urey_bradley',
               p.IMPROPER_FORCE_GROUP: 'improper_harmonic', p.CMAP_FORCE_GROUP: 'cmap',
               p.NONBONDED_FORCE_GROUP: 'nonbonded'}
+    return evaluate_system(system, groups, p.NONBONDED_FORCE_GROUP, p.positions,
+                           p.box_vectors if periodic else None, prmtop_path)
+
+
+def evaluate_system(system, groups, nbg, positions, box, what):
+    """Every figure of the .openmm.txt file for `system` whose forces carry
+    the groups of `groups` (group -> term name; nbg the NonbondedForce's)."""
+    periodic = box is not None
     for i in reversed(range(system.getNumForces())):
         f = system.getForce(i)
         if type(f).__name__ == 'CMMotionRemover':
             system.removeForce(i)
         elif f.getForceGroup() not in groups:
-            raise SystemExit('%s: unexpected force %s' % (prmtop_path, type(f).__name__))
+            raise SystemExit('%s: unexpected force %s' % (what, type(f).__name__))
     nb = base.nonbonded_of(system)
     if periodic:
         nb.setUseDispersionCorrection(True)
         nb.setReciprocalSpaceForceGroup(RECIP_GROUP)
-    positions = p.positions
-    box = p.box_vectors if periodic else None
     out = {'atoms': system.getNumParticles(), 'periodic': periodic}
     ctx = base.make_context(system, positions, box)
     e = {}
     for g, term in groups.items():
         e[term] = base.energy_kcal(ctx, base.mask_bits(g))
     e['total'] = base.energy_kcal(ctx, -1)
-    nbg = p.NONBONDED_FORCE_GROUP
     if periodic:
         e['coulomb_recip_group'] = base.energy_kcal(ctx, base.mask_bits(RECIP_GROUP))
         e['nonbonded'] += e['coulomb_recip_group']
@@ -329,6 +336,105 @@ def build_and_evaluate(ff, name, builder, out_dir):
     base.write_report(out_dir, name, r)
 
 
+# The same dipeptide under amber14-all.xml's names (the order of ALAD).
+AMBER_NAMES = [('ACE', n) for n in ('H1', 'CH3', 'H2', 'H3', 'C', 'O')] + \
+    [('ALA', n) for n in ('N', 'H', 'CA', 'HA', 'CB', 'HB1', 'HB2', 'HB3', 'C', 'O')] + \
+    [('NME', n) for n in ('N', 'H', 'C', 'H1', 'H2', 'H3')]
+# CMAP terms (1-based atoms i, j, k, l, m and the map): the backbone's
+# phi = C(ACE)-N-CA-C, psi = N-CA-C-N(NME), then quintets of bonded atoms
+# that put (phi, psi) elsewhere on the map, so that a transposed or shifted
+# grid could not go unnoticed.
+AMBER_CMAP_INDEX = [(5, 7, 9, 15, 17, 1), (1, 2, 5, 7, 9, 1), (2, 5, 7, 9, 11, 1),
+                    (8, 7, 9, 11, 12, 1), (9, 15, 17, 19, 20, 1), (10, 9, 15, 16, 17, 1),
+                    (3, 2, 5, 6, 7, 1)]
+
+
+def build_amber_cmap(out_dir, grid_source):
+    """ala2_amber_cmap: the dipeptide with amber14-all.xml written by ParmEd
+    as a plain AMBER prmtop, plus the CMAP sections AMBER's ff19SB files
+    carry (CMAP_COUNT, CMAP_RESOLUTION, CMAP_PARAMETER_01 as tleap formats
+    it, 8F9.5, CMAP_INDEX) holding charmm36's alanine map taken from the
+    chamber file `grid_source`, on the backbone and six other quintets
+    (AMBER_CMAP_INDEX); evaluated through OpenMM's own AmberPrmtopFile (no
+    ParmEd on the reading side). The backbone term's energy must equal the
+    chamber file's through ParmEd (same coordinates, same map): OpenMM's two
+    readers agree on the grid's layout."""
+    ctop, pos = build_alad()
+    top = app.Topology()
+    chain = top.addChain()
+    residues, atoms = {}, []
+    for (rname, aname), (cname, el, *_xyz) in zip(AMBER_NAMES, ALAD):
+        if rname not in residues:
+            residues[rname] = top.addResidue(rname, chain)
+        atoms.append(top.addAtom(aname, app.element.get_by_symbol(el), residues[rname]))
+    index = {name: k for k, (name, *_rest) in enumerate(ALAD)}
+    for a, b in ALAD_BONDS:
+        top.addBond(atoms[index[a]], atoms[index[b]])
+    ff = app.ForceField('amber14-all.xml')
+    system = ff.createSystem(top, nonbondedMethod=app.NoCutoff, constraints=None,
+                             rigidWater=False)
+    s = parmed.openmm.load_topology(top, system, xyz=pos)
+    s.box = None
+    prmtop_path = os.path.join(out_dir, 'ala2_amber_cmap.prmtop')
+    inpcrd_path = os.path.join(out_dir, 'ala2_amber_cmap.inpcrd')
+    s.save(prmtop_path, format='amber', overwrite=True)
+    s.save(inpcrd_path, format='rst7', overwrite=True)
+    chamber = parmed.load_file(grid_source)
+    ct = chamber.cmap_types[0]
+    grid = list(ct.grid)
+    lines = ['%FLAG CMAP_COUNT', '%COMMENT Number of CMAP terms, number of unique CMAP parameters',
+             '%FORMAT(2I8)', '%8d%8d' % (len(AMBER_CMAP_INDEX), 1), '%FLAG CMAP_RESOLUTION',
+             '%COMMENT Number of steps along each phi/psi CMAP axis for each CMAP_PARAMETER grid',
+             '%FORMAT(20I4)', '%4d' % ct.resolution, '%FLAG CMAP_PARAMETER_01',
+             '%COMMENT charmm36 alanine map (from the chamber file)', '%FORMAT(8F9.5)']
+    for k in range(0, len(grid), 8):
+        lines.append(''.join('%9.5f' % v for v in grid[k:k + 8]))
+    lines += ['%FLAG CMAP_INDEX', '%COMMENT Atom index i,j,k,l,m of the cross term',
+              '%COMMENT and then pointer to CMAP_PARAMETER_n', '%FORMAT(6I8)']
+    lines += [''.join('%8d' % a for a in term) for term in AMBER_CMAP_INDEX]
+    with open(prmtop_path, 'a') as f:
+        f.write('\n'.join(lines) + '\n')
+
+    prmtop = app.AmberPrmtopFile(prmtop_path)
+    inpcrd = app.AmberInpcrdFile(inpcrd_path)
+    system = prmtop.createSystem(nonbondedMethod=app.NoCutoff, constraints=None,
+                                 rigidWater=False)
+    kinds = {'HarmonicBondForce': (0, 'bond'), 'HarmonicAngleForce': (1, 'angle'),
+             'PeriodicTorsionForce': (2, 'dihedral'), 'CMAPTorsionForce': (5, 'cmap'),
+             'NonbondedForce': (11, 'nonbonded')}
+    for f in system.getForces():
+        if type(f).__name__ in kinds:
+            f.setForceGroup(kinds[type(f).__name__][0])
+    groups = {g: term for g, term in kinds.values()}
+    r = evaluate_system(system, groups, 11, inpcrd.positions, None, prmtop_path)
+    # The first term alone against the chamber file's one CMAP term through
+    # ParmEd (same atoms, coordinates and map).
+    p = parmed.load_file(grid_source, grid_source.replace('.prmtop', '.inpcrd'))
+    csys = p.createSystem(nonbondedMethod=app.NoCutoff)
+    for f in csys.getForces():
+        f.setForceGroup(1 if isinstance(f, openmm.CMAPTorsionForce) else 0)
+    ctx = base.make_context(csys, p.positions, None)
+    e_chamber = base.energy_kcal(ctx, 2)
+    del ctx
+    one = [f for f in system.getForces() if isinstance(f, openmm.CMAPTorsionForce)][0]
+    first = openmm.CMAPTorsionForce()
+    first.addMap(*one.getMapParameters(0))
+    first.addTorsion(*one.getTorsionParameters(0))
+    fsys = openmm.System()
+    for i in range(system.getNumParticles()):
+        fsys.addParticle(system.getParticleMass(i))
+    fsys.addForce(first)
+    ctx = base.make_context(fsys, inpcrd.positions, None)
+    e_first = base.energy_kcal(ctx, -1)
+    del ctx
+    print('  CMAP: %d terms %.9f kcal/mol; the backbone term through AmberPrmtopFile %.12f, '
+          'the chamber file through ParmEd %.12f' % (len(AMBER_CMAP_INDEX), r['energy']['cmap'],
+                                                     e_first, e_chamber))
+    if abs(e_first - e_chamber) > 1e-9 or abs(r['energy']['cmap']) < 0.1:
+        raise SystemExit('ala2_amber_cmap: the two CMAP readers disagree, or no CMAP energy')
+    base.write_report(out_dir, 'ala2_amber_cmap', r)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--out', required=True, help='output directory')
@@ -341,6 +447,8 @@ def main():
     for name, builder in SYSTEMS:
         print(name)
         build_and_evaluate(ff, name, builder, args.out)
+    print('ala2_amber_cmap')
+    build_amber_cmap(args.out, os.path.join(args.out, 'ala2_charmm.prmtop'))
     return 0
 
 
