@@ -14,7 +14,7 @@
 #include "io/load.h"
 #include "sim/md.h"
 
-#define MD_STEPS 30
+#define MD_STEPS 20
 
 /* MD_STEPS Langevin steps of 2 fs; positions into out_x [3N]. */
 static int run_md(vkmd_vk_context *ctx, const vkmd_system *sys, int unfused, double *out_x)

@@ -126,12 +126,6 @@ static vkmd_result index_sections(prm *p)
     return VKMD_OK;
 }
 
-/* 1 if digits were read between `start` and `c` (a repeat count). */
-static int count_given(const char *start, const char *c)
-{
-    return c > start;
-}
-
 static vkmd_result parse_format(const prm *p, const section *s, format *f)
 {
     if (s->fmt_line < 0) {
@@ -150,8 +144,8 @@ static vkmd_result parse_format(const prm *p, const section *s, format *f)
         while (*c >= '0' && *c <= '9' && count < 100000)
             count = 10 * count + (*c++ - '0');
     }
-    /* A repeat group, e.g. 8(F9.5) in CMAP_PARAMETER sections. */
-    int group = ok && count_given(line + 8, c) && *c == '(';
+    /* A repeat group after a count, e.g. 8(F9.5) in CMAP_PARAMETER sections. */
+    int group = ok && c > line + 8 && *c == '(';
     if (group)
         ++c;
     char kind = ok ? *c++ : '\0';
@@ -454,9 +448,10 @@ static vkmd_result check_unsupported_sections(const prm *p)
  * the CHARMM_ prefix. Atom numbers in these sections are plain 1-based
  * (not 3 * (atom - 1) as in BONDS_*). The remaining sections a chamber file
  * carries (SOLTY, HBCUT, TREE_CHAIN_CLASSIFICATION, JOIN_ARRAY, IROTAT,
- * RADIUS_SET, RADII, SCREEN, IPOL, SOLVENT_POINTERS, ATOMS_PER_MOLECULE) are
- * those of any prmtop: metadata, implicit-solvent radii and molecule
- * bookkeeping that the explicit-solvent energy does not use. */
+ * RADIUS_SET, RADII, SCREEN, SOLVENT_POINTERS, ATOMS_PER_MOLECULE) are those
+ * of any prmtop: metadata, implicit-solvent radii and molecule bookkeeping
+ * that the explicit-solvent energy does not use; IPOL must be 0 (a
+ * polarisable force field is refused). */
 
 static int is_chamber(const prm *p)
 {
