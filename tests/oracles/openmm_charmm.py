@@ -320,10 +320,13 @@ def build_and_evaluate(ff, name, builder, out_dir):
     assert '%FLAG CTITLE' in head, 'ParmEd did not write a chamber file'
     r = evaluate(prmtop_path, inpcrd_path)
     # Second check: OpenMM's own charmm36 System on the same coordinates.
+    # (charmm36.xml's LJ is a CustomNonbondedForce; its long-range
+    # correction is the dispersion correction the reloaded file uses.)
     for f in system.getForces():
-        if isinstance(f, (openmm.NonbondedForce, openmm.CustomNonbondedForce)) and periodic:
-            f.setUseLongRangeCorrection(True) if isinstance(f, openmm.CustomNonbondedForce) \
-                else f.setUseDispersionCorrection(True)
+        if periodic and isinstance(f, openmm.CustomNonbondedForce):
+            f.setUseLongRangeCorrection(True)
+        elif periodic and isinstance(f, openmm.NonbondedForce):
+            f.setUseDispersionCorrection(True)
     box = topology.getPeriodicBoxVectors() if periodic else None
     ctx = base.make_context(system, parmed.load_file(prmtop_path, inpcrd_path).positions, box)
     e_ff = base.energy_kcal(ctx, -1)
@@ -359,11 +362,11 @@ def build_amber_cmap(out_dir, grid_source):
     ParmEd on the reading side). The backbone term's energy must equal the
     chamber file's through ParmEd (same coordinates, same map): OpenMM's two
     readers agree on the grid's layout."""
-    ctop, pos = build_alad()
+    _, pos = build_alad()
     top = app.Topology()
     chain = top.addChain()
     residues, atoms = {}, []
-    for (rname, aname), (cname, el, *_xyz) in zip(AMBER_NAMES, ALAD):
+    for (rname, aname), (_, el, *_xyz) in zip(AMBER_NAMES, ALAD):
         if rname not in residues:
             residues[rname] = top.addResidue(rname, chain)
         atoms.append(top.addAtom(aname, app.element.get_by_symbol(el), residues[rname]))
