@@ -1,4 +1,5 @@
-// Every bonded term (bonds, angles, proper and improper dihedrals) and every
+// Every bonded term (bonds, angles, proper and improper dihedrals, CHARMM's
+// Urey-Bradley terms, harmonic impropers and CMAP) and every
 // fixed pair (scaled 1-4 LJ + Coulomb, Ewald excluded-pair corrections) in one
 // dispatch: the global id ranges over one term array, bonds first, then
 // angles, dihedrals, 1-4 pairs and excluded pairs (layout in
@@ -43,9 +44,10 @@ layout(push_constant) uniform Push { VKMD_BONDED_PUSH_FIELDS } pc;
 
 VKMD_POS_LOAD(load_pos, pos, pos_x)
 
-// The eight slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL
-// and VKMD_ENERGY_RESTRAINT (bonded_slot in common/bonded_terms.glsl).
-const uint SLOTS = 8;
+// The eleven slots this pass owns, VKMD_ENERGY_BOND .. VKMD_ENERGY_COUL_EXCL,
+// VKMD_ENERGY_RESTRAINT and VKMD_ENERGY_UREY_BRADLEY .. VKMD_ENERGY_CMAP
+// (bonded_slot in common/bonded_terms.glsl).
+const uint SLOTS = 11;
 shared vkmd_fixed red[SLOTS][WORKGROUP_SIZE];
 
 VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
@@ -60,6 +62,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #define BD_DIHEDRALS (pc.dihedral_count)
 #define BD_PAIRS14   (pc.pair14_count)
 #define BD_EXCL      (pc.excl_count)
+#define BD_CMAPS     (pc.cmap_count)
 #define BD_RESTRAINTS (pc.restraint_count)
 #define BD_RESTRAINT_FB (pc.restraint_fb)
 #include "common/bonded_terms.glsl"

@@ -99,6 +99,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #define BD_DIHEDRALS (prm.bd.dihedral_count)
 #define BD_PAIRS14   (prm.bd.pair14_count)
 #define BD_EXCL      (prm.bd.excl_count)
+#define BD_CMAPS     (prm.bd.cmap_count)
 #define BD_RESTRAINTS (prm.bd.restraint_count)
 #define BD_RESTRAINT_FB (prm.bd.restraint_fb)
 #include "common/bonded_terms.glsl"

@@ -212,6 +212,9 @@ static void compare_energies(const openmm_data *d, const vkmd_system *sys,
     compare_term(d, "bond", e->bond);
     compare_term(d, "angle", e->angle);
     compare_term(d, "dihedral", e->dihedral);
+    compare_term(d, "urey_bradley", e->urey_bradley);
+    compare_term(d, "improper_harmonic", e->improper_harmonic);
+    compare_term(d, "cmap", e->cmap);
     compare_term(d, "nonbonded", e->lj + e->coulomb - net);
     compare_term(d, "nonbonded_lj", e->lj);
     compare_term(d, "nonbonded_coulomb", e->coulomb - net);

@@ -83,6 +83,9 @@ static void ff_compare_settings(vkmd_vk_context *ctx, const char *label, vkmd_sy
     ff_check_term("angle", ea.angle, er.angle);
     ff_check_term("dihedral", ea.dihedral, er.dihedral);
     ff_check_term("improper", ea.improper, er.improper);
+    ff_check_term("urey_bradley", ea.urey_bradley, er.urey_bradley);
+    ff_check_term("improper_harmonic", ea.improper_harmonic, er.improper_harmonic);
+    ff_check_term("cmap", ea.cmap, er.cmap);
     ff_check_term("lj_pair", ea.lj_pair, er.lj_pair);
     ff_check_term("lj14", ea.lj14, er.lj14);
     ff_check_term("lj_dispersion", ea.lj_dispersion, er.lj_dispersion);

@@ -12,13 +12,22 @@ typedef struct term_row {
     double value;
 } term_row;
 
-static int fill_rows(const vkmd_energy *e, term_row rows[17])
+#define MAX_ROWS 20
+
+/* The CHARMM rows (Urey-Bradley, harmonic impropers, CMAP) appear only for
+ * systems that have such terms, so AMBER reports keep their rows. */
+static int fill_rows(const vkmd_energy *e, const vkmd_system *sys, term_row rows[MAX_ROWS])
 {
+    const int charmm =
+        sys->urey_bradley_count > 0 || sys->improper_harmonic_count > 0 || sys->cmap_count > 0;
     term_row r[] = {
         {"bond", "bond", e->bond},
         {"angle", "angle", e->angle},
         {"dihedral", "dihedral (proper + improper)", e->dihedral},
         {"improper", "  of which improper", e->improper},
+        {"urey_bradley", "Urey-Bradley", e->urey_bradley},
+        {"improper_harmonic", "harmonic improper (CHARMM)", e->improper_harmonic},
+        {"cmap", "CMAP", e->cmap},
         {"lj", "Lennard-Jones (all)", e->lj},
         {"lj_pair", "  pairs within cutoff", e->lj_pair},
         {"lj14", "  1-4 scaled", e->lj14},
@@ -33,8 +42,13 @@ static int fill_rows(const vkmd_energy *e, term_row rows[17])
         {"restraint", "positional restraints", e->restraint},
         {"total", "total", e->total},
     };
-    memcpy(rows, r, sizeof r);
-    return (int)(sizeof r / sizeof *r);
+    int n = 0;
+    for (size_t k = 0; k < sizeof r / sizeof *r; ++k) {
+        const int is_charmm = k >= 4 && k < 7;
+        if (!is_charmm || charmm)
+            rows[n++] = r[k];
+    }
+    return n;
 }
 
 static const char *coulomb_name(const vkmd_ff_settings *s)
@@ -46,8 +60,8 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
                                      const vkmd_system *sys, const vkmd_ff_settings *s,
                                      const vkmd_energy *e)
 {
-    term_row rows[17];
-    int n = fill_rows(e, rows);
+    term_row rows[MAX_ROWS];
+    int n = fill_rows(e, sys, rows);
     if (desc->json) {
         fprintf(out, "{\n  \"units\": {\"energy\": \"kcal/mol\", \"length\": \"angstrom\", "
                      "\"ewald_alpha\": \"1/angstrom\", \"force\": \"kcal/mol/angstrom\"},\n");

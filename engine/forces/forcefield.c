@@ -344,6 +344,9 @@ vkmd_result vkmd_forcefield_readback(vkmd_vk_context *ctx, const vkmd_forcefield
         e->coulomb_net_charge = ff->e_net_charge;
         e->coulomb14 = slots[VKMD_ENERGY_COULOMB14];
         e->restraint = slots[VKMD_ENERGY_RESTRAINT];
+        e->urey_bradley = slots[VKMD_ENERGY_UREY_BRADLEY];
+        e->improper_harmonic = slots[VKMD_ENERGY_IMPROPER_HARMONIC];
+        e->cmap = slots[VKMD_ENERGY_CMAP];
         vkmd_energy_sum(e);
     }
 cleanup:

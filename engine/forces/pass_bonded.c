@@ -1,7 +1,9 @@
 /* Bonded GPU pass (see pass_bonded.h and shaders/bonded.comp).
  *
  * Parameters are packed into one array of vkmd_bonded_term (32 bytes each),
- * bonds, angles, dihedrals, 1-4 pairs, excluded pairs, positional restraints,
+ * bonds (+ Urey-Bradley), angles, dihedrals (+ harmonic impropers), 1-4
+ * pairs, excluded pairs, CMAP terms, positional restraints, then the CMAP
+ * maps' bicubic cells (computed here on the host, evaluated on the device),
  * so one dispatch covers all of them; a
  * thread therefore branches on its term kind, which costs little because
  * the kinds are contiguous and warps/waves straddle at most two boundaries. */
@@ -9,11 +11,22 @@
 #include "core/log.h"
 #include "forces/fixed_point.h"
 #include "forces/positions.h"
+#include "maths/cmap_spline.h"
 #include "vk/pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* CMAP cells: two term entries of 8 coefficients each per cell, after the
+ * terms (vkmd_layout.h). */
+static uint32_t cmap_table_entries(const vkmd_system *sys)
+{
+    uint32_t n = 0;
+    for (int32_t m = 0; sys->cmap_count > 0 && m < sys->cmap_map_count; ++m)
+        n += 2u * (uint32_t)sys->cmap_maps[m].resolution * (uint32_t)sys->cmap_maps[m].resolution;
+    return n;
+}
 
 struct vkmd_pass_bonded {
     vkmd_vk_pipeline pipeline[2]; /* without, with energies */
@@ -26,6 +39,7 @@ struct vkmd_pass_bonded {
     uint32_t workgroup_size;
     uint32_t groups;
     vkmd_bonded_term *restraints; /* [push.restraint_count] packed, kept for k changes */
+    uint32_t cmap_entries;        /* CMAP cell entries after the terms */
 };
 
 /* Exclusions whose Ewald correction is not identically zero (both atoms
@@ -44,7 +58,7 @@ static uint32_t charged_exclusions(const vkmd_system *sys)
 static uint32_t term_total(const vkmd_bonded_push *p)
 {
     return p->bond_count + p->angle_count + p->dihedral_count + p->pair14_count + p->excl_count +
-           p->restraint_count;
+           p->cmap_count + p->restraint_count;
 }
 
 static vkmd_result bad_index(const char *kind, int32_t n, int32_t atom_count)
@@ -65,8 +79,73 @@ static float float_lo(double x)
 
 static vkmd_result pack_pairs(const vkmd_pass_bonded *pass, const vkmd_system *sys,
                               vkmd_bonded_term *t);
+static vkmd_result pack_cmap(const vkmd_pass_bonded *pass, const vkmd_system *sys,
+                             vkmd_bonded_term *t, vkmd_bonded_term *table);
 
-/* Packs the system's terms in dispatch order into `out` [term_total]. */
+/* The CMAP terms from `t` on and every map's cells (maths/cmap_spline.h) as
+ * float coefficients from `table` on. */
+static vkmd_result pack_cmap(const vkmd_pass_bonded *pass, const vkmd_system *sys,
+                             vkmd_bonded_term *t, vkmd_bonded_term *table)
+{
+    if (pass->push.cmap_count == 0)
+        return VKMD_OK;
+    const int32_t na = sys->atom_count;
+    vkmd_result res = VKMD_OK;
+    uint32_t *first = calloc((size_t)sys->cmap_map_count, sizeof *first);
+    double *c = NULL;
+    if (!first)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass: %d CMAP maps",
+                         sys->cmap_map_count);
+    const uint32_t table_start = term_total(&pass->push);
+    uint32_t next = 0;
+    for (int32_t m = 0; m < sys->cmap_map_count; ++m) {
+        const int32_t r = sys->cmap_maps[m].resolution;
+        free(c);
+        c = malloc(sizeof *c * 16 * (size_t)r * (size_t)r);
+        if (!c) {
+            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass: CMAP map %d", m + 1);
+            goto cleanup;
+        }
+        VKMD_TRY(vkmd_cmap_spline_coefficients(&sys->cmap_maps[m], c));
+        first[m] = table_start + next;
+        for (int32_t cell = 0; cell < r * r; ++cell) {
+            for (int h = 0; h < 2; ++h) {
+                const double *k = &c[(size_t)cell * 16 + 8 * h];
+                vkmd_bonded_term *e = &table[next++];
+                uint32_t w[4];
+                for (int q = 0; q < 4; ++q) {
+                    const float f = (float)k[q];
+                    memcpy(&w[q], &f, sizeof f);
+                }
+                e->atoms = (vkmd_gpu_uvec4){w[0], w[1], w[2], w[3]};
+                e->params = (vkmd_gpu_vec4){(float)k[4], (float)k[5], (float)k[6], (float)k[7]};
+            }
+        }
+    }
+    for (int32_t n = 0; n < sys->cmap_count; ++n, ++t) {
+        const vkmd_cmap *q = &sys->cmaps[n];
+        if (!(q->i >= 0 && q->i < na) || !(q->j >= 0 && q->j < na) || !(q->k >= 0 && q->k < na) ||
+            !(q->l >= 0 && q->l < na) || !(q->m >= 0 && q->m < na) || q->map < 0 ||
+            q->map >= sys->cmap_map_count) {
+            res = bad_index("CMAP term", n, na);
+            goto cleanup;
+        }
+        const uint32_t bits[3] = {(uint32_t)q->m, first[q->map],
+                                  (uint32_t)sys->cmap_maps[q->map].resolution};
+        *t = (vkmd_bonded_term){
+            .atoms = {(uint32_t)q->i, (uint32_t)q->j, (uint32_t)q->k, (uint32_t)q->l}};
+        memcpy(&t->params.x, &bits[0], sizeof bits[0]);
+        memcpy(&t->params.y, &bits[1], sizeof bits[1]);
+        memcpy(&t->params.z, &bits[2], sizeof bits[2]);
+    }
+cleanup:
+    free(c);
+    free(first);
+    return res;
+}
+
+/* Packs the system's terms in dispatch order into `out` [term_total], then
+ * the CMAP cells. */
 static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *sys,
                               vkmd_bonded_term *out)
 {
@@ -79,6 +158,13 @@ static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *s
             return bad_index("bond", n, na);
         *t = (vkmd_bonded_term){.atoms = {(uint32_t)b->i, (uint32_t)b->j, 0, 0},
                                 .params = {(float)b->k, (float)b->r0, 0, 0}};
+    }
+    for (int32_t n = 0; n < sys->urey_bradley_count; ++n, ++t) {
+        const vkmd_bond *b = &sys->urey_bradleys[n];
+        if (!IN_RANGE(b->i) || !IN_RANGE(b->j))
+            return bad_index("Urey-Bradley term", n, na);
+        *t = (vkmd_bonded_term){.atoms = {(uint32_t)b->i, (uint32_t)b->j, 0, 0},
+                                .params = {(float)b->k, (float)b->r0, 1.0f, 0}};
     }
     for (int32_t n = 0; n < sys->angle_count; ++n, ++t) {
         const vkmd_angle *a = &sys->angles[n];
@@ -96,11 +182,23 @@ static vkmd_result pack_terms(const vkmd_pass_bonded *pass, const vkmd_system *s
             .params = {(float)d->k_phi, (float)d->phase, (float)d->periodicity,
                        d->improper ? 1.0f : 0.0f}};
     }
+    for (int32_t n = 0; n < sys->improper_harmonic_count; ++n, ++t) {
+        const vkmd_improper_harmonic *d = &sys->impropers_harmonic[n];
+        if (!IN_RANGE(d->i) || !IN_RANGE(d->j) || !IN_RANGE(d->k) || !IN_RANGE(d->l))
+            return bad_index("harmonic improper", n, na);
+        *t = (vkmd_bonded_term){
+            .atoms = {(uint32_t)d->i, (uint32_t)d->j, (uint32_t)d->k, (uint32_t)d->l},
+            .params = {(float)d->k_psi, (float)d->psi0, 0, 2.0f}};
+    }
     if (pass->with_pairs) {
         vkmd_result res = pack_pairs(pass, sys, t);
         if (res != VKMD_OK)
             return res;
+        t += pass->push.pair14_count + pass->push.excl_count;
     }
+    vkmd_result res = pack_cmap(pass, sys, t, out + term_total(&pass->push));
+    if (res != VKMD_OK)
+        return res;
     if (pass->push.restraint_count > 0)
         memcpy(out + term_total(&pass->push) - pass->push.restraint_count, pass->restraints,
                sizeof *pass->restraints * pass->push.restraint_count);
@@ -115,6 +213,9 @@ static vkmd_result pack_pairs(const vkmd_pass_bonded *pass, const vkmd_system *s
     const int32_t na = sys->atom_count;
 #define IN_RANGE(x) ((x) >= 0 && (x) < na)
     const int32_t nt = sys->lj_type_count;
+    /* CHARMM's own 1-4 LJ tables when the system has them (as the reference) */
+    const double *lj_a = sys->lj14_a ? sys->lj14_a : sys->lj_a;
+    const double *lj_b = sys->lj14_b ? sys->lj14_b : sys->lj_b;
     for (int32_t n = 0; n < sys->pair14_count; ++n, ++t) {
         const vkmd_pair14 *p = &sys->pairs14[n];
         if (!IN_RANGE(p->i) || !IN_RANGE(p->j))
@@ -126,8 +227,8 @@ static vkmd_result pack_pairs(const vkmd_pass_bonded *pass, const vkmd_system *s
         double q_scale = p->scee != 0 ? 1.0 / p->scee : 0.0;
         double kqq = pass->coulomb_k * ai->charge * aj->charge * q_scale;
         *t = (vkmd_bonded_term){.atoms = {(uint32_t)p->i, (uint32_t)p->j, 0, 0},
-                                .params = {(float)kqq, (float)(sys->lj_a[ty] * lj_scale),
-                                           (float)(sys->lj_b[ty] * lj_scale), float_lo(kqq)}};
+                                .params = {(float)kqq, (float)(lj_a[ty] * lj_scale),
+                                           (float)(lj_b[ty] * lj_scale), float_lo(kqq)}};
     }
     for (int32_t n = 0; sys->box.periodic && n < sys->exclusion_count; ++n) {
         const vkmd_pair *p = &sys->exclusions[n];
@@ -203,15 +304,17 @@ vkmd_result vkmd_pass_bonded_upload(vkmd_vk_context *ctx, vkmd_pass_bonded *pass
                                     const vkmd_system *sys)
 {
     vkmd_result res = VKMD_OK;
-    if (sys->bond_count != (int32_t)pass->push.bond_count ||
+    if (sys->bond_count + sys->urey_bradley_count != (int32_t)pass->push.bond_count ||
         sys->angle_count != (int32_t)pass->push.angle_count ||
-        sys->dihedral_count != (int32_t)pass->push.dihedral_count ||
+        sys->dihedral_count + sys->improper_harmonic_count != (int32_t)pass->push.dihedral_count ||
+        sys->cmap_count != (int32_t)pass->push.cmap_count ||
+        cmap_table_entries(sys) != pass->cmap_entries ||
         sys->atom_count != (int32_t)pass->push.atom_count ||
         (pass->with_pairs && (sys->pair14_count != (int32_t)pass->push.pair14_count ||
                               charged_exclusions(sys) != pass->push.excl_count)))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "bonded pass: upload of a system with other term counts than at create");
-    uint32_t total = term_total(&pass->push);
+    uint32_t total = term_total(&pass->push) + pass->cmap_entries;
     vkmd_bonded_term *terms = NULL;
     if (total > 0) {
         terms = calloc(total, sizeof *terms);
@@ -254,9 +357,11 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bonded pass");
     p->accum = desc->accum;
     p->workgroup_size = wg;
-    p->push.bond_count = (uint32_t)sys->bond_count;
+    p->push.bond_count = (uint32_t)(sys->bond_count + sys->urey_bradley_count);
     p->push.angle_count = (uint32_t)sys->angle_count;
-    p->push.dihedral_count = (uint32_t)sys->dihedral_count;
+    p->push.dihedral_count = (uint32_t)(sys->dihedral_count + sys->improper_harmonic_count);
+    p->push.cmap_count = (uint32_t)sys->cmap_count;
+    p->cmap_entries = cmap_table_entries(sys);
     p->push.atom_count = (uint32_t)sys->atom_count;
     VKMD_TRY(pack_restraints(p, desc->restraints, sys->atom_count));
     if (desc->settings) {
@@ -290,7 +395,7 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline[k]));
     }
 
-    uint32_t total = term_total(&p->push);
+    uint32_t total = term_total(&p->push) + p->cmap_entries;
     const vkmd_vk_buffer_desc bd = {
         .size = (total ? total : 1) * sizeof(vkmd_bonded_term),
         .force_staging = desc->force_staging,
@@ -312,9 +417,9 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
      * kind) cover the rest. */
     const vkmd_bonded_push *q = &p->push;
     uint32_t most = q->bond_count;
-    const uint32_t kinds[] = {q->angle_count, q->dihedral_count, q->pair14_count, q->excl_count,
-                              q->restraint_count};
-    for (int k = 0; k < 5; ++k)
+    const uint32_t kinds[] = {q->angle_count, q->dihedral_count, q->pair14_count,
+                              q->excl_count,  q->cmap_count,     q->restraint_count};
+    for (int k = 0; k < 6; ++k)
         most = kinds[k] > most ? kinds[k] : most;
     uint32_t groups = vkmd_vk_div_up(most, wg);
     uint32_t max_groups = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
@@ -352,6 +457,9 @@ vkmd_result vkmd_pass_bonded_readback(vkmd_vk_context *ctx, const vkmd_pass_bond
             out_energy->coulomb_excl = slots[VKMD_ENERGY_COUL_EXCL];
         }
         out_energy->restraint = slots[VKMD_ENERGY_RESTRAINT];
+        out_energy->urey_bradley = slots[VKMD_ENERGY_UREY_BRADLEY];
+        out_energy->improper_harmonic = slots[VKMD_ENERGY_IMPROPER_HARMONIC];
+        out_energy->cmap = slots[VKMD_ENERGY_CMAP];
     }
     return res;
 }

@@ -33,7 +33,19 @@ double ref_bonds(const vkmd_system *sys, double *f);
 double ref_angles(const vkmd_system *sys, double *f);
 /* Propers + impropers; the improper part alone in *out_improper if non-NULL. */
 double ref_dihedrals(const vkmd_system *sys, double *f, double *out_improper);
-/* Scaled 1-4 LJ and Coulomb (plain 1/r, no cutoff, minimum image). */
+/* CHARMM Urey-Bradley terms (form_bond over sys->urey_bradleys). */
+double ref_urey_bradley(const vkmd_system *sys, double *f);
+/* CHARMM harmonic impropers (form_improper_harmonic). */
+double ref_impropers_harmonic(const vkmd_system *sys, double *f);
+/* CMAP terms: bicubic patches of each map (maths/cmap_spline.h) at (phi, psi).
+ * Errors: VKMD_ERROR_OUT_OF_MEMORY, VKMD_ERROR_INVALID_ARGUMENT (a bad map). */
+vkmd_result ref_cmap(const vkmd_system *sys, double *f, double *out_energy);
+/* Adds the force of dE/dphi = de_dphi on the dihedral i-j-k-l (the split
+ * ref_dihedrals uses); nothing for a collinear triple. */
+void ref_dihedral_apply(const vkmd_box *box, const double *x, int32_t i, int32_t j, int32_t k,
+                        int32_t l, double de_dphi, double *f);
+/* Scaled 1-4 LJ and Coulomb (plain 1/r, no cutoff, minimum image); the LJ
+ * from the 1-4 tables (lj14_a, lj14_b) when the system has them. */
 void ref_pairs14(const vkmd_system *sys, double coulomb_k, double *f, double *out_lj14,
                  double *out_coulomb14);
 

@@ -1,5 +1,6 @@
-/* Reference bonds, angles and dihedrals (propers and impropers), plus the
- * minimum-image displacement every reference term shares.
+/* Reference bonds, angles and dihedrals (propers and impropers), CHARMM's
+ * Urey-Bradley terms and harmonic impropers, plus the minimum-image
+ * displacement every reference term shares.
  *
  * Surprises:
  * - Minimum image uses floor(x + 0.5), as OpenMM does, so a pair exactly half
@@ -151,5 +152,67 @@ double ref_dihedrals(const vkmd_system *sys, double *f, double *out_improper)
     }
     if (out_improper)
         *out_improper = improper;
+    return energy;
+}
+
+void ref_dihedral_apply(const vkmd_box *box, const double *x, int32_t i, int32_t j, int32_t k,
+                        int32_t l, double de_dphi, double *f)
+{
+    double b1[3], b2[3], b3[3], n1[3], n2[3];
+    ref_delta(box, &x[3 * i], &x[3 * j], b1);
+    ref_delta(box, &x[3 * j], &x[3 * k], b2);
+    ref_delta(box, &x[3 * k], &x[3 * l], b3);
+    cross3(b1, b2, n1);
+    cross3(b2, b3, n2);
+    double b2_len2 = dot3(b2, b2), b2_len = sqrt(b2_len2);
+    double n1_len2 = dot3(n1, n1), n2_len2 = dot3(n2, n2);
+    if (n1_len2 < 1e-24 || n2_len2 < 1e-24 || b2_len2 <= 0)
+        return;
+    double si = de_dphi * b2_len / n1_len2, sl = -de_dphi * b2_len / n2_len2;
+    double p = dot3(b1, b2) / b2_len2, q = dot3(b3, b2) / b2_len2;
+    for (int c = 0; c < 3; ++c) {
+        double fi = si * n1[c], fl = sl * n2[c];
+        f[3 * i + c] += fi;
+        f[3 * j + c] += q * fl - (1.0 + p) * fi;
+        f[3 * k + c] += p * fi - (1.0 + q) * fl;
+        f[3 * l + c] += fl;
+    }
+}
+
+double ref_urey_bradley(const vkmd_system *sys, double *f)
+{
+    const double *x = sys->positions;
+    double energy = 0;
+    for (int32_t n = 0; n < sys->urey_bradley_count; ++n) {
+        const vkmd_bond *b = &sys->urey_bradleys[n];
+        double d[3];
+        ref_delta(&sys->box, &x[3 * b->i], &x[3 * b->j], d);
+        double r = sqrt(dot3(d, d));
+        double de_dr;
+        energy += form_bond(r, b->k, b->r0, &de_dr);
+        if (f && r > 0) {
+            double s = de_dr / r;
+            for (int c = 0; c < 3; ++c) {
+                f[3 * b->i + c] += s * d[c];
+                f[3 * b->j + c] -= s * d[c];
+            }
+        }
+    }
+    return energy;
+}
+
+double ref_impropers_harmonic(const vkmd_system *sys, double *f)
+{
+    const double *x = sys->positions;
+    double energy = 0;
+    for (int32_t n = 0; n < sys->improper_harmonic_count; ++n) {
+        const vkmd_improper_harmonic *d = &sys->impropers_harmonic[n];
+        double psi =
+            ref_dihedral_angle(&sys->box, &x[3 * d->i], &x[3 * d->j], &x[3 * d->k], &x[3 * d->l]);
+        double de_dpsi;
+        energy += form_improper_harmonic(psi, d->k_psi, d->psi0, &de_dpsi);
+        if (f)
+            ref_dihedral_apply(&sys->box, x, d->i, d->j, d->k, d->l, de_dpsi, f);
+    }
     return energy;
 }

@@ -71,6 +71,11 @@ vkmd_result vkmd_ref_compute_restrained(const vkmd_system *sys, const vkmd_ff_se
     e->angle = ref_angles(sys, f);
     e->dihedral = ref_dihedrals(sys, f, &e->improper);
     ref_pairs14(sys, k, f, &e->lj14, &e->coulomb14);
+    e->urey_bradley = ref_urey_bradley(sys, f);
+    e->improper_harmonic = ref_impropers_harmonic(sys, f);
+    res = ref_cmap(sys, f, &e->cmap);
+    if (res != VKMD_OK)
+        return res;
     res = ref_nonbonded_pairs(sys, s, k, f, &e->lj_pair, &e->coulomb_real);
     if (res != VKMD_OK)
         return res;

@@ -65,6 +65,34 @@ static inline double form_dihedral(double phi, double k, int n, double phase, do
     return k * (1.0 + cos(a));
 }
 
+/* CHARMM harmonic improper E = k d^2, d = psi - psi0 wrapped into [-pi, pi)
+ * (OpenMM's and ParmEd's dtheta_torus); *out_de_dpsi = 2 k d. */
+static inline double form_improper_harmonic(double psi, double k, double psi0, double *out_de_dpsi)
+{
+    const double two_pi = 6.28318530717958647692;
+    double d = psi - psi0;
+    d -= two_pi * floor(d / two_pi + 0.5);
+    *out_de_dpsi = 2.0 * k * d;
+    return k * d * d;
+}
+
+/* One CMAP cell: E = sum c[4 i + j] a^i b^j over i, j = 0..3, a and b the
+ * fractions of the cell along phi and psi (maths/cmap_spline.h); the
+ * derivatives are per unit fraction (divide by the cell width in rad). */
+static inline double form_cmap(const double *c, double a, double b, double *out_de_da,
+                               double *out_de_db)
+{
+    double e = 0, da = 0, db = 0;
+    for (int i = 3; i >= 0; --i) {
+        e = a * e + ((c[4 * i + 3] * b + c[4 * i + 2]) * b + c[4 * i + 1]) * b + c[4 * i];
+        da = b * da + (3.0 * c[12 + i] * a + 2.0 * c[8 + i]) * a + c[4 + i];
+        db = a * db + (3.0 * c[4 * i + 3] * b + 2.0 * c[4 * i + 2]) * b + c[4 * i + 1];
+    }
+    *out_de_da = da;
+    *out_de_db = db;
+    return e;
+}
+
 /* E = A / r^12 - B / r^6. */
 static inline double form_lj(double inv_r2, double a, double b, double *out_f_over_r)
 {

@@ -1,4 +1,6 @@
 /* Reference scaled 1-4 interactions: LJ / scnb + coulomb_k q_i q_j / (scee r).
+ * CHARMM (chamber) systems take the LJ from their own 1-4 tables (lj14_a,
+ * lj14_b), with scnb = scee = 1.
  *
  * Surprises: 1-4 pairs are also in the exclusion list, so the non-bonded pass
  * skips them and the Ewald excluded-pair correction removes their reciprocal
@@ -29,7 +31,9 @@ void ref_pairs14(const vkmd_system *sys, double coulomb_k, double *f, double *ou
         double lj_scale = p->scnb != 0 ? 1.0 / p->scnb : 0.0;
         double q_scale = p->scee != 0 ? 1.0 / p->scee : 0.0;
         double f_lj, f_coul;
-        e_lj += form_lj(inv_r * inv_r, sys->lj_a[t] * lj_scale, sys->lj_b[t] * lj_scale, &f_lj);
+        const double *lj_a = sys->lj14_a ? sys->lj14_a : sys->lj_a;
+        const double *lj_b = sys->lj14_b ? sys->lj14_b : sys->lj_b;
+        e_lj += form_lj(inv_r * inv_r, lj_a[t] * lj_scale, lj_b[t] * lj_scale, &f_lj);
         e_coul += form_coulomb(inv_r, coulomb_k * ai->charge * aj->charge * q_scale, &f_coul);
         if (f) {
             double s = f_lj + f_coul; /* force on i is s (r_i - r_j) = -s d */

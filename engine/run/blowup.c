@@ -21,14 +21,19 @@ static const char *bad_term(const vkmd_energy *e, const vkmd_energy *good)
                                   "PME reciprocal",
                                   "1-4 Coulomb",
                                   "excluded-pair Coulomb",
-                                  "positional restraints"};
+                                  "positional restraints",
+                                  "Urey-Bradley",
+                                  "harmonic improper",
+                                  "CMAP"};
     const double now[] = {e->bond,         e->angle,        e->dihedral,      e->lj_pair,
                           e->lj14,         e->coulomb_real, e->coulomb_recip, e->coulomb14,
-                          e->coulomb_excl, e->restraint};
-    const double was[] = {good->bond,          good->angle,     good->dihedral,
-                          good->lj_pair,       good->lj14,      good->coulomb_real,
-                          good->coulomb_recip, good->coulomb14, good->coulomb_excl,
-                          good->restraint};
+                          e->coulomb_excl, e->restraint,    e->urey_bradley,  e->improper_harmonic,
+                          e->cmap};
+    const double was[] = {good->bond,          good->angle,        good->dihedral,
+                          good->lj_pair,       good->lj14,         good->coulomb_real,
+                          good->coulomb_recip, good->coulomb14,    good->coulomb_excl,
+                          good->restraint,     good->urey_bradley, good->improper_harmonic,
+                          good->cmap};
     int worst = -1;
     double change = -1;
     for (int k = 0; k < (int)(sizeof now / sizeof *now); ++k) {

@@ -74,5 +74,6 @@ void vkmd_energy_sum(vkmd_energy *e)
     e->lj = e->lj_pair + e->lj14 + e->lj_dispersion;
     e->coulomb = e->coulomb_real + e->coulomb_recip + e->coulomb_self + e->coulomb_excl +
                  e->coulomb_net_charge + e->coulomb14;
-    e->total = e->bond + e->angle + e->dihedral + e->lj + e->coulomb + e->restraint;
+    e->total = e->bond + e->angle + e->dihedral + e->lj + e->coulomb + e->restraint +
+               e->urey_bradley + e->improper_harmonic + e->cmap;
 }

@@ -69,6 +69,9 @@ typedef struct vkmd_energy {
     double angle;
     double dihedral;           /* propers + impropers */
     double improper;           /* the improper part alone (informational) */
+    double urey_bradley;       /* CHARMM Urey-Bradley 1-3 terms */
+    double improper_harmonic;  /* CHARMM harmonic impropers (not in dihedral) */
+    double cmap;               /* CMAP correction maps */
     double lj;                 /* lj_pair + lj14 + lj_dispersion */
     double lj_pair;            /* LJ within the cutoff, exclusions removed */
     double lj14;               /* scaled 1-4 LJ */

@@ -18,6 +18,14 @@ void vkmd_system_destroy(vkmd_system *sys)
     free(sys->pairs14);
     free(sys->exclusions);
     free(sys->waters);
+    free(sys->urey_bradleys);
+    free(sys->impropers_harmonic);
+    free(sys->cmaps);
+    for (int32_t m = 0; sys->cmap_maps && m < sys->cmap_map_count; ++m)
+        free(sys->cmap_maps[m].grid);
+    free(sys->cmap_maps);
+    free(sys->lj14_a);
+    free(sys->lj14_b);
     free(sys->positions);
     free(sys->velocities);
     memset(sys, 0, sizeof *sys);
@@ -73,6 +81,33 @@ vkmd_result vkmd_system_finalize(vkmd_system *sys, const char *source)
         if (!in_range(sys, sys->pairs14[b].i) || !in_range(sys, sys->pairs14[b].j))
             return vkmd_fail(VKMD_ERROR_PARSE, "%s: 1-4 pair %d names an atom outside 1..%d",
                              source, b + 1, n);
+    for (int32_t b = 0; b < sys->urey_bradley_count; ++b)
+        if (!in_range(sys, sys->urey_bradleys[b].i) || !in_range(sys, sys->urey_bradleys[b].j))
+            return vkmd_fail(VKMD_ERROR_PARSE,
+                             "%s: Urey-Bradley term %d names an atom outside 1..%d", source, b + 1,
+                             n);
+    for (int32_t b = 0; b < sys->improper_harmonic_count; ++b) {
+        const vkmd_improper_harmonic *d = &sys->impropers_harmonic[b];
+        if (!in_range(sys, d->i) || !in_range(sys, d->j) || !in_range(sys, d->k) ||
+            !in_range(sys, d->l))
+            return vkmd_fail(VKMD_ERROR_PARSE,
+                             "%s: harmonic improper %d names an atom outside 1..%d", source, b + 1,
+                             n);
+    }
+    for (int32_t b = 0; b < sys->cmap_count; ++b) {
+        const vkmd_cmap *c = &sys->cmaps[b];
+        if (!in_range(sys, c->i) || !in_range(sys, c->j) || !in_range(sys, c->k) ||
+            !in_range(sys, c->l) || !in_range(sys, c->m))
+            return vkmd_fail(VKMD_ERROR_PARSE, "%s: CMAP term %d names an atom outside 1..%d",
+                             source, b + 1, n);
+        if (c->map < 0 || c->map >= sys->cmap_map_count)
+            return vkmd_fail(VKMD_ERROR_PARSE, "%s: CMAP term %d names map %d, expected 1..%d",
+                             source, b + 1, c->map + 1, sys->cmap_map_count);
+    }
+    for (int32_t m = 0; m < sys->cmap_map_count; ++m)
+        if (sys->cmap_maps[m].resolution < 4 || !sys->cmap_maps[m].grid)
+            return vkmd_fail(VKMD_ERROR_PARSE, "%s: CMAP map %d has resolution %d, expected >= 4",
+                             source, m + 1, sys->cmap_maps[m].resolution);
     for (int32_t w = 0; w < sys->water_count; ++w) {
         const vkmd_water *wt = &sys->waters[w];
         if (!in_range(sys, wt->o) || !in_range(sys, wt->h1) || !in_range(sys, wt->h2))

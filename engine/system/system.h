@@ -8,6 +8,11 @@
  *   dihedral  E = k (1 + cos(n phi - phase))      (propers and impropers)
  *   LJ        E = A_ij / r^12 - B_ij / r^6        (type-pair tables)
  *   1-4 pair  LJ / scnb + coulomb_k q_i q_j / (scee r)
+ * CHARMM terms (chamber prmtops; CMAP also in AMBER ff19SB prmtops):
+ *   Urey-Bradley       E = k (r_ik - r0)^2 over an angle's outer atoms
+ *   harmonic improper  E = k (psi - psi0)^2, psi - psi0 wrapped to [-pi, pi)
+ *   CMAP               E = bicubic spline of a grid over (phi, psi)
+ *   1-4 pair           LJ from the 1-4 tables (lj14_a, lj14_b) when present
  * Charges are in units of e (a prmtop's stored charges divided by 18.2223).
  *
  * A vkmd_system owns every array it points to; vkmd_system_destroy frees them.
@@ -62,6 +67,28 @@ typedef struct vkmd_pair {
     int32_t i, j; /* i < j */
 } vkmd_pair;
 
+/* CHARMM harmonic improper: psi is the dihedral i-j-k-l (IUPAC sign, as
+ * dihedrals); i is the central atom in CHARMM's convention. */
+typedef struct vkmd_improper_harmonic {
+    int32_t i, j, k, l;
+    double k_psi; /* kcal/mol/rad^2, E = k (psi - psi0)^2 */
+    double psi0;  /* rad */
+} vkmd_improper_harmonic;
+
+/* CMAP correction map: energies on a regular periodic grid, phi-major:
+ * grid[p * resolution + q] is the energy at phi = -180 + p * 360 / resolution
+ * and psi = -180 + q * 360 / resolution degrees (AMBER's and CHARMM's layout). */
+typedef struct vkmd_cmap_map {
+    int32_t resolution; /* points per axis, >= 4 */
+    double *grid;       /* [resolution^2] kcal/mol, owned by the system */
+} vkmd_cmap_map;
+
+/* One CMAP term: phi is the dihedral i-j-k-l and psi j-k-l-m. */
+typedef struct vkmd_cmap {
+    int32_t i, j, k, l, m;
+    int32_t map; /* 0-based index into cmap_maps */
+} vkmd_cmap;
+
 /* Rigid 3-site water recognised for SETTLE: oxygen then the two hydrogens. */
 typedef struct vkmd_water {
     int32_t o, h1, h2;
@@ -90,6 +117,20 @@ typedef struct vkmd_system {
     vkmd_pair *exclusions;
     int32_t water_count;
     vkmd_water *waters;
+
+    /* CHARMM terms (zero counts and NULL arrays for AMBER force fields). */
+    int32_t urey_bradley_count;
+    vkmd_bond *urey_bradleys; /* not bonds: no constraints, no molecule graph */
+    int32_t improper_harmonic_count;
+    vkmd_improper_harmonic *impropers_harmonic;
+    int32_t cmap_count;
+    vkmd_cmap *cmaps;
+    int32_t cmap_map_count;
+    vkmd_cmap_map *cmap_maps;
+    /* 1-4 LJ tables ([lj_type_count^2], symmetric, like lj_a / lj_b); NULL:
+     * 1-4 pairs use lj_a / lj_b. Either way divided by the pair's scnb. */
+    double *lj14_a;
+    double *lj14_b;
 
     double *positions;  /* [3 * atom_count] A, NULL until coordinates are loaded */
     double *velocities; /* [3 * atom_count] A/fs, NULL if none */

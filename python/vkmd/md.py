@@ -10,7 +10,10 @@ from . import _lib
 from ._core import as_array, context, dptr
 from ._lib import check, lib, take_string
 
-ENERGY_TERMS = ("bond", "angle", "dihedral", "improper", "lj", "lj_pair", "lj14", "lj_dispersion",
+# urey_bradley, improper_harmonic and cmap appear only for systems with
+# CHARMM terms or CMAP (the JSON has them only then).
+ENERGY_TERMS = ("bond", "angle", "dihedral", "improper", "urey_bradley", "improper_harmonic",
+                "cmap", "lj", "lj_pair", "lj14", "lj_dispersion",
                 "coulomb", "coulomb_real", "coulomb_recip", "coulomb_self", "coulomb_excl",
                 "coulomb_net_charge", "coulomb14", "restraint", "total")
 

@@ -3,10 +3,13 @@
 // declares the buffers (terms, force through force_add, positions through
 // load_pos), the specialization constant ENERGY and defines BD_BOX (vec4:
 // edges, w 1 when periodic), BD_ATOMS, BD_ALPHA, BD_ALPHA_LO, the counts
-// BD_BONDS, BD_ANGLES, BD_DIHEDRALS, BD_PAIRS14, BD_EXCL, BD_RESTRAINTS and
-// the restraints' flat-bottom radius BD_RESTRAINT_FB. Energies go to
-// BD_SLOTS sums: the seven slots from VKMD_ENERGY_BOND, then
-// VKMD_ENERGY_RESTRAINT (bonded_slot).
+// BD_BONDS, BD_ANGLES, BD_DIHEDRALS, BD_PAIRS14, BD_EXCL, BD_CMAPS,
+// BD_RESTRAINTS and the restraints' flat-bottom radius BD_RESTRAINT_FB.
+// Energies go to BD_SLOTS sums: the seven slots from VKMD_ENERGY_BOND, then
+// VKMD_ENERGY_RESTRAINT, then the three from VKMD_ENERGY_UREY_BRADLEY
+// (bonded_slot). CHARMM's Urey-Bradley terms ride in the bond range and its
+// harmonic impropers in the dihedral range (a flag in params picks the form
+// and the slot), so systems without them run the same code.
 #ifndef VKMD_BONDED_TERMS_GLSL
 #define VKMD_BONDED_TERMS_GLSL
 
@@ -59,27 +62,75 @@ float angle(vkmd_bonded_term t)
     return e;
 }
 
+// The dihedral angle of the bond vectors b1, b2, b3 (IUPAC sign).
+float dihedral_angle(vec3 b1, vec3 b2, vec3 b3)
+{
+    vec3 n1 = cross(b1, b2), n2 = cross(b2, b3);
+    return vkmd_atan2(sqrt(dot(b2, b2)) * dot(b1, n2), dot(n1, n2));
+}
+
+// Forces of dE/dphi = de_dphi on the dihedral a-b-c-d with bond vectors b1,
+// b2, b3 (the Bekker split); a collinear triple has no plane and no torque.
+void dihedral_force(uvec4 at, vec3 b1, vec3 b2, vec3 b3, float de_dphi)
+{
+    vec3 n1 = cross(b1, b2), n2 = cross(b2, b3);
+    float b2_len2 = dot(b2, b2), b2_len = sqrt(b2_len2);
+    float n1_len2 = dot(n1, n1), n2_len2 = dot(n2, n2);
+    if (n1_len2 < 1e-24 || n2_len2 < 1e-24 || b2_len2 <= 0.0)
+        return;
+    vec3 fi = (de_dphi * b2_len / n1_len2) * n1;
+    vec3 fl = (-de_dphi * b2_len / n2_len2) * n2;
+    float p = dot(b1, b2) / b2_len2, q = dot(b3, b2) / b2_len2;
+    add_force(at.x, fi);
+    add_force(at.y, q * fl - (1.0 + p) * fi);
+    add_force(at.z, p * fi - (1.0 + q) * fl);
+    add_force(at.w, fl);
+}
+
+// Periodic dihedral, or (params.w == 2) a CHARMM harmonic improper.
 float dihedral(vkmd_bonded_term t)
 {
     vec3 b1 = delta(t.atoms.x, t.atoms.y);
     vec3 b2 = delta(t.atoms.y, t.atoms.z);
     vec3 b3 = delta(t.atoms.z, t.atoms.w);
-    vec3 n1 = cross(b1, b2), n2 = cross(b2, b3);
-    float b2_len2 = dot(b2, b2), b2_len = sqrt(b2_len2);
-    float phi = vkmd_atan2(b2_len * dot(b1, n2), dot(n1, n2));
+    float phi = dihedral_angle(b1, b2, b3);
     float de_dphi;
-    float e = form_dihedral(phi, t.params.x, int(t.params.z), t.params.y, de_dphi);
-    float n1_len2 = dot(n1, n1), n2_len2 = dot(n2, n2);
-    // A collinear triple has no plane and no torque: no force.
-    if (n1_len2 < 1e-24 || n2_len2 < 1e-24 || b2_len2 <= 0.0)
-        return e;
-    vec3 fi = (de_dphi * b2_len / n1_len2) * n1;
-    vec3 fl = (-de_dphi * b2_len / n2_len2) * n2;
-    float p = dot(b1, b2) / b2_len2, q = dot(b3, b2) / b2_len2;
-    add_force(t.atoms.x, fi);
-    add_force(t.atoms.y, q * fl - (1.0 + p) * fi);
-    add_force(t.atoms.z, p * fi - (1.0 + q) * fl);
-    add_force(t.atoms.w, fl);
+    float e = t.params.w == 2.0
+                  ? form_improper_harmonic(phi, t.params.x, t.params.y, de_dphi)
+                  : form_dihedral(phi, t.params.x, int(t.params.z), t.params.y, de_dphi);
+    dihedral_force(t.atoms, b1, b2, b3, de_dphi);
+    return e;
+}
+
+// CMAP: phi = i-j-k-l, psi = j-k-l-m; the map's bicubic cell (two term
+// entries of 8 coefficients after the terms, maths/cmap_spline.h) at the
+// fractions of theta = angle + pi along each axis.
+float cmap(vkmd_bonded_term t)
+{
+    uint m = floatBitsToUint(t.params.x);
+    uint first = floatBitsToUint(t.params.y);
+    uint res = floatBitsToUint(t.params.z);
+    vec3 b1 = delta(t.atoms.x, t.atoms.y);
+    vec3 b2 = delta(t.atoms.y, t.atoms.z);
+    vec3 b3 = delta(t.atoms.z, t.atoms.w);
+    vec3 b4 = delta(t.atoms.w, m);
+    float per_rad = float(res) / 6.28318530717958647692;
+    float x = (dihedral_angle(b1, b2, b3) + VKMD_PI) * per_rad;
+    float y = (dihedral_angle(b2, b3, b4) + VKMD_PI) * per_rad;
+    uint s = min(uint(max(x, 0.0)), res - 1u), u = min(uint(max(y, 0.0)), res - 1u);
+    uint cell = first + 2u * (s + res * u);
+    vkmd_bonded_term c0 = terms[cell], c1 = terms[cell + 1u];
+    float c[16];
+    for (int k = 0; k < 4; ++k) {
+        c[k] = uintBitsToFloat(c0.atoms[k]);
+        c[4 + k] = c0.params[k];
+        c[8 + k] = uintBitsToFloat(c1.atoms[k]);
+        c[12 + k] = c1.params[k];
+    }
+    float de_da, de_db;
+    float e = form_cmap(c, x - float(s), y - float(u), de_da, de_db);
+    dihedral_force(t.atoms, b1, b2, b3, de_da * per_rad);
+    dihedral_force(uvec4(t.atoms.yzw, m), b2, b3, b4, de_db * per_rad);
     return e;
 }
 
@@ -154,12 +205,13 @@ float restraint(vkmd_bonded_term t)
     return e;
 }
 
-const uint BD_SLOTS = 8;
+const uint BD_SLOTS = 11;
 
 // The energy slot of sum s of bonded_terms.
 uint bonded_slot(uint s)
 {
-    return s < 7u ? VKMD_ENERGY_BOND + s : VKMD_ENERGY_RESTRAINT;
+    return s < 7u ? VKMD_ENERGY_BOND + s
+                  : (s == 7u ? VKMD_ENERGY_RESTRAINT : VKMD_ENERGY_UREY_BRADLEY + (s - 8u));
 }
 
 // One grid-stride loop per kind of term, each over its own range: a loop
@@ -172,9 +224,14 @@ void bonded_terms(uint g, uint stride, inout vkmd_fixed e[BD_SLOTS])
     uint dihedrals_end = angles_end + BD_DIHEDRALS;
     uint pairs_end = dihedrals_end + BD_PAIRS14;
     for (uint id = g; id < BD_BONDS; id += stride) {
-        float en = bond(terms[id]);
-        if (ENERGY)
-            e[0] = fixed_add(e[0], to_fixed(en));
+        vkmd_bonded_term t = terms[id];
+        float en = bond(t);
+        if (ENERGY) {
+            if (t.params.z != 0.0)
+                e[8] = fixed_add(e[8], to_fixed(en));
+            else
+                e[0] = fixed_add(e[0], to_fixed(en));
+        }
     }
     for (uint id = BD_BONDS + g; id < angles_end; id += stride) {
         float en = angle(terms[id]);
@@ -185,7 +242,9 @@ void bonded_terms(uint g, uint stride, inout vkmd_fixed e[BD_SLOTS])
         vkmd_bonded_term t = terms[id];
         float en = dihedral(t);
         if (ENERGY) {
-            if (t.params.w != 0.0)
+            if (t.params.w == 2.0)
+                e[9] = fixed_add(e[9], to_fixed(en));
+            else if (t.params.w != 0.0)
                 e[3] = fixed_add(e[3], to_fixed(en));
             else
                 e[2] = fixed_add(e[2], to_fixed(en));
@@ -196,7 +255,13 @@ void bonded_terms(uint g, uint stride, inout vkmd_fixed e[BD_SLOTS])
     uint excl_end = pairs_end + BD_EXCL;
     for (uint id = pairs_end + g; id < excl_end; id += stride)
         excluded(terms[id], e[6]);
-    for (uint id = excl_end + g; id < excl_end + BD_RESTRAINTS; id += stride) {
+    uint cmap_end = excl_end + BD_CMAPS;
+    for (uint id = excl_end + g; id < cmap_end; id += stride) {
+        float en = cmap(terms[id]);
+        if (ENERGY)
+            e[10] = fixed_add(e[10], to_fixed(en));
+    }
+    for (uint id = cmap_end + g; id < cmap_end + BD_RESTRAINTS; id += stride) {
         float en = restraint(terms[id]);
         if (ENERGY)
             e[7] = fixed_add(e[7], to_fixed(en));

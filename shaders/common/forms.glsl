@@ -66,6 +66,31 @@ float form_dihedral(float phi, float k, int n, float phase, out float de_dphi)
     return k * (1.0 + cos(a));
 }
 
+// CHARMM harmonic improper E = k d^2, d = psi - psi0 wrapped into [-pi, pi);
+// de_dpsi = 2 k d.
+float form_improper_harmonic(float psi, float k, float psi0, out float de_dpsi)
+{
+    const float two_pi = 6.28318530717958647692;
+    float d = psi - psi0;
+    d -= two_pi * floor(d / two_pi + 0.5);
+    de_dpsi = 2.0 * k * d;
+    return k * d * d;
+}
+
+// One CMAP cell: E = sum c[4 i + j] a^i b^j; derivatives per unit fraction.
+float form_cmap(float c[16], float a, float b, out float de_da, out float de_db)
+{
+    float e = 0.0, da = 0.0, db = 0.0;
+    for (int i = 3; i >= 0; --i) {
+        e = a * e + ((c[4 * i + 3] * b + c[4 * i + 2]) * b + c[4 * i + 1]) * b + c[4 * i];
+        da = b * da + (3.0 * c[12 + i] * a + 2.0 * c[8 + i]) * a + c[4 + i];
+        db = a * db + (3.0 * c[4 * i + 3] * b + 2.0 * c[4 * i + 2]) * b + c[4 * i + 1];
+    }
+    de_da = da;
+    de_db = db;
+    return e;
+}
+
 // E = A / r^12 - B / r^6; f_over_r = -(dE/dr) / r.
 float form_lj(float inv_r2, float a, float b, out float f_over_r)
 {

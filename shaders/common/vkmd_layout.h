@@ -53,18 +53,21 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_FORCE_INDEX(axis, atom, atom_count) ((axis) * (atom_count) + (atom))
 
 /* Energy buffer: int64 [VKMD_ENERGY_SLOT_COUNT]; each pass adds into its slots. */
-#define VKMD_ENERGY_BOND       0
-#define VKMD_ENERGY_ANGLE      1
-#define VKMD_ENERGY_PROPER     2  /* proper dihedrals */
-#define VKMD_ENERGY_IMPROPER   3  /* improper dihedrals */
-#define VKMD_ENERGY_LJ14       4  /* scaled 1-4 LJ (bonded.comp) */
-#define VKMD_ENERGY_COULOMB14  5  /* scaled 1-4 Coulomb (bonded.comp) */
-#define VKMD_ENERGY_COUL_EXCL  6  /* Ewald excluded-pair correction (bonded.comp) */
-#define VKMD_ENERGY_LJ         7  /* LJ within the cutoff (nonbonded.comp) */
-#define VKMD_ENERGY_COUL_REAL  8  /* Ewald real space within the cutoff (nonbonded.comp) */
-#define VKMD_ENERGY_COUL_RECIP 9  /* PME reciprocal space (pme_*.comp) */
-#define VKMD_ENERGY_RESTRAINT  10 /* positional restraints (bonded.comp) */
-#define VKMD_ENERGY_SLOT_COUNT 16
+#define VKMD_ENERGY_BOND              0
+#define VKMD_ENERGY_ANGLE             1
+#define VKMD_ENERGY_PROPER            2  /* proper dihedrals */
+#define VKMD_ENERGY_IMPROPER          3  /* improper dihedrals */
+#define VKMD_ENERGY_LJ14              4  /* scaled 1-4 LJ (bonded.comp) */
+#define VKMD_ENERGY_COULOMB14         5  /* scaled 1-4 Coulomb (bonded.comp) */
+#define VKMD_ENERGY_COUL_EXCL         6  /* Ewald excluded-pair correction (bonded.comp) */
+#define VKMD_ENERGY_LJ                7  /* LJ within the cutoff (nonbonded.comp) */
+#define VKMD_ENERGY_COUL_REAL         8  /* Ewald real space within the cutoff (nonbonded.comp) */
+#define VKMD_ENERGY_COUL_RECIP        9  /* PME reciprocal space (pme_*.comp) */
+#define VKMD_ENERGY_RESTRAINT         10 /* positional restraints (bonded.comp) */
+#define VKMD_ENERGY_UREY_BRADLEY      11 /* CHARMM Urey-Bradley (bonded.comp) */
+#define VKMD_ENERGY_IMPROPER_HARMONIC 12 /* CHARMM harmonic impropers (bonded.comp) */
+#define VKMD_ENERGY_CMAP              13 /* CMAP (bonded.comp) */
+#define VKMD_ENERGY_SLOT_COUNT        16
 
 /* ---- Specialization-constant ids (one namespace for every shader) ------- */
 #define VKMD_SPEC_WORKGROUP_SIZE 0 /* local_size_x of every 1-D pass */
@@ -105,9 +108,12 @@ typedef struct vkmd_gpu_uvec4 {
 
 /* ---- bonded.comp ---------------------------------------------------------
  * One dispatch for every bonded term and every fixed pair: global ids
- * [0, bonds) are bonds, then angles, then dihedrals (propers and impropers),
- * then scaled 1-4 pairs, then Ewald excluded-pair corrections, then
- * positional restraints, over one term array. */
+ * [0, bonds) are bonds (then CHARMM Urey-Bradley terms, the same form), then
+ * angles, then dihedrals (propers and impropers, then CHARMM harmonic
+ * impropers), then scaled 1-4 pairs, then Ewald excluded-pair corrections,
+ * then CMAP terms, then positional restraints, over one term array; after
+ * the terms, the CMAP maps' bicubic cells, two entries of 8 floats each (16
+ * coefficients: atoms as float bits, params, atoms, params). */
 #define VKMD_BONDED_WORKGROUP_SIZE    64 /* default; any power of two the device allows */
 #define VKMD_BONDED_BINDING_POSITIONS 0  /* vec4 [atom_count], xyz in A */
 #define VKMD_BONDED_BINDING_FORCES    1  /* int64 [3 * atom_count], fixed point, added to */
@@ -119,10 +125,14 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_BONDED_BINDING_COUNT 5
 
 /* atoms: bond (i, j, -, -); angle (i, j apex, k, -); dihedral (i, j, k, l);
+ * CMAP (i, j, k, l: phi; psi is j, k, l, m);
  * 1-4 pair (i, j, -, -); excluded pair (i, j, -, -); restraint (i, and the
  * float bits of r0 - float(r0) for x, y, z: the reference to ~1e-14 A).
- * params: bond (k kcal/mol/A^2, r0 A, -, -); angle (k kcal/mol/rad^2,
- * theta0 rad, -, -); dihedral (k kcal/mol, phase rad, n, 1 if improper);
+ * params: bond (k kcal/mol/A^2, r0 A, 0, -; Urey-Bradley: z = 1); angle
+ * (k kcal/mol/rad^2, theta0 rad, -, -); dihedral (k kcal/mol, phase rad, n,
+ * 1 if improper; harmonic improper: k kcal/mol/rad^2, psi0 rad, -, 2);
+ * CMAP (as float bits: m, the index of the map's first cell entry, the map's
+ * resolution, -);
  * 1-4 pair (k q_i q_j / scee kcal/mol A, A_ij / scnb kcal/mol A^12,
  * B_ij / scnb kcal/mol A^6, -); excluded pair (k q_i q_j kcal/mol A, -, -, -);
  * restraint (float(r0) x, y, z A, k kcal/mol/A^2; E = k |r - r0|^2). */
@@ -134,7 +144,9 @@ typedef struct vkmd_gpu_uvec4 {
  * ewald_alpha: 1/A, for the excluded-pair correction, as a float pair
  * (ewald_alpha + ewald_alpha_lo): a plain float would bias every pair alike.
  * restraint_count: positional restraints (last in the term array);
- * restraint_fb: their flat-bottom radius in A (0: plain harmonic). */
+ * restraint_fb: their flat-bottom radius in A (0: plain harmonic);
+ * cmap_count: CMAP terms (before the restraints). Counts: bond_count
+ * includes the Urey-Bradley terms, dihedral_count the harmonic impropers. */
 #define VKMD_BONDED_PUSH_FIELDS                                                                    \
     VKMD_VEC4 box;                                                                                 \
     VKMD_UINT bond_count;                                                                          \
@@ -147,7 +159,7 @@ typedef struct vkmd_gpu_uvec4 {
     VKMD_FLOAT ewald_alpha_lo;                                                                     \
     VKMD_UINT restraint_count;                                                                     \
     VKMD_FLOAT restraint_fb;                                                                       \
-    VKMD_UINT pad0;                                                                                \
+    VKMD_UINT cmap_count;                                                                          \
     VKMD_UINT pad1;
 
 struct vkmd_bonded_term {
@@ -188,7 +200,12 @@ _Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
                    VKMD_ENERGY_COULOMB14 == VKMD_ENERGY_BOND + 5 &&
                    VKMD_ENERGY_COUL_EXCL == VKMD_ENERGY_BOND + 6,
                "bonded.comp writes its seven slots consecutively from VKMD_ENERGY_BOND");
+_Static_assert(offsetof(vkmd_bonded_push, cmap_count) == 56, "push.cmap_count at 56");
 _Static_assert(VKMD_ENERGY_RESTRAINT < VKMD_ENERGY_SLOT_COUNT, "energy slots fit");
+_Static_assert(VKMD_ENERGY_IMPROPER_HARMONIC == VKMD_ENERGY_UREY_BRADLEY + 1 &&
+                   VKMD_ENERGY_CMAP == VKMD_ENERGY_UREY_BRADLEY + 2 &&
+                   VKMD_ENERGY_CMAP < VKMD_ENERGY_SLOT_COUNT,
+               "bonded.comp writes its three CHARMM slots consecutively");
 #endif
 
 /* Per-module layouts, each written in the same two-language style. */
