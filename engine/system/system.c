@@ -18,6 +18,7 @@ void vkmd_system_destroy(vkmd_system *sys)
     free(sys->pairs14);
     free(sys->exclusions);
     free(sys->waters);
+    free(sys->vsites);
     free(sys->positions);
     free(sys->velocities);
     memset(sys, 0, sizeof *sys);
