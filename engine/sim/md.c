@@ -12,6 +12,7 @@
 #include "sim/sim_constraints.h"
 #include "sim/step.h"
 #include "system/molecules.h"
+#include "system/vsite.h"
 #include "vk/stats.h"
 #include "vk/timer.h"
 #include "vk/barrier.h"
@@ -283,7 +284,9 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     for (int d = 0; d < 3; ++d)
         md->box[d] = md->periodic ? sys->box.len[d] : 0.0;
     for (int32_t i = 0; i < sys->atom_count; ++i) {
-        if (!(sys->atoms[i].mass > 0)) {
+        /* Virtual sites are massless (inverse mass 0: the integrator never
+         * moves them; the force field rebuilds them from their parents). */
+        if (!(sys->atoms[i].mass > 0) && !(sys->atoms[i].mass == 0 && vkmd_vsite_is_site(sys, i))) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                             "md: atom %d (%s %s %d) has mass %g amu; every atom needs a mass > 0",
                             i + 1, sys->atoms[i].name, sys->atoms[i].res_name,
@@ -658,6 +661,10 @@ cleanup:
  * steps, early (by extrapolation) or too late (the batch repeated). */
 static int want_fused(const vkmd_vk_context *ctx, const vkmd_md *md)
 {
+    /* Virtual sites are built and spread inside vkmd_forcefield_record,
+     * which only the pass-by-pass step calls. */
+    if (md->sys->vsite_count > 0)
+        return 0;
     if (md->desc.unfused)
         return md->desc.unfused < 0;
     const char *env = getenv("VKMD_MD_UNFUSED");
@@ -976,7 +983,9 @@ vkmd_result vkmd_md_init_velocities(vkmd_vk_context *ctx, vkmd_md *md, double te
         double g[3];
         vkmd_philox_gauss3(seed, 0, (uint32_t)i, 1, g);
         const double s =
-            sqrt(VKMD_BOLTZMANN_KCAL * temperature_k / mass[i] * VKMD_ACCEL_PER_FORCE_MASS);
+            mass[i] > 0
+                ? sqrt(VKMD_BOLTZMANN_KCAL * temperature_k / mass[i] * VKMD_ACCEL_PER_FORCE_MASS)
+                : 0.0; /* virtual sites: no velocity */
         for (int c = 0; c < 3; ++c)
             v[3 * i + c] = s * g[c];
     }
