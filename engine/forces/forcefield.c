@@ -224,6 +224,11 @@ vkmd_result vkmd_forcefield_read_positions(vkmd_vk_context *ctx, const vkmd_forc
                                         ff->settings.positions, out_positions, ff->atom_count);
 }
 
+const vkmd_system *vkmd_forcefield_system(const vkmd_forcefield *ff)
+{
+    return ff->sys;
+}
+
 const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff)
 {
     return &ff->accum;
