@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """External check of vkmd's virtual sites (AMBER extra points): OpenMM data.
 
-Builds a rectangular box of TIP4P-Ew water (about 340 waters in a 2.2 nm
-cube) with OpenMM's Modeller and tip4pew.xml, writes it as AMBER
+Builds rectangular boxes of TIP4P-Ew water (tip4pew_box: 308 waters in a
+2.2 nm cube) and of TIP5P water (tip5p_box, the same way) with OpenMM's
+Modeller and tip4pew.xml / tip5p.xml, writes each as AMBER
 prmtop/inpcrd with ParmEd, reloads the files with OpenMM's AMBER reader and
 evaluates them on the Reference platform exactly as
 tests/oracles/openmm_reference.py does (flexible water, no constraints, PME),
@@ -22,6 +23,14 @@ The script checks that the reloaded system has one virtual site per water.
 Forces: OpenMM's rows for the parents already carry the force redistributed
 from the extra points; the extra point's own row is written as zero, which
 is what vkmd leaves on a site after spreading its force.
+
+TIP5P: OpenMM 7.7's AMBER reader builds the two lone pairs with in-plane
+weights +cos(54.735) d_OE / h (amber_file_parser.py), which puts them on the
+hydrogens' side of the oxygen; its own tip5p.xml (and vkmd,
+engine/system/vsite.c) puts them on the other side, weights -0.3449 and
+cross weights -+6.444/nm. The reloaded system's out-of-plane sites are
+replaced here by tip5p.xml's (all three weights negated), so the figures
+describe TIP5P as the force field defines it.
 
 The coordinates written are the ones OpenMM evaluates: after
 Context.computeVirtualSites (Modeller's M positions are moved onto the
@@ -44,7 +53,8 @@ import openmm.app as app  # noqa: E402
 import openmm.unit as unit  # noqa: E402
 import parmed  # noqa: E402
 
-K_WATER_BOND = 553.0  # kcal/mol/A^2, tleap's water bonds
+K_WATER_BOND = 553.0
+D_OL5 = 0.70  # TIP5P O-L, A  # kcal/mol/A^2, tleap's water bonds
 # TIP4P-Ew geometry (tip4pew.xml): O-H 0.9572 A, H-O-H 104.52 deg, O-M 0.125 A
 D_OH = 0.9572
 THETA_HOH = 1.82421813418
@@ -60,6 +70,54 @@ def build_tip4pew_box():
     return ff, modeller.topology, modeller.positions
 
 
+def build_tip5p_box():
+    ff = app.ForceField('tip5p.xml')
+    modeller = app.Modeller(app.Topology(), [])
+    modeller.addSolvent(ff, model='tip5p',
+                        boxSize=openmm.Vec3(2.2, 2.2, 2.2) * unit.nanometer)
+    ref.remove_boundary_clashes(modeller)
+    return ff, modeller.topology, modeller.positions
+
+
+def fix_tip5p_sites(system):
+    """tip5p.xml's lone pairs in place of the AMBER reader's (see above)."""
+    for i in range(system.getNumParticles()):
+        if not system.isVirtualSite(i):
+            continue
+        v = system.getVirtualSite(i)
+        if isinstance(v, openmm.OutOfPlaneSite):
+            w12, w13, wc = v.getWeight12(), v.getWeight13(), v.getWeightCross()
+            assert w12 > 0 and w13 > 0, 'OpenMM placed the TIP5P sites as expected here'
+            system.setVirtualSite(i, openmm.OutOfPlaneSite(
+                v.getParticle(0), v.getParticle(1), v.getParticle(2), -w12, -w13, -wc))
+
+
+_create_system = app.AmberPrmtopFile.createSystem
+
+
+def create_system_fixed(self, *args, **kwargs):
+    system = _create_system(self, *args, **kwargs)
+    fix_tip5p_sites(system)
+    return system
+
+
+app.AmberPrmtopFile.createSystem = create_system_fixed
+
+# OpenMM evaluates the positions it is given, extra points included; the
+# written coordinates are rounded (1e-7 A), so the sites are rebuilt from
+# their parents in every context, as vkmd rebuilds them.
+_make_context = ref.make_context
+
+
+def make_context_sites(system, positions, box):
+    ctx = _make_context(system, positions, box)
+    ctx.computeVirtualSites()
+    return ctx
+
+
+ref.make_context = make_context_sites
+
+
 def write_amber_vsite(ff, topology, positions, prmtop_path, inpcrd_path):
     system = ff.createSystem(topology, nonbondedMethod=app.PME,
                              nonbondedCutoff=ref.CUTOFF_NM * unit.nanometer, constraints=None,
@@ -69,16 +127,19 @@ def write_amber_vsite(ff, topology, positions, prmtop_path, inpcrd_path):
     s.box = [a[0], b[1], c[2], 90.0, 90.0, 90.0]
     hh = parmed.BondType(K_WATER_BOND, 2 * D_OH * math.sin(0.5 * THETA_HOH), list=s.bond_types)
     om = parmed.BondType(K_WATER_BOND, D_OM, list=s.bond_types)
+    ol = parmed.BondType(K_WATER_BOND, D_OL5, list=s.bond_types)
     s.bond_types.append(hh)
     s.bond_types.append(om)
+    s.bond_types.append(ol)
     for res in s.residues:
         o = [x for x in res.atoms if x.atomic_number == 8]
         h = [x for x in res.atoms if x.atomic_number == 1]
         ep = [x for x in res.atoms if x.mass == 0]
-        assert len(o) == 1 and len(h) == 2 and len(ep) == 1, res
-        ep[0].name = 'EP'
+        assert len(o) == 1 and len(h) == 2 and len(ep) in (1, 2), res
         s.bonds.append(parmed.Bond(h[0], h[1], type=hh))
-        s.bonds.append(parmed.Bond(o[0], ep[0], type=om))
+        for k, e in enumerate(ep):
+            e.name = 'EP' if len(ep) == 1 else 'EP%d' % (k + 1)
+            s.bonds.append(parmed.Bond(o[0], e, type=om if len(ep) == 1 else ol))
     s.save(prmtop_path, format='amber', overwrite=True)
     with open(prmtop_path) as f:
         lines = f.readlines()
@@ -93,9 +154,10 @@ def write_amber_vsite(ff, topology, positions, prmtop_path, inpcrd_path):
                             nonbondedCutoff=ref.CUTOFF_NM * unit.nanometer, constraints=None,
                             rigidWater=False)
     nvs = sum(1 for i in range(rsys.getNumParticles()) if rsys.isVirtualSite(i))
-    if nvs != len(s.residues):
+    nep = sum(1 for a in s.atoms if a.mass == 0)
+    if nvs != nep:
         raise SystemExit('%s: OpenMM rebuilt %d virtual sites for %d waters'
-                         % (prmtop_path, nvs, len(s.residues)))
+                         % (prmtop_path, nvs, nep))
     ctx = openmm.Context(rsys, openmm.VerletIntegrator(0.001),
                          openmm.Platform.getPlatformByName('Reference'))
     ctx.setPeriodicBoxVectors(*topology.getPeriodicBoxVectors())
@@ -111,7 +173,7 @@ def write_amber_vsite(ff, topology, positions, prmtop_path, inpcrd_path):
     return [i for i in range(rsys.getNumParticles()) if rsys.isVirtualSite(i)]
 
 
-SYSTEMS = [('tip4pew_box', build_tip4pew_box)]
+SYSTEMS = [('tip4pew_box', build_tip4pew_box), ('tip5p_box', build_tip5p_box)]
 
 
 def main():
