@@ -389,9 +389,12 @@ static vkmd_result type_index(const prm *p, const char *sec, const char *what, i
     return VKMD_OK;
 }
 
+/* Water residue names for SETTLE; TP4, TP5, T4E and OPC are 4- and 5-site
+ * water names (OpenMM's AMBER reader knows the first three). */
 static int is_water_name(const char *r)
 {
-    return !strcmp(r, "WAT") || !strcmp(r, "HOH") || !strcmp(r, "TIP3") || !strcmp(r, "SOL");
+    return !strcmp(r, "WAT") || !strcmp(r, "HOH") || !strcmp(r, "TIP3") || !strcmp(r, "SOL") ||
+           !strcmp(r, "TP4") || !strcmp(r, "TP5") || !strcmp(r, "T4E") || !strcmp(r, "OPC");
 }
 
 /* Extra points (massless atoms, AMBER EP/LP) among atoms first..next-1;
