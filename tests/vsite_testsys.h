@@ -42,6 +42,7 @@ static inline int vsite_testsys_build(vkmd_system *sys, int n4, int n5)
     sys->bonds = calloc((size_t)nw * 5, sizeof *sys->bonds);
     sys->angles = calloc((size_t)nw, sizeof *sys->angles);
     sys->exclusions = calloc((size_t)nw * 10, sizeof *sys->exclusions);
+    sys->waters = calloc((size_t)nw, sizeof *sys->waters); /* rigid: O, H1, H2 */
     /* LJ types: 0 TIP4P-Ew O, 1 TIP5P O, 2 none (H, EP) */
     static const double sigma[3] = {3.16435, 3.12, 1.0}, eps[3] = {0.16275, 0.16, 0.0};
     sys->lj_type_count = 3;
@@ -116,6 +117,7 @@ static inline int vsite_testsys_build(vkmd_system *sys, int n4, int n5)
         for (int i = 0; i < 3 + nep; ++i)
             for (int j = i + 1; j < 3 + nep; ++j)
                 sys->exclusions[sys->exclusion_count++] = (vkmd_pair){o + i, o + j};
+        sys->waters[sys->water_count++] = (vkmd_water){o, o + 1, o + 2};
         a += 3 + nep;
     }
     if (vkmd_system_finalize(sys, "vsite test system") != VKMD_OK)
