@@ -43,6 +43,32 @@ int main(void)
     check_close("TIP5P wcross EP1 (1/A)", v5->w[2], -0.64437903, 1e-6, 0);
     check_close("TIP5P wcross EP2 (1/A)", sys.vsites[5].w[2], 0.64437903, 1e-6, 0);
 
+    /* Without H-H bonds the H-H distance comes from the H-O-H angle: same frames. */
+    {
+        vkmd_vsite *saved = malloc(sizeof *saved * (size_t)sys.vsite_count);
+        memcpy(saved, sys.vsites, sizeof *saved * (size_t)sys.vsite_count);
+        const int32_t nb = sys.bond_count;
+        int32_t kept = 0;
+        vkmd_bond *all = malloc(sizeof *all * (size_t)nb);
+        memcpy(all, sys.bonds, sizeof *all * (size_t)nb);
+        for (int32_t b = 0; b < nb; ++b)
+            if (!(sys.atoms[all[b].i].element == 1 && sys.atoms[all[b].j].element == 1))
+                sys.bonds[kept++] = all[b];
+        sys.bond_count = kept;
+        CHECK_OK(vkmd_vsite_from_amber_waters(&sys, "no H-H bonds"));
+        double worst = 0;
+        for (int32_t k = 0; k < sys.vsite_count; ++k)
+            for (int c = 0; c < 3; ++c)
+                worst = fmax(worst, fabs(sys.vsites[k].w[c] - saved[k].w[c]));
+        printf("frames from the H-O-H angle (%d H-H bonds dropped): max |dw| %.2e\n", nb - kept,
+               worst);
+        CHECK(nb - kept == 8 && sys.vsite_count == 12 && worst < 1e-12);
+        memcpy(sys.bonds, all, sizeof *all * (size_t)nb);
+        sys.bond_count = nb;
+        free(all);
+        free(saved);
+    }
+
     /* Build: O-EP distances. The test waters are bent off their r0 a
      * little, so only the rigid-geometry water is exact: check on one
      * rebuilt with ideal geometry instead of all. */

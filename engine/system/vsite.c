@@ -43,10 +43,12 @@ static double bond_r0(const vkmd_system *sys, const int32_t *first, const int32_
     return -1;
 }
 
-static double angle_theta0(const vkmd_system *sys, int32_t h1, int32_t o, int32_t h2)
+/* theta0 of the angle h1-o-h2 among the angles with apex o, or -1. */
+static double angle_theta0(const vkmd_system *sys, const int32_t *first, const int32_t *list,
+                           int32_t h1, int32_t o, int32_t h2)
 {
-    for (int32_t k = 0; k < sys->angle_count; ++k) {
-        const vkmd_angle *an = &sys->angles[k];
+    for (int32_t i = first[o]; i < first[o + 1]; ++i) {
+        const vkmd_angle *an = &sys->angles[list[i]];
         if (an->j == o && ((an->i == h1 && an->k == h2) || (an->i == h2 && an->k == h1)))
             return an->theta0;
     }
@@ -77,8 +79,10 @@ vkmd_result vkmd_vsite_from_amber_waters(vkmd_system *sys, const char *source)
     int32_t *first = calloc((size_t)n + 1, sizeof *first);
     int32_t *list = malloc(((size_t)sys->bond_count * 2 + 1) * sizeof *list);
     int32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+    int32_t *afirst = calloc((size_t)n + 1, sizeof *afirst);
+    int32_t *alist = malloc(((size_t)sys->angle_count + 1) * sizeof *alist);
     sys->vsites = calloc((size_t)nsite, sizeof *sys->vsites);
-    if (!first || !list || !fill || !sys->vsites) {
+    if (!first || !list || !fill || !afirst || !alist || !sys->vsites) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory for %d extra points", source,
                         nsite);
         goto cleanup;
@@ -93,6 +97,16 @@ vkmd_result vkmd_vsite_from_amber_waters(vkmd_system *sys, const char *source)
         const int32_t i = sys->bonds[b].i, j = sys->bonds[b].j;
         list[first[i] + fill[i]++] = b;
         list[first[j] + fill[j]++] = b;
+    }
+    /* angles by apex */
+    for (int32_t k = 0; k < sys->angle_count; ++k)
+        ++afirst[sys->angles[k].j + 1];
+    for (int32_t a = 0; a < n; ++a)
+        afirst[a + 1] += afirst[a];
+    memset(fill, 0, sizeof *fill * ((size_t)n + 1));
+    for (int32_t k = 0; k < sys->angle_count; ++k) {
+        const int32_t j = sys->angles[k].j;
+        alist[afirst[j] + fill[j]++] = k;
     }
 
     int32_t nv = 0;
@@ -144,7 +158,7 @@ vkmd_result vkmd_vsite_from_amber_waters(vkmd_system *sys, const char *source)
         const double d_oh2 = bond_r0(sys, first, list, o, h[1]);
         double d_hh = bond_r0(sys, first, list, h[0], h[1]);
         if (d_hh < 0 && d_oh > 0) {
-            const double theta = angle_theta0(sys, h[0], o, h[1]);
+            const double theta = angle_theta0(sys, afirst, alist, h[0], o, h[1]);
             if (theta > 0)
                 d_hh = 2 * d_oh * sin(0.5 * theta);
         }
@@ -188,6 +202,8 @@ cleanup:
     free(first);
     free(list);
     free(fill);
+    free(afirst);
+    free(alist);
     if (res != VKMD_OK) {
         free(sys->vsites);
         sys->vsites = NULL;
@@ -246,12 +262,4 @@ vkmd_result vkmd_vsite_check(const vkmd_system *sys, const char *source)
         }
     free(role);
     return res;
-}
-
-int vkmd_vsite_is_site(const vkmd_system *sys, int32_t a)
-{
-    for (int32_t v = 0; v < sys->vsite_count; ++v)
-        if (sys->vsites[v].site == a)
-            return 1;
-    return 0;
 }

@@ -36,7 +36,4 @@ vkmd_result vkmd_vsite_from_amber_waters(vkmd_system *sys, const char *source);
  * VKMD_ERROR_INVALID_ARGUMENT naming the site. */
 vkmd_result vkmd_vsite_check(const vkmd_system *sys, const char *source);
 
-/* 1 if atom `a` is a virtual site (linear search; for checks, not loops). */
-int vkmd_vsite_is_site(const vkmd_system *sys, int32_t a);
-
 #endif
