@@ -22,6 +22,7 @@
 # engine/forces/tile.c picks the build.
 set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
+  "vsite.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
   "md.comp words VKMD_FIXED_WORDS"
   "step.comp words VKMD_FIXED_WORDS"

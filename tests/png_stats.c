@@ -6,6 +6,7 @@
  *   red         pixels that look like oxygen (CPK red, any shade)
  *   white       pixels that look like hydrogen (near white)
  *   yellow      pixels of the box outline colour
+ *   cyan        pixels of the virtual sites' colour (extra points)
  *   diff        with a second file: fraction of pixels that differ */
 #include <png.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
     if (!load(argv[2], &a) || (argc > 3 && !load(argv[3], &b)))
         return 1;
     const png_uint_32 y0 = (png_uint_32)(skip * a.h);
-    long total = 0, nonbg = 0, red = 0, white = 0, yellow = 0, diff = 0;
+    long total = 0, nonbg = 0, red = 0, white = 0, yellow = 0, cyan = 0, diff = 0;
     for (png_uint_32 y = y0; y < a.h; ++y)
         for (png_uint_32 x = 0; x < a.w; ++x) {
             const unsigned char *p = a.rgb + 3 * ((size_t)y * a.w + x);
@@ -63,14 +64,17 @@ int main(int argc, char **argv)
                 ++white;
             if (r >= 200 && g >= 170 && g <= 240 && bl <= 80)
                 ++yellow;
+            if (r <= 80 && g >= 120 && bl >= 160 && bl >= g)
+                ++cyan;
             if (b.rgb && b.w == a.w && b.h == a.h) {
                 const unsigned char *q = b.rgb + 3 * ((size_t)y * a.w + x);
                 if (abs(q[0] - r) > 8 || abs(q[1] - g) > 8 || abs(q[2] - bl) > 8)
                     ++diff;
             }
         }
-    printf("width %u\nheight %u\nnonbg %.5f\nred %ld\nwhite %ld\nyellow %ld\n", (unsigned)a.w,
-           (unsigned)a.h, total ? (double)nonbg / (double)total : 0.0, red, white, yellow);
+    printf("width %u\nheight %u\nnonbg %.5f\nred %ld\nwhite %ld\nyellow %ld\ncyan %ld\n",
+           (unsigned)a.w, (unsigned)a.h, total ? (double)nonbg / (double)total : 0.0, red, white,
+           yellow, cyan);
     if (argc > 3)
         printf("diff %.5f\n",
                b.w == a.w && b.h == a.h && total ? (double)diff / (double)total : 1.0);

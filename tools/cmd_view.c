@@ -32,7 +32,8 @@ static void usage(FILE *out)
             "  --frames N           draw N frames, then exit\n"
             "  --device gpu|N|NAME  Vulkan device (default: the best one)\n"
             "Keys: space pause, . next frame, c colour, w water, b box, r vdW/balls, p\n"
-            "screenshot, f reset view, ? help, Esc quit. Mouse: orbit, pan, zoom.\n");
+            "screenshot, f reset view, v show/hide extra points (virtual sites, small cyan\n"
+            "spheres), ? help, Esc quit. Mouse: orbit, pan, zoom.\n");
 }
 
 int cmd_view(int argc, char **argv)

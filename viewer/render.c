@@ -167,11 +167,11 @@ static vkmd_result upload_topology(vkmd_vk_context *ctx, const vkmd_system *sys,
     vkmd_result res = VKMD_OK;
     const int32_t n = sys->atom_count;
     vkmd_gpu_uvec4 *atoms = calloc((size_t)n, sizeof *atoms);
-    uint8_t *is_water = calloc((size_t)n, 1);
+    uint8_t *is_water = calloc((size_t)n, 1), *is_vsite = calloc((size_t)n, 1);
     uint32_t *pairs =
         calloc(2 * ((size_t)sys->bond_count + 2 * (size_t)sys->water_count) + 2, sizeof *pairs);
     uint32_t *zeros = NULL;
-    if (!atoms || !is_water || !pairs) {
+    if (!atoms || !is_water || !is_vsite || !pairs) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "viewer: out of memory");
         goto cleanup;
     }
@@ -180,14 +180,23 @@ static vkmd_result upload_topology(vkmd_vk_context *ctx, const vkmd_system *sys,
         is_water[sys->waters[w].h1] = 1;
         is_water[sys->waters[w].h2] = 1;
     }
+    /* Virtual sites: small cyan spheres, in the water mode of their water. */
+    for (int32_t k = 0; k < sys->vsite_count; ++k) {
+        is_vsite[sys->vsites[k].site] = 1;
+        is_water[sys->vsites[k].site] = is_water[sys->vsites[k].parents[0]];
+    }
     for (int32_t i = 0; i < n; ++i) {
-        const element_style s = style_of(sys->atoms[i].element);
+        element_style s = style_of(sys->atoms[i].element);
+        if (is_vsite[i])
+            s = (element_style){0, 0, 210, 255, 0.35f};
         const uint32_t replica =
             src->atoms_per_replica > 0 ? (uint32_t)(i / src->atoms_per_replica) : 0;
         atoms[i].x = (uint32_t)s.r | (uint32_t)s.g << 8 | (uint32_t)s.b << 16 | 255u << 24;
         atoms[i].y = float_bits(s.vdw);
-        atoms[i].z = float_bits(0.25f * s.vdw);
-        atoms[i].w = (is_water[i] ? VKMD_VIEW_ATOM_WATER : 0u) | replica << 8;
+        /* a site's ball pokes out of its oxygen's (0.38 A at 0.125 A) */
+        atoms[i].z = float_bits(is_vsite[i] ? 0.3f : 0.25f * s.vdw);
+        atoms[i].w = (is_water[i] ? VKMD_VIEW_ATOM_WATER : 0u) |
+                     (is_vsite[i] ? VKMD_VIEW_ATOM_VSITE : 0u) | replica << 8;
     }
     uint32_t p = 0;
     for (int32_t b = 0; b < sys->bond_count; ++b) {
@@ -225,6 +234,7 @@ static vkmd_result upload_topology(vkmd_vk_context *ctx, const vkmd_system *sys,
 cleanup:
     free(atoms);
     free(is_water);
+    free(is_vsite);
     free(pairs);
     free(zeros);
     return res;
@@ -386,7 +396,7 @@ void vkmd_render_record_draws(const vkmd_render *r, VkCommandBuffer cb, VkExtent
     vkCmdSetViewport(cb, 0, 1, &vp);
     vkCmdSetScissor(cb, 0, 1, &sc);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, r->layout, 0, 1, &r->set, 0, NULL);
-    const uint32_t water = frame->mode.z;
+    const uint32_t water = frame->mode.z & VKMD_VIEW_WATER_MASK;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, r->atoms);
     push(r, cb, VKMD_VIEW_DRAW_ATOMS, 0);
     vkCmdDraw(cb, 6, r->atom_count, 0, 0);

@@ -50,6 +50,7 @@ struct vkmd_viewer {
     vkmd_gpu_uvec4 text[VKMD_RENDER_TEXT_MAX]; /* this frame's HUD characters */
     int glfw_on;
     int has_water;
+    int has_vsites, hide_vsites; /* virtual sites in the system; hidden (key v) */
 };
 
 static const char *color_names[VKMD_VIEW_COLOR_COUNT] = {"ELEMENT", "VELOCITY (LOCAL T)", "FORCE",
@@ -104,6 +105,9 @@ static void on_char(GLFWwindow *w, unsigned int c)
         break;
     case 'w':
         v->water = (v->water + 1) % 3;
+        break;
+    case 'v':
+        v->hide_vsites = !v->hide_vsites;
         break;
     case 'b':
         v->show_box = !v->show_box;
@@ -329,11 +333,13 @@ vkmd_result vkmd_viewer_attach(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_
     const VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VKMD_VK_CHECK(vkCreateFence(ctx->device, &fi, NULL, &v->in_flight));
     fit_camera(v);
-    /* Solvated solutes: water as lines so the solute shows; pure water: spheres. */
-    v->water = sys->water_count > 0 && 3 * sys->water_count < sys->atom_count
+    /* Solvated solutes: water as lines so the solute shows; pure water
+     * (extra points counted with their waters): spheres. */
+    v->water = sys->water_count > 0 && 3 * sys->water_count < sys->atom_count - sys->vsite_count
                    ? VKMD_VIEW_WATER_THIN
                    : VKMD_VIEW_WATER_SHOWN;
     v->has_water = sys->water_count > 0;
+    v->has_vsites = sys->vsite_count > 0;
 cleanup:
     return res;
 }
@@ -380,8 +386,11 @@ static uint32_t build_hud(const vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd
         snprintf(line, sizeof line, "T %.1f K", h->temperature_k);
         y = hud_line(text, &n, x, y, scale, white, line);
     }
-    snprintf(line, sizeof line, "COLOUR %s%s%s  %d/FRAME%s", color_names[v->color_mode],
+    snprintf(line, sizeof line, "COLOUR %s%s%s%s  %d/FRAME%s", color_names[v->color_mode],
              v->has_water ? "  WATER " : "", v->has_water ? water_names[v->water] : "",
+             !v->has_vsites   ? ""
+             : v->hide_vsites ? "  EP HIDDEN"
+                              : "  EP SHOWN",
              v->steps_per_frame, v->paused ? "  PAUSED" : "");
     y = hud_line(text, &n, x, y, scale, v->paused ? yellow : grey, line);
     if (h->note)
@@ -393,6 +402,7 @@ static uint32_t build_hud(const vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd
     static const char *help[] = {
         "SPACE PAUSE/RESUME   . ONE STEP   + - STEPS PER FRAME",
         "C COLOUR MODE   W WATER SHOWN/LINES/HIDDEN   B BOX   R VDW/BALLS",
+        "V EXTRA POINTS (VIRTUAL SITES) SHOWN/HIDDEN",
         "P SCREENSHOT   F RESET VIEW   ? HELP   ESC QUIT",
         "MOUSE: LEFT ORBIT, RIGHT OR SHIFT-LEFT PAN, WHEEL ZOOM",
     };
@@ -516,7 +526,9 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
                         1.0f / (float)v->sc.extent.width, 1.0f / (float)v->sc.extent.height};
     frame.scale = (vkmd_gpu_vec4){(float)(hud->bath_k > 0 ? hud->bath_k : 300.0), (float)scale,
                                   v->render.spacing, v->render.w_is_mass};
-    frame.mode = (vkmd_gpu_uvec4){v->color_mode, v->rep, v->water, (uint32_t)v->sys->atom_count};
+    frame.mode = (vkmd_gpu_uvec4){v->color_mode, v->rep,
+                                  v->water | (v->hide_vsites ? VKMD_VIEW_VSITES_HIDDEN : 0u),
+                                  (uint32_t)v->sys->atom_count};
     frame.counts = (vkmd_gpu_uvec4){v->render.bond_pairs, v->render.water_pairs,
                                     v->render.grid_columns, v->render.grid_rows};
     vkmd_gpu_uvec4 *text = v->text;

@@ -15,6 +15,7 @@
 #include "forces/pass_bonded.h"
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"
+#include "forces/pass_vsite.h"
 #include "forces/positions.h"
 #include "maths/ewald.h"
 #include "vk/barrier.h"
@@ -49,7 +50,8 @@ struct vkmd_forcefield {
     vkmd_pass_nonbonded *nonbonded;
     vkmd_pass_bonded *bonded;
     vkmd_pass_pme *pme;
-    vkmd_box box; /* the current box (starts as the system's; vkmd_forcefield_set_box) */
+    vkmd_pass_vsite *vsite; /* NULL without virtual sites */
+    vkmd_box box;           /* the current box (starts as the system's; vkmd_forcefield_set_box) */
     /* host constants, kcal/mol; the dispersion and net-charge terms scale as 1/V */
     double e_self, e_dispersion, e_net_charge;
     double e_dispersion_v, e_net_charge_v; /* the two times the volume, kcal/mol A^3 */
@@ -168,6 +170,14 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                        .force_staging = desc->force_staging};
         VKMD_TRY(vkmd_pass_pme_create(ctx, sys, &md, &ff->pme));
     }
+    if (sys->vsite_count > 0) {
+        const vkmd_pass_vsite_desc vd = {.positions = &ff->positions,
+                                         .positions_x = vkmd_forcefield_positions_x(ff),
+                                         .positions_mode = ff->settings.positions,
+                                         .accum = &ff->accum,
+                                         .force_staging = desc->force_staging};
+        VKMD_TRY(vkmd_pass_vsite_create(ctx, sys, &vd, &ff->vsite));
+    }
     compute_constants(ff, sys);
     vkmd_log_debug("force field: %d atoms, %.1f MiB of device memory", sys->atom_count,
                    vkmd_forcefield_memory_bytes(ff) / 1048576.0);
@@ -187,6 +197,7 @@ void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
 {
     if (!ff)
         return;
+    vkmd_pass_vsite_destroy(ctx, ff->vsite);
     vkmd_pass_pme_destroy(ctx, ff->pme);
     vkmd_pass_bonded_destroy(ctx, ff->bonded);
     vkmd_pass_nonbonded_destroy(ctx, ff->nonbonded);
@@ -219,6 +230,11 @@ vkmd_result vkmd_forcefield_read_positions(vkmd_vk_context *ctx, const vkmd_forc
                                         ff->settings.positions, out_positions, ff->atom_count);
 }
 
+const vkmd_system *vkmd_forcefield_system(const vkmd_forcefield *ff)
+{
+    return ff->sys;
+}
+
 const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff)
 {
     return &ff->accum;
@@ -237,8 +253,8 @@ static void mark(VkCommandBuffer cb, const vkmd_vk_timer *timer, uint32_t slot)
         vkmd_vk_timer_record_mark(cb, timer, slot);
 }
 
-void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
-                            const vkmd_vk_timer *timer, uint32_t first_slot)
+static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
+                         const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     const int energy = (flags & VKMD_FF_RECORD_ENERGY) != 0;
     if (!timer && ff->pme) {
@@ -279,6 +295,19 @@ void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsig
         vkmd_pass_pme_record(ff->pme, cb, energy, timer, first_slot + MARK_PME_FIRST);
         vkmd_vk_barrier_compute(cb);
     }
+}
+
+/* With virtual sites the terms are wrapped: sites built from their parents
+ * first (the list check and every pass see them), their forces handed to the
+ * parents last. */
+void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
+                            const vkmd_vk_timer *timer, uint32_t first_slot)
+{
+    if (ff->vsite)
+        vkmd_pass_vsite_record_build(ff->vsite, cb);
+    record_terms(ff, cb, flags, timer, first_slot);
+    if (ff->vsite)
+        vkmd_pass_vsite_record_spread(ff->vsite, cb);
 }
 
 void vkmd_forcefield_record_invalidate(const vkmd_forcefield *ff, VkCommandBuffer cb)

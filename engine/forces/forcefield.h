@@ -99,6 +99,10 @@ vkmd_result vkmd_forcefield_read_positions(vkmd_vk_context *ctx, const vkmd_forc
                                            double *out_positions);
 const vkmd_accum *vkmd_forcefield_accum(const vkmd_forcefield *ff);
 
+/* The system the force field was made for (borrowed: the caller of
+ * vkmd_forcefield_create keeps it alive). */
+const vkmd_system *vkmd_forcefield_system(const vkmd_forcefield *ff);
+
 /* Uploads positions [3 * atom_count] A (synchronous). */
 vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                              const double *positions);

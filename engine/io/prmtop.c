@@ -5,6 +5,7 @@
  * gives "expected N values, found M" instead of a huge allocation. Every
  * message names path:line and the section. */
 #include "io/prmtop.h"
+#include "system/vsite.h"
 
 #include "core/log.h"
 #include "system/element.h"
@@ -394,9 +395,39 @@ static vkmd_result type_index(const prm *p, const char *sec, const char *what, i
     return VKMD_OK;
 }
 
+/* Water residue names for SETTLE; TP4, TP5, T4E and OPC are 4- and 5-site
+ * water names (OpenMM's AMBER reader knows the first three). */
 static int is_water_name(const char *r)
 {
-    return !strcmp(r, "WAT") || !strcmp(r, "HOH") || !strcmp(r, "TIP3") || !strcmp(r, "SOL");
+    return !strcmp(r, "WAT") || !strcmp(r, "HOH") || !strcmp(r, "TIP3") || !strcmp(r, "SOL") ||
+           !strcmp(r, "TP4") || !strcmp(r, "TP5") || !strcmp(r, "T4E") || !strcmp(r, "OPC");
+}
+
+/* Extra points (massless atoms, AMBER EP/LP) among atoms first..next-1;
+ * a 4- or 5-site water counts as its 3 massive atoms for SETTLE. */
+static int32_t massless_in(const vkmd_system *s, int32_t first, int32_t next)
+{
+    int32_t k = 0;
+    for (int32_t a = first; a < next; ++a)
+        k += s->atoms[a].mass == 0;
+    return k;
+}
+
+/* Extra points: the frames of the massless atoms (system/vsite.h derives
+ * them from the water residues, as OpenMM's AMBER reader does); NUMEXTRA
+ * must count them. */
+static vkmd_result read_extra_points(vkmd_system *s, const values *ptr, const char *path)
+{
+    VKMD_TRY_RETURN(vkmd_vsite_from_amber_waters(s, path));
+    const int64_t numextra = ptr->count > P_NUMEXTRA ? ptr->i[P_NUMEXTRA] : 0;
+    if (numextra != s->vsite_count)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "%s:%d: %%FLAG POINTERS: NUMEXTRA = %lld: extra points declared, but %d "
+                         "atoms are massless; vkmd finds extra points by mass 0, as tleap "
+                         "writes them, and cannot place these",
+                         path, ptr->count > P_NUMEXTRA ? ptr->line[P_NUMEXTRA] : 1,
+                         (long long)numextra, s->vsite_count);
+    return VKMD_OK;
 }
 
 typedef struct cand14 {
@@ -736,9 +767,9 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     {
         const char *why = NULL;
         int k = -1;
-        if (ptr.count > P_NUMEXTRA && ptr.i[P_NUMEXTRA] > 0)
-            k = P_NUMEXTRA, why = "extra points (virtual sites) are not supported yet";
-        else if (ptr.i[P_IFPERT] > 0)
+        /* NUMEXTRA > 0: extra points, read as massless atoms and given their
+         * frames below (read_extra_points). */
+        if (ptr.i[P_IFPERT] > 0)
             k = P_IFPERT, why = "perturbation data (IFPERT) is not supported";
         else if (ptr.i[P_IFCAP] > 0)
             k = P_IFCAP, why = "solvent caps (IFCAP) are not supported";
@@ -1066,7 +1097,7 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
         for (int64_t r = 0; r < nres; ++r) {
             int32_t first = (int32_t)rptr.i[r] - 1;
             int32_t next = r + 1 < nres ? (int32_t)rptr.i[r + 1] - 1 : natom;
-            if (next - first != 3 || !is_water_name(rlab.s[r]))
+            if (next - first - massless_in(&s, first, next) != 3 || !is_water_name(rlab.s[r]))
                 continue;
             int32_t o = -1, h[2], nh = 0;
             for (int32_t a = first; a < next; ++a) {
@@ -1120,6 +1151,7 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     }
 
     VKMD_TRY(vkmd_system_finalize(&s, path));
+    VKMD_TRY(read_extra_points(&s, &ptr, path));
     vkmd_log_debug("%s: %d atoms, %d LJ types, %d bonds, %d angles, %d dihedrals, %d 1-4 pairs, "
                    "%d exclusions, %d waters",
                    path, s.atom_count, s.lj_type_count, s.bond_count, s.angle_count,

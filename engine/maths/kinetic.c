@@ -1,4 +1,5 @@
-/* Kinetic energy and centre-of-mass velocity (see kinetic.h). */
+/* Kinetic energy and centre-of-mass velocity (see kinetic.h). Massless
+ * atoms (virtual sites) add no kinetic energy and keep zero velocity. */
 #include "maths/kinetic.h"
 
 #include "core/units.h"
@@ -26,7 +27,12 @@ void vkmd_remove_com_velocity(const vkmd_system *sys, double *vel)
         return;
     for (int c = 0; c < 3; ++c)
         p[c] /= mt;
-    for (int32_t i = 0; i < sys->atom_count; ++i)
+    for (int32_t i = 0; i < sys->atom_count; ++i) {
+        if (!(sys->atoms[i].mass > 0)) { /* virtual sites keep no velocity */
+            vel[3 * i] = vel[3 * i + 1] = vel[3 * i + 2] = 0;
+            continue;
+        }
         for (int c = 0; c < 3; ++c)
             vel[3 * i + c] -= p[c];
+    }
 }

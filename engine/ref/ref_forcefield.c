@@ -13,10 +13,34 @@
  * - The settings must already be resolved; nothing is defaulted here, so the
  *   reference and a GPU pass given the same struct use identical parameters. */
 #include "ref/ref.h"
+#include "ref/ref_vsite.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Virtual sites: the terms see the sites built from their parents (a copy
+ * of the positions), and the sites' forces go to their parents. */
+static vkmd_result compute_with_vsites(const vkmd_system *sys, const vkmd_ff_settings *s,
+                                       const vkmd_restraints *r, vkmd_energy *out_energy,
+                                       double *out_forces)
+{
+    const size_t n3 = 3 * (size_t)sys->atom_count;
+    double *x = malloc(sizeof *x * n3);
+    if (!x)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "reference force field: virtual sites");
+    memcpy(x, sys->positions, sizeof *x * n3);
+    ref_vsite_build(sys, x);
+    vkmd_system built = *sys;
+    built.positions = x;
+    built.vsite_count = 0;
+    built.vsites = NULL;
+    vkmd_result res = vkmd_ref_compute_restrained(&built, s, r, out_energy, out_forces);
+    if (res == VKMD_OK && out_forces)
+        ref_vsite_spread(sys, x, out_forces);
+    free(x);
+    return res;
+}
 
 vkmd_result vkmd_ref_compute(const vkmd_system *sys, const vkmd_ff_settings *s,
                              vkmd_energy *out_energy, double *out_forces)
@@ -32,6 +56,8 @@ vkmd_result vkmd_ref_compute_restrained(const vkmd_system *sys, const vkmd_ff_se
     if (!sys->positions)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "reference force field: the system has no coordinates");
+    if (sys->vsite_count > 0)
+        return compute_with_vsites(sys, s, r, out_energy, out_forces);
     const int32_t n = sys->atom_count;
     for (int32_t a = 0; a < 3 * n; ++a)
         if (!isfinite(sys->positions[a]))

@@ -282,8 +282,16 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     md->periodic = sys->box.periodic;
     for (int d = 0; d < 3; ++d)
         md->box[d] = md->periodic ? sys->box.len[d] : 0.0;
+    /* Virtual sites are massless (inverse mass 0: the integrator never moves
+     * them; the force field rebuilds them from their parents). Sites are
+     * massless and distinct (vkmd_vsite_check), so the massless atoms are
+     * exactly the sites when they are as many. */
+    int32_t massless = 0, first_massless = -1;
     for (int32_t i = 0; i < sys->atom_count; ++i) {
-        if (!(sys->atoms[i].mass > 0)) {
+        if (sys->atoms[i].mass == 0 && sys->vsite_count > 0) {
+            if (massless++ == 0)
+                first_massless = i;
+        } else if (!(sys->atoms[i].mass > 0)) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                             "md: atom %d (%s %s %d) has mass %g amu; every atom needs a mass > 0",
                             i + 1, sys->atoms[i].name, sys->atoms[i].res_name,
@@ -291,6 +299,16 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
             goto cleanup;
         }
         md->total_mass += sys->atoms[i].mass;
+    }
+    if (massless != sys->vsite_count) {
+        const int32_t i = first_massless;
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "md: %d massless atoms (the first atom %d, %s %s %d) but %d virtual "
+                        "sites; a massless atom must be a virtual site",
+                        massless, i + 1, i >= 0 ? sys->atoms[i].name : "-",
+                        i >= 0 ? sys->atoms[i].res_name : "-",
+                        i >= 0 ? sys->atoms[i].res_index + 1 : 0, sys->vsite_count);
+        goto cleanup;
     }
     VKMD_TRY(vkmd_constraints_build(sys, !md->desc.flexible_water,
                                     md->desc.constraints == VKMD_CONSTRAINTS_HBONDS, &md->cset));
@@ -658,6 +676,10 @@ cleanup:
  * steps, early (by extrapolation) or too late (the batch repeated). */
 static int want_fused(const vkmd_vk_context *ctx, const vkmd_md *md)
 {
+    /* Virtual sites are built and spread inside vkmd_forcefield_record,
+     * which only the pass-by-pass step calls. */
+    if (md->sys->vsite_count > 0)
+        return 0;
     if (md->desc.unfused)
         return md->desc.unfused < 0;
     const char *env = getenv("VKMD_MD_UNFUSED");
@@ -976,7 +998,9 @@ vkmd_result vkmd_md_init_velocities(vkmd_vk_context *ctx, vkmd_md *md, double te
         double g[3];
         vkmd_philox_gauss3(seed, 0, (uint32_t)i, 1, g);
         const double s =
-            sqrt(VKMD_BOLTZMANN_KCAL * temperature_k / mass[i] * VKMD_ACCEL_PER_FORCE_MASS);
+            mass[i] > 0
+                ? sqrt(VKMD_BOLTZMANN_KCAL * temperature_k / mass[i] * VKMD_ACCEL_PER_FORCE_MASS)
+                : 0.0; /* virtual sites: no velocity */
         for (int c = 0; c < 3; ++c)
             v[3 * i + c] = s * g[c];
     }

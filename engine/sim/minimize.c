@@ -187,9 +187,10 @@ static vkmd_result report(vkmd_vk_context *ctx, const minimizer *m, const vkmd_m
     return VKMD_OK;
 }
 
-/* Every atom's velocities.w must be a usable 1/m. */
+/* Every atom's velocities.w must be a usable 1/m; massless atoms (virtual
+ * sites, rebuilt by the force field) hold 0 and stay put. */
 static vkmd_result check_inverse_masses(vkmd_vk_context *ctx, const vkmd_vk_buffer *velocities,
-                                        int32_t n)
+                                        int32_t n, const vkmd_system *sys)
 {
     vkmd_result res = VKMD_OK;
     float *v = malloc(16 * (size_t)n);
@@ -197,7 +198,8 @@ static vkmd_result check_inverse_masses(vkmd_vk_context *ctx, const vkmd_vk_buff
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "minimisation: %d atoms", n);
     VKMD_TRY(vkmd_vk_buffer_readback(ctx, velocities, 0, v, 16 * (VkDeviceSize)n));
     for (int32_t i = 0; i < n; ++i)
-        if (!(v[4 * i + 3] > 0) || !isfinite(v[4 * i + 3])) {
+        if ((!(v[4 * i + 3] > 0) || !isfinite(v[4 * i + 3])) &&
+            !(v[4 * i + 3] == 0 && sys && sys->atoms[i].mass == 0)) {
             res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                             "minimisation: atom %d has velocities.w = %g; it must hold 1/mass "
                             "(1/amu)",
@@ -310,7 +312,7 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                         n);
         goto cleanup;
     }
-    VKMD_TRY(check_inverse_masses(ctx, velocities, n));
+    VKMD_TRY(check_inverse_masses(ctx, velocities, n, vkmd_forcefield_system(ff)));
 
     m.wg = VKMD_MINIMIZE_WORKGROUP_SIZE;
     while (m.wg > ctx->info.max_workgroup_invocations)

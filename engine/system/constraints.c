@@ -341,5 +341,7 @@ void vkmd_constraints_destroy(vkmd_constraint_set *set)
 int64_t vkmd_constraints_dof(const vkmd_system *sys, const vkmd_constraint_set *set,
                              int com_removed)
 {
-    return 3 * (int64_t)sys->atom_count - (set ? set->constraint_count : 0) - (com_removed ? 3 : 0);
+    /* Virtual sites (massless, placed from their parents) carry none. */
+    return 3 * ((int64_t)sys->atom_count - sys->vsite_count) - (set ? set->constraint_count : 0) -
+           (com_removed ? 3 : 0);
 }

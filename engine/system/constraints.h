@@ -58,7 +58,7 @@ vkmd_result vkmd_constraints_build(const vkmd_system *sys, int rigid_water, int 
 /* Frees and zeroes; safe on a zeroed struct. */
 void vkmd_constraints_destroy(vkmd_constraint_set *set);
 
-/* Degrees of freedom: 3 N - constraint_count - (com_removed ? 3 : 0). */
+/* Degrees of freedom: 3 (N - vsite_count) - constraint_count - (com_removed ? 3 : 0). */
 int64_t vkmd_constraints_dof(const vkmd_system *sys, const vkmd_constraint_set *set,
                              int com_removed);
 

@@ -26,6 +26,7 @@ void vkmd_system_destroy(vkmd_system *sys)
     free(sys->cmap_maps);
     free(sys->lj14_a);
     free(sys->lj14_b);
+    free(sys->vsites);
     free(sys->positions);
     free(sys->velocities);
     memset(sys, 0, sizeof *sys);

@@ -94,6 +94,16 @@ typedef struct vkmd_water {
     int32_t o, h1, h2;
 } vkmd_water;
 
+/* A virtual site (extra point): atom `site` (massless) placed from up to
+ * three parents by `kind` (VKMD_VSITE_*, forms in system/vsite.h) with
+ * weights w (dimensionless; OUT_OF_PLANE's w[2] in 1/A). */
+typedef struct vkmd_vsite {
+    int32_t kind;
+    int32_t site;
+    int32_t parents[3];
+    double w[3];
+} vkmd_vsite;
+
 typedef struct vkmd_system {
     char title[128];
     int32_t atom_count;
@@ -117,6 +127,9 @@ typedef struct vkmd_system {
     vkmd_pair *exclusions;
     int32_t water_count;
     vkmd_water *waters;
+    /* Virtual sites (system/vsite.h), at most one per site atom; 0 / NULL: none. */
+    int32_t vsite_count;
+    vkmd_vsite *vsites;
 
     /* CHARMM terms (zero counts and NULL arrays for AMBER force fields). */
     int32_t urey_bradley_count;

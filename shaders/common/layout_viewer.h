@@ -23,6 +23,8 @@
 
 /* atoms[i].w flags */
 #define VKMD_VIEW_ATOM_WATER 1u
+#define VKMD_VIEW_ATOM_VSITE                                                                       \
+    2u /* a virtual site (extra point): hidden by VKMD_VIEW_VSITES_HIDDEN */
 
 /* Push-constant kind: what a draw call draws. */
 #define VKMD_VIEW_DRAW_ATOMS 0 /* 6 vertices per atom: sphere impostor */
@@ -43,6 +45,8 @@
 #define VKMD_VIEW_WATER_SHOWN    0
 #define VKMD_VIEW_WATER_THIN     1 /* lines */
 #define VKMD_VIEW_WATER_HIDDEN   2
+#define VKMD_VIEW_WATER_MASK     3u /* frame.mode.z bits of the water mode */
+#define VKMD_VIEW_VSITES_HIDDEN  4u /* frame.mode.z bit: virtual sites not drawn (key v) */
 
 #define VKMD_VIEW_BOND_RADIUS 0.15 /* A, ball-and-stick cylinders */
 

@@ -91,12 +91,26 @@ vec3 atom_color(uint i)
 /* Atom i is drawn in the current water mode as spheres/cylinders. */
 bool atom_visible(uint i)
 {
-    return (atoms[i].w & VKMD_VIEW_ATOM_WATER) == 0u || frame.mode.z == VKMD_VIEW_WATER_SHOWN;
+    /* Virtual sites: hidden by the v key or with their water; in the water
+     * lines mode still drawn as small spheres (a 4-site water's site is
+     * inside its oxygen's sphere otherwise). */
+    if ((atoms[i].w & VKMD_VIEW_ATOM_VSITE) != 0u)
+        return (frame.mode.z & VKMD_VIEW_VSITES_HIDDEN) == 0u &&
+               ((atoms[i].w & VKMD_VIEW_ATOM_WATER) == 0u ||
+                (frame.mode.z & VKMD_VIEW_WATER_MASK) != VKMD_VIEW_WATER_HIDDEN);
+    return (atoms[i].w & VKMD_VIEW_ATOM_WATER) == 0u ||
+           (frame.mode.z & VKMD_VIEW_WATER_MASK) == VKMD_VIEW_WATER_SHOWN;
 }
 
 float atom_radius(uint i)
 {
-    return uintBitsToFloat(frame.mode.y == VKMD_VIEW_REP_VDW ? atoms[i].y : atoms[i].z);
+    float r = uintBitsToFloat(frame.mode.y == VKMD_VIEW_REP_VDW ? atoms[i].y : atoms[i].z);
+    /* a virtual site beside its water's lines: a dot, not a ball */
+    if ((atoms[i].w & (VKMD_VIEW_ATOM_VSITE | VKMD_VIEW_ATOM_WATER)) ==
+            (VKMD_VIEW_ATOM_VSITE | VKMD_VIEW_ATOM_WATER) &&
+        (frame.mode.z & VKMD_VIEW_WATER_MASK) == VKMD_VIEW_WATER_THIN)
+        r = min(r, 0.12);
+    return r;
 }
 
 /* Simple lighting: a head light from the upper left plus ambient. */

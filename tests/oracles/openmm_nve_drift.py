@@ -21,7 +21,7 @@ CompoundIntegrator), so the NVE part starts from the equilibrated state exactly.
 The drift is the least-squares slope of the total energy against time (the
 fit vkmd's run summary uses, engine/run/energy_drift.c), in kcal/mol/ns and in k_B T
 per ns per degree of freedom at the mean NVE temperature, with
-dof = 3 N - constraints - 3. Prints one JSON object (units in the key names):
+dof = 3 N - constraints - 3 (N without virtual sites). Prints one JSON object (units in the key names):
   atoms, dt_fs, steps, drift_kcal_mol_per_ns, drift_kT_per_ns_per_dof, dof,
   mean_T, platform, openmm_version
 plus the slope's standard error, the RMS fluctuation about the line, the
@@ -173,7 +173,9 @@ def main():
     rigid_added = make_water_rigid(prmtop, system)
     atoms = system.getNumParticles()
     cm_removed = any(isinstance(f, openmm.CMMotionRemover) for f in system.getForces())
-    dof = 3 * atoms - system.getNumConstraints() - (3 if cm_removed else 0)
+    # virtual sites (massless extra points) carry no degrees of freedom
+    massive = sum(1 for i in range(atoms) if not system.isVirtualSite(i))
+    dof = 3 * massive - system.getNumConstraints() - (3 if cm_removed else 0)
 
     dt = args.dt_fs * unit.femtosecond
     langevin = openmm.LangevinMiddleIntegrator(args.temperature * unit.kelvin,
