@@ -49,6 +49,16 @@ vkmd_result vkmd_uff_lbfgs_run(struct vkmd_vk_context *ctx, vkmd_uff_lbfgs *lbfg
                                const double *xyz, double *out_xyz,
                                vkmd_uff_relax_result *out_results);
 
+/* 1 when vkmd_uff_lbfgs_create takes the whole-relaxation kernel
+ * (shaders/uff_relax_replica.comp: one invocation relaxes one replica from
+ * start to end in one dispatch, no per-evaluation passes or host checks)
+ * for `memory` (dense BFGS, memory 0, only): by default on CPU devices
+ * (lavapipe), where lanes are replicas and dispatches cost directly; GPUs
+ * keep the per-evaluation kernel (a workgroup per replica after each
+ * force pass). $VKMD_UFF_RELAX_REPLICA (1 / 0) overrides it, for tests and
+ * figures. */
+int vkmd_uff_lbfgs_whole_replica(const struct vkmd_vk_context *ctx, int32_t memory);
+
 /* Host checks (command-buffer submissions) made by the last run. */
 int32_t vkmd_uff_lbfgs_submissions(const vkmd_uff_lbfgs *lbfgs);
 
