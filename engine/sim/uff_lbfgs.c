@@ -85,14 +85,17 @@ static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t coun
  * a dispatch of uff_relax_replica.comp stays below this. */
 #define WHOLE_LOOP_LIMIT 60000
 
-/* Loop iterations uff_relax_replica.comp runs per evaluation, at most (an
- * accepted step with its BFGS update, a reset to steepest descent, the
- * line-search bookkeeping), for a molecule of `terms` terms and dim
- * coordinates: a generous bound, the loops counted from the shader. */
+/* Loop iterations uff_relax_replica.comp runs per evaluation, at most, for
+ * a molecule of `terms` terms and dim coordinates, counted from the shader:
+ * the terms (and 5 kinds), the vector loops over dim (fewer than 16), the
+ * two sweeps over the inverse Hessian (dim rows of np / 4 vec4 and the row
+ * loop) of an accepted step and two resets to c I (np^2 / 4 vec4 each: the
+ * lanes of one SIMD vector can take both reset paths in one evaluation, and
+ * the limiter counts the vector's iterations). */
 static int64_t whole_eval_loops(int64_t terms, int64_t dim)
 {
     const int64_t np = (dim + 3) / 4 * 4;
-    return terms + 16 + 16 * dim + 3 * dim * (np / 4 + 1) + 2 * (np * np / 4);
+    return terms + 16 + 16 * dim + 2 * dim * (np / 4 + 1) + 2 * (np * np / 4);
 }
 
 /* Evaluations per replica per dispatch for molecule m: what fits the loop
