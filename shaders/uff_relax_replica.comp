@@ -102,9 +102,38 @@ void evaluate()
     const vkmd_uff_range mt = ranges[pc.molecule_record];
     const uint start[VKMD_UFF_KIND_COUNT + 1] =
         uint[VKMD_UFF_KIND_COUNT + 1](mt.a.x, mt.a.y, mt.a.z, mt.a.w, mt.b.x, mt.b.y);
-    for (uint k = 0u; k < VKMD_UFF_KIND_COUNT; ++k)
+    for (uint k = 0u; k < VKMD_UFF_KIND_PAIR; ++k)
         for (uint term = start[k]; term < start[k + 1u]; ++term)
             term_of_kind(k, term, term - start[k]);
+    // Pairs in runs of the same first atom (the batch lists them by first
+    // atom): its position is read and its force added once per run. Every
+    // private-array access is a gather or scatter of 8 lanes on llvmpipe.
+    uint term = start[VKMD_UFF_KIND_PAIR];
+    const uint end = start[VKMD_UFF_KIND_PAIR + 1];
+    while (term < end) {
+        const uint ai = terms[term].atoms.x;
+        const vec3 pi = atom_pos(ai);
+        vec3 fi = vec3(0.0);
+        for (; term < end; ++term) {
+            const vkmd_uff_term t = terms[term];
+            if (t.atoms.x != ai)
+                break;
+            const vec3 d = pi - atom_pos(t.atoms.y); // r_i - r_j
+            const float r2 = dot(d, d);
+            if (!(r2 > 0.0))
+                continue;
+            float e_vdw, f_vdw, e_coul, f_coul;
+            bool within, applies;
+            const vec3 f = pair_force(t, d, r2, e_vdw, f_vdw, e_coul, f_coul, within, applies);
+            if (applies) {
+                fi += f;
+                add_force(t.atoms.y, -f);
+            }
+            add_energy(VKMD_UFF_ENERGY_VDW, e_vdw);
+            add_energy(VKMD_UFF_ENERGY_COULOMB, e_coul);
+        }
+        add_force(ai, fi);
+    }
 }
 
 // x0 + lam d into xt (float part of the exact float-pair sum).

@@ -16,6 +16,14 @@
  * replicas cost one early return in the kernel, but the force pass still
  * evaluates the whole batch (it has no per-replica mask).
  *
+ * CPU devices (vkmd_uff_lbfgs_whole_replica) take another shape of the
+ * same algorithm for dense BFGS: shaders/uff_relax_replica.comp, one
+ * invocation per replica running the whole loop (its own energy and
+ * gradient, line search, update, tests), a budget of evaluations per
+ * dispatch (llvmpipe caps the loop iterations of an invocation), rounds of
+ * dispatches recorded into one command buffer; stopped replicas cost
+ * nothing. The force pass then only evaluates the start and the end.
+ *
  * Memory on the device: dense BFGS keeps (3 n)^2 floats per replica (22
  * atoms: 17 KiB); L-BFGS 2 m 3 n floats. Mixed batches (replicas of
  * different molecules) are supported: each replica has its own offset. */

@@ -97,13 +97,14 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
 /* ---- Whole relaxation per invocation (shaders/uff_relax_replica.comp) ----
  * The CPU-device shape of the same minimiser (dense BFGS only): ONE
  * invocation relaxes one replica from start to end (energy + gradient, the
- * direction, RDKit's line search, the update, the convergence tests) in a
- * single dispatch, with the replica's vectors in private arrays and its
- * inverse Hessian in HISTORY as above. One dispatch per molecule of the
- * batch (push constants name its slots), so the term table a lane walks is
- * the same for every lane (uniform loads). The gradient is summed per atom
- * in float, the energy in 64-bit fixed point (one conversion per term: the
- * same integer total as the force pass, so E - E0 stays exact). Planes X0_HI
+ * direction, RDKit's line search, the update, the convergence tests) in
+ * resumable dispatches of a budget of evaluations each (push constants),
+ * with the replica's vectors in private arrays and its inverse Hessian in
+ * HISTORY as above. One dispatch per molecule of the batch (push constants
+ * name its slots), so every lane walks the same term table (no divergence).
+ * The gradient is summed per atom in float, the energy in 64-bit fixed point
+ * (one conversion per term: the same integer total as the force pass, so
+ * E - E0 stays exact). Planes X0_HI
  * and X0_LO carry the start in and the end out, GRAD and DIR the line
  * search from one dispatch to the next; Y and HY are not used.
  * sim/uff_lbfgs.h says when it is taken. */

@@ -127,6 +127,27 @@ void inversion(vkmd_uff_term t, uint index)
                 vec4(e, de_dc, 0.0, 0.0), fi, fj, fk, fl);
 }
 
+// The pair's van der Waals (within the threshold) and Coulomb (no cutoff,
+// when qq != 0) at d = r_i - r_j, r2 = |d|^2 > 0: the force on i (j gets
+// the opposite), the energies and -(dE/dr)/r of each; `applies` is false
+// when neither term acts (the force is then zero and need not be added).
+vec3 pair_force(vkmd_uff_term t, vec3 d, float r2, out float e_vdw, out float f_vdw,
+                out float e_coul, out float f_coul, out bool within, out bool applies)
+{
+    float inv_r2 = 1.0 / r2;
+    e_vdw = 0.0;
+    f_vdw = 0.0;
+    e_coul = 0.0;
+    f_coul = 0.0;
+    within = r2 <= t.params.w;
+    if (within)
+        e_vdw = uff_form_vdw(inv_r2, t.params.x, t.params.y, f_vdw);
+    if (t.params.z != 0.0)
+        e_coul = uff_form_coulomb(inversesqrt(r2), t.params.z, f_coul);
+    applies = within || t.params.z != 0.0;
+    return (f_vdw + f_coul) * d;
+}
+
 // van der Waals within the threshold, and Coulomb (no cutoff) when qq != 0.
 // Coincident atoms add nothing (the reference reports them as non-finite).
 void pair(vkmd_uff_term t, uint index)
@@ -135,15 +156,10 @@ void pair(vkmd_uff_term t, uint index)
     float r2 = dot(d, d);
     if (!(r2 > 0.0))
         return;
-    float inv_r2 = 1.0 / r2;
-    float e_vdw = 0.0, f_vdw = 0.0, e_coul = 0.0, f_coul = 0.0;
-    bool within = r2 <= t.params.w;
-    if (within)
-        e_vdw = uff_form_vdw(inv_r2, t.params.x, t.params.y, f_vdw);
-    if (t.params.z != 0.0)
-        e_coul = uff_form_coulomb(inversesqrt(r2), t.params.z, f_coul);
-    vec3 f = (f_vdw + f_coul) * d; // force on i; j gets the opposite
-    if (within || t.params.z != 0.0) {
+    float e_vdw, f_vdw, e_coul, f_coul;
+    bool within, applies;
+    vec3 f = pair_force(t, d, r2, e_vdw, f_vdw, e_coul, f_coul, within, applies);
+    if (applies) {
         add_force(t.atoms.x, f);
         add_force(t.atoms.y, -f);
     }
