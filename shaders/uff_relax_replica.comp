@@ -102,13 +102,57 @@ void evaluate()
     const vkmd_uff_range mt = ranges[pc.molecule_record];
     const uint start[VKMD_UFF_KIND_COUNT + 1] =
         uint[VKMD_UFF_KIND_COUNT + 1](mt.a.x, mt.a.y, mt.a.z, mt.a.w, mt.b.x, mt.b.y);
-    for (uint k = 0u; k < VKMD_UFF_KIND_PAIR; ++k)
-        for (uint term = start[k]; term < start[k + 1u]; ++term)
-            term_of_kind(k, term, term - start[k]);
-    // Pairs in runs of the same first atom (the batch lists them by first
-    // atom): its position is read and its force added once per run. Every
-    // private-array access is a gather or scatter of 8 lanes on llvmpipe.
-    uint term = start[VKMD_UFF_KIND_PAIR];
+    // Every private-array access is a gather or scatter of 8 lanes on
+    // llvmpipe, so terms that share atoms with the one before them (the
+    // batch lists angles by centre, torsions by central bond and pairs by
+    // first atom) read those atoms' positions and add their forces once
+    // per run.
+    for (uint term = start[VKMD_UFF_KIND_BOND]; term < start[VKMD_UFF_KIND_ANGLE]; ++term)
+        bond(terms[term], 0u);
+    uint term = start[VKMD_UFF_KIND_ANGLE];
+    while (term < start[VKMD_UFF_KIND_TORSION]) { // angles by centre j
+        const uint aj = terms[term].atoms.y;
+        const vec3 xj = atom_pos(aj);
+        vec3 fj_run = vec3(0.0);
+        for (; term < start[VKMD_UFF_KIND_TORSION]; ++term) {
+            const vkmd_uff_term t = terms[term];
+            if (t.atoms.y != aj)
+                break;
+            vec3 fi, fj, fk;
+            float c, s, de_dc;
+            const float e = angle_force(t, atom_pos(t.atoms.x), xj, atom_pos(t.atoms.z), fi, fj,
+                                        fk, c, s, de_dc);
+            add_force(t.atoms.x, fi);
+            fj_run += fj;
+            add_force(t.atoms.z, fk);
+            add_energy(VKMD_UFF_ENERGY_ANGLE, e);
+        }
+        add_force(aj, fj_run);
+    }
+    while (term < start[VKMD_UFF_KIND_INVERSION]) { // torsions by central bond j-k
+        const uvec2 jk = terms[term].atoms.yz;
+        const vec3 xj = atom_pos(jk.x), xk = atom_pos(jk.y);
+        vec3 fj_run = vec3(0.0), fk_run = vec3(0.0);
+        for (; term < start[VKMD_UFF_KIND_INVERSION]; ++term) {
+            const vkmd_uff_term t = terms[term];
+            if (t.atoms.y != jk.x || t.atoms.z != jk.y)
+                break;
+            vec3 fi, fj, fk, fl;
+            float c, s, de_dc;
+            const float e = torsion_force(t, atom_pos(t.atoms.x), xj, xk, atom_pos(t.atoms.w), fi,
+                                          fj, fk, fl, c, s, de_dc);
+            add_force(t.atoms.x, fi);
+            fj_run += fj;
+            fk_run += fk;
+            add_force(t.atoms.w, fl);
+            add_energy(VKMD_UFF_ENERGY_TORSION, e);
+        }
+        add_force(jk.x, fj_run);
+        add_force(jk.y, fk_run);
+    }
+    for (term = start[VKMD_UFF_KIND_INVERSION]; term < start[VKMD_UFF_KIND_PAIR]; ++term)
+        inversion(terms[term], 0u);
+    term = start[VKMD_UFF_KIND_PAIR];
     const uint end = start[VKMD_UFF_KIND_PAIR + 1];
     while (term < end) {
         const uint ai = terms[term].atoms.x;

@@ -87,7 +87,8 @@ static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t coun
 
 /* Loop iterations uff_relax_replica.comp runs per evaluation, at most, for
  * a molecule of `terms` terms and dim coordinates, counted from the shader:
- * the terms (and 5 kinds, and at most one run of pairs per atom), the
+ * the terms (and the runs of angles, torsions and pairs: at most one per
+ * atom of each), the
  * vector loops over dim (fewer than 16), the
  * two sweeps over the inverse Hessian (dim rows of np / 4 vec4 and the row
  * loop) of an accepted step and two resets to c I (np^2 / 4 vec4 each: the
@@ -96,7 +97,7 @@ static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t coun
 static int64_t whole_eval_loops(int64_t terms, int64_t dim)
 {
     const int64_t np = (dim + 3) / 4 * 4;
-    return terms + 16 + 17 * dim + 2 * dim * (np / 4 + 1) + 2 * (np * np / 4);
+    return terms + 16 + 19 * dim + 2 * dim * (np / 4 + 1) + 2 * (np * np / 4);
 }
 
 /* Evaluations per replica per dispatch for molecule m: what fits the loop

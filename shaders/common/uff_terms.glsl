@@ -56,21 +56,32 @@ void bond(vkmd_uff_term t, uint index)
                 vec4(e, de_dr, 0.0, 0.0), -f, f, vec3(0.0), vec3(0.0));
 }
 
-void angle(vkmd_uff_term t, uint index)
+// Angle i-j-k at the given positions: E, the forces on i, j, k; c, s and
+// dE/dc for the debug records.
+float angle_force(vkmd_uff_term t, vec3 xi, vec3 xj, vec3 xk, out vec3 fi, out vec3 fj,
+                  out vec3 fk, out float c, out float s, out float de_dc)
 {
-    vec3 xj = atom_pos(t.atoms.y);
     vec3 u_hi, u_lo, v_hi, v_lo; // xi - xj, xk - xj exactly
-    uff_df_sub3(xj, atom_pos(t.atoms.x), u_hi, u_lo);
-    uff_df_sub3(xj, atom_pos(t.atoms.z), v_hi, v_lo);
-    float s;
+    uff_df_sub3(xj, xi, u_hi, u_lo);
+    uff_df_sub3(xj, xk, v_hi, v_lo);
     vec3 gi, gk;
-    float c = cos_between(u_hi, v_hi, s, gi, gk);
+    c = cos_between(u_hi, v_hi, s, gi, gk);
     int order = int(t.aux.w);
     vec2 c_min = order == 0 ? t.params.zw : vec2(uff_angle_minimum(order, c), 0.0);
     float d = uff_cos_deviation(u_hi, u_lo, v_hi, v_lo, c_min);
-    float de_dc;
     float e = uff_form_angle(c, d, t.params.x, order, t.params.y, t.aux.x, de_dc);
-    vec3 fi = -de_dc * gi, fk = -de_dc * gk, fj = -(fi + fk);
+    fi = -de_dc * gi;
+    fk = -de_dc * gk;
+    fj = -(fi + fk);
+    return e;
+}
+
+void angle(vkmd_uff_term t, uint index)
+{
+    vec3 fi, fj, fk;
+    float c, s, de_dc;
+    float e = angle_force(t, atom_pos(t.atoms.x), atom_pos(t.atoms.y), atom_pos(t.atoms.z), fi,
+                          fj, fk, c, s, de_dc);
     add_force(t.atoms.x, fi);
     add_force(t.atoms.y, fj);
     add_force(t.atoms.z, fk);
@@ -79,22 +90,31 @@ void angle(vkmd_uff_term t, uint index)
                 vec4(e, de_dc, 0.0, 0.0), fi, fj, fk, vec3(0.0));
 }
 
-void torsion(vkmd_uff_term t, uint index)
+// Torsion i-j-k-l at the given positions: E, the forces on i, j, k, l; c, s
+// and dE/dc for the debug records.
+float torsion_force(vkmd_uff_term t, vec3 xi, vec3 xj, vec3 xk, vec3 xl, out vec3 fi,
+                    out vec3 fj, out vec3 fk, out vec3 fl, out float c, out float s,
+                    out float de_dc)
 {
-    vec3 xi = atom_pos(t.atoms.x), xj = atom_pos(t.atoms.y);
-    vec3 xk = atom_pos(t.atoms.z), xl = atom_pos(t.atoms.w);
     vec3 r1 = xi - xj, r2 = xk - xj, r3 = xj - xk, r4 = xl - xk;
-    float s;
     vec3 g1, g2;
-    float c = cos_between(cross(r1, r2), cross(r3, r4), s, g1, g2);
-    float de_dc;
+    c = cos_between(cross(r1, r2), cross(r3, r4), s, g1, g2);
     float e = uff_form_torsion(c, s, t.params.x, int(t.aux.w), t.params.y, de_dc);
     // gradient of c through t1 = r1 x r2 and t2 = r3 x r4 (as the reference)
     vec3 a = cross(r2, g1), b = cross(g1, r1), p = cross(r4, g2), q = cross(g2, r3);
-    vec3 fi = -de_dc * a;
-    vec3 fj = -de_dc * (p - a - b);
-    vec3 fk = -de_dc * (b - p - q);
-    vec3 fl = -de_dc * q;
+    fi = -de_dc * a;
+    fj = -de_dc * (p - a - b);
+    fk = -de_dc * (b - p - q);
+    fl = -de_dc * q;
+    return e;
+}
+
+void torsion(vkmd_uff_term t, uint index)
+{
+    vec3 fi, fj, fk, fl;
+    float c, s, de_dc;
+    float e = torsion_force(t, atom_pos(t.atoms.x), atom_pos(t.atoms.y), atom_pos(t.atoms.z),
+                            atom_pos(t.atoms.w), fi, fj, fk, fl, c, s, de_dc);
     add_force(t.atoms.x, fi);
     add_force(t.atoms.y, fj);
     add_force(t.atoms.z, fk);
