@@ -27,6 +27,7 @@
 #include "common/layout_uff_lbfgs.h"
 #include "common/fixed_point.glsl"
 #include "common/two_sum.glsl"
+#include "common/uff_lbfgs.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_UFF_LBFGS_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_LBFGS_MEMORY) const uint MEMORY = 0u;
@@ -41,13 +42,6 @@ layout(std430, binding = VKMD_UFF_LBFGS_BINDING_STATE) buffer State { vkmd_uff_l
 layout(std430, binding = VKMD_UFF_LBFGS_BINDING_HISTORY) buffer History { float hist[]; };
 layout(std430, binding = VKMD_UFF_LBFGS_BINDING_E0) buffer E0 { vkmd_fixed e0[]; };
 layout(push_constant) uniform Push { VKMD_UFF_LBFGS_PUSH_FIELDS } pc;
-
-const float ARMIJO = 1e-4;   // RDKit's FUNCTOL
-const float MOVETOL = 1e-7;  // RDKit's MOVETOL
-const float CURV = 3e-8;     // RDKit's EPS (curvature guard)
-const float TOLX = 1.2e-7;   // RDKit's TOLX
-const float NOISE = 1e-5;    // relative energy change treated as flat (float energies)
-const uint ST_RUNNING = 0u, ST_GRADIENT = 1u, ST_STEP = 2u, ST_ENERGY = 3u;
 
 shared vec4 s_sum[WORKGROUP_SIZE];
 shared vec4 s_max[WORKGROUP_SIZE];
@@ -98,20 +92,6 @@ void reduce(inout vec4 sum, inout vec4 mx)
     sum = s_sum[0];
     mx = s_max[0];
     barrier();
-}
-
-// RDKit's gradient factor from the signed largest 0.1 g_i: c multiplies g,
-// the returned s divides the energy in the gradient test.
-float rdkit_scale(float gmax01, out float c)
-{
-    float s = 0.1;
-    c = 0.1;
-    if (gmax01 > 10.0) {
-        for (int k = 0; k < 200 && gmax01 * s > 10.0; ++k)
-            s *= 0.5;
-        c = 0.1 * s;
-    }
-    return s;
 }
 
 // x0 + lambda d of coordinate i, exactly as a float pair.
@@ -356,31 +336,7 @@ void accept(uint r, inout vkmd_uff_lbfgs_state st, vkmd_fixed e, float de)
 void backtrack(inout vkmd_uff_lbfgs_state st, float de)
 {
     const float lambda = st.f.x, lambda2 = st.f.y, de2 = st.f.z, slope = st.f.w;
-    float tmp;
-    if (lambda2 == 0.0) {
-        tmp = -slope / (2.0 * (de - slope));
-    } else {
-        const float r1 = de - lambda * slope, r2 = de2 - lambda2 * slope;
-        const float a = (r1 / (lambda * lambda) - r2 / (lambda2 * lambda2)) / (lambda - lambda2);
-        const float b =
-            (-lambda2 * r1 / (lambda * lambda) + lambda * r2 / (lambda2 * lambda2)) /
-            (lambda - lambda2);
-        if (a == 0.0) {
-            tmp = -slope / (2.0 * b);
-        } else {
-            const float disc = b * b - 3.0 * a * slope;
-            if (disc < 0.0)
-                tmp = 0.5 * lambda;
-            else if (b <= 0.0)
-                tmp = (-b + sqrt(disc)) / (3.0 * a);
-            else
-                tmp = -slope / (b + sqrt(disc));
-        }
-        if (tmp > 0.5 * lambda)
-            tmp = 0.5 * lambda;
-    }
-    if (!(tmp >= 0.1 * lambda)) // also a NaN from a non-finite energy
-        tmp = 0.1 * lambda;
+    const float tmp = rdkit_backtrack(lambda, lambda2, de, de2, slope);
     st.f.y = lambda;
     st.f.z = de;
     st.f.x = tmp;

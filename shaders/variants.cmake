@@ -44,6 +44,7 @@ set(VKMD_SHADER_VARIANTS
   "uff.comp words VKMD_FIXED_WORDS"
   "uff_fire.comp words VKMD_FIXED_WORDS"
   "uff_lbfgs.comp words VKMD_FIXED_WORDS"
+  "uff_relax_replica.comp words VKMD_FIXED_WORDS"
   "uff_md.comp words VKMD_FIXED_WORDS"
   "uff_surface_direct.comp words VKMD_FIXED_WORDS"
   "uff_surface_grid_build.comp words VKMD_FIXED_WORDS"

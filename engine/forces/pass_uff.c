@@ -286,6 +286,21 @@ const vkmd_vk_buffer *vkmd_pass_uff_energies(const vkmd_pass_uff *pass)
     return &pass->energies;
 }
 
+const vkmd_vk_buffer *vkmd_pass_uff_terms(const vkmd_pass_uff *pass)
+{
+    return &pass->terms;
+}
+
+const vkmd_vk_buffer *vkmd_pass_uff_ranges(const vkmd_pass_uff *pass)
+{
+    return &pass->ranges;
+}
+
+const vkmd_vk_buffer *vkmd_pass_uff_slots(const vkmd_pass_uff *pass)
+{
+    return &pass->slots;
+}
+
 void vkmd_pass_uff_destroy(vkmd_vk_context *ctx, vkmd_pass_uff *pass)
 {
     if (!pass)

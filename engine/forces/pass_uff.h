@@ -129,6 +129,12 @@ vkmd_result vkmd_pass_uff_readback_debug(vkmd_vk_context *ctx, const vkmd_pass_u
 const vkmd_vk_buffer *vkmd_pass_uff_positions(const vkmd_pass_uff *pass);
 const vkmd_vk_buffer *vkmd_pass_uff_forces(const vkmd_pass_uff *pass);
 const vkmd_vk_buffer *vkmd_pass_uff_energies(const vkmd_pass_uff *pass);
+/* Its read-only tables (layout_uff.h: terms, ranges + molecule records,
+ * slots), for a later stage that evaluates the terms itself
+ * (shaders/uff_relax_replica.comp). */
+const vkmd_vk_buffer *vkmd_pass_uff_terms(const vkmd_pass_uff *pass);
+const vkmd_vk_buffer *vkmd_pass_uff_ranges(const vkmd_pass_uff *pass);
+const vkmd_vk_buffer *vkmd_pass_uff_slots(const vkmd_pass_uff *pass);
 
 /* Converts one replica's fixed-point energy row
  * (VKMD_UFF_ENERGY_STRIDE int64) to kcal/mol; the total is the exact integer

@@ -1,9 +1,12 @@
 /* Quasi-Newton minimisation of many UFF replicas on a Vulkan device (see
- * uff_lbfgs.h): the force pass and shaders/uff_lbfgs.comp recorded
- * check_interval times into one replayable command buffer; the host reads
- * the per-replica state after each replay. */
+ * uff_lbfgs.h). Per evaluation: the force pass and shaders/uff_lbfgs.comp
+ * recorded check_interval times into one replayable command buffer; the
+ * host reads the per-replica state after each replay. Whole relaxation
+ * (CPU devices): shaders/uff_relax_replica.comp once per molecule of the
+ * batch, one submission. */
 #include "sim/uff_lbfgs.h"
 #include "common/layout_uff_lbfgs.h"
+#include "core/log.h"
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
 #include "vk/barrier.h"
@@ -12,8 +15,13 @@
 #include "vk/pipeline.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Replicas per dispatch of the whole-relaxation kernel, at most (well
+ * within any device's workgroup-count limit). */
+#define WHOLE_MAX_SLOTS 4096
 
 _Static_assert(VKMD_UFF_LBFGS_MAX_MEMORY <= VKMD_UFF_LBFGS_DEVICE_MAX_MEMORY,
                "the shader holds every L-BFGS pair's coefficients");
@@ -26,6 +34,8 @@ struct vkmd_uff_lbfgs {
     vkmd_pass_uff *pass;
     vkmd_vk_pipeline pipeline;
     vkmd_vk_descset set;
+    int whole;           /* 1: uff_relax_replica.comp, the whole relaxation per invocation */
+    int32_t whole_evals; /* evaluations per replica per submission, at least */
     vkmd_vk_buffer planes, replicas, state, history, e0;
     vkmd_vk_cmd cmd, tail; /* check_interval evaluations; check_interval / 8 for the end */
     int32_t tail_interval;
@@ -35,6 +45,16 @@ struct vkmd_uff_lbfgs {
     int32_t submissions;
     uint32_t *table; /* [4 * replica_count]: the replicas buffer's contents */
 };
+
+int vkmd_uff_lbfgs_whole_replica(const vkmd_vk_context *ctx, int32_t memory)
+{
+    if (memory != 0)
+        return 0;
+    const char *e = getenv("VKMD_UFF_RELAX_REPLICA");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
 
 static vkmd_result make_buffer(vkmd_vk_context *ctx, VkDeviceSize size, const char *name,
                                vkmd_vk_buffer *out)
@@ -60,6 +80,97 @@ static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t coun
     return vkmd_vk_cmd_end(ctx, cmd);
 }
 
+/* llvmpipe ends every loop of an invocation once 65,535 loop iterations
+ * have run in it, all loops together (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS);
+ * a dispatch of uff_relax_replica.comp stays below this. */
+#define WHOLE_LOOP_LIMIT 60000
+
+/* Loop iterations uff_relax_replica.comp runs per evaluation, at most, for
+ * a molecule of `terms` terms and dim coordinates, counted from the shader:
+ * the terms (and the runs of angles, torsions and pairs: at most one per
+ * atom of each), the
+ * vector loops over dim (fewer than 16), the
+ * two sweeps over the inverse Hessian (dim rows of np / 4 vec4 and the row
+ * loop) of an accepted step and two resets to c I (np^2 / 4 vec4 each: the
+ * lanes of one SIMD vector can take both reset paths in one evaluation, and
+ * the limiter counts the vector's iterations). */
+static int64_t whole_eval_loops(int64_t terms, int64_t dim)
+{
+    const int64_t np = (dim + 3) / 4 * 4;
+    return terms + 16 + 19 * dim + 2 * dim * (np / 4 + 1) + 2 * (np * np / 4);
+}
+
+/* Evaluations per replica per dispatch for molecule m: what fits the loop
+ * limit after the start (one evaluation more) and the saves; 0 if not even
+ * one fits (the molecule is too large for the whole-relaxation kernel). */
+static int32_t whole_budget(const vkmd_uff_batch *batch, int32_t m)
+{
+    int64_t terms = 0;
+    for (int k = 0; k < VKMD_UFF_KIND_COUNT; ++k)
+        terms += batch->molecule_term_count[m][k];
+    const int64_t dim = 3 * (int64_t)batch->molecule_atom_count[m];
+    const int64_t per = whole_eval_loops(terms, dim);
+    const int64_t left = WHOLE_LOOP_LIMIT - 16 * dim - per;
+    return left < per ? 0 : (int32_t)(left / per > 4096 ? 4096 : left / per);
+}
+
+/* The whole relaxation's dispatches: one per molecule's run of slots (the
+ * batch groups slots by molecule), at most WHOLE_MAX_SLOTS replicas each,
+ * each making at most its molecule's budget of evaluations per replica;
+ * `rounds` such sweeps over the batch into lb->cmd, so that every running
+ * replica advances by at least rounds x the smallest budget per submission. */
+static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
+                                const vkmd_uff_batch *batch, uint32_t wg)
+{
+    const vkmd_gpu_uvec4 *slots = batch->slots;
+    vkmd_uff_relax_push *pushes = calloc((size_t)batch->replica_count, sizeof *pushes);
+    if (!pushes)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "whole-relaxation dispatches");
+    int32_t count = 0, least = 4096;
+    for (int32_t k = 0; k < batch->replica_count;) {
+        const uint32_t m = slots[k].w;
+        int32_t end = k + 1;
+        while (end < batch->replica_count && slots[end].w == m && end - k < WHOLE_MAX_SLOTS)
+            ++end;
+        const uint32_t dim = 3 * (uint32_t)batch->molecule_atom_count[m];
+        const int32_t budget = whole_budget(batch, (int32_t)m);
+        least = budget < least ? budget : least;
+        pushes[count++] =
+            (vkmd_uff_relax_push){.atom_count = (uint32_t)batch->atom_count,
+                                  .max_iterations = lb->push.max_iterations,
+                                  .force_tol = lb->push.force_tol,
+                                  .energy_tol = lb->push.energy_tol,
+                                  .max_step = lb->push.max_step,
+                                  .max_evaluations = 20 * (uint32_t)lb->params.max_iterations + 16,
+                                  .slot_start = (uint32_t)k,
+                                  .slot_count = (uint32_t)(end - k),
+                                  .molecule_record = batch->range_count + m,
+                                  .dim = dim,
+                                  .dim_padded = (dim + 3) / 4 * 4,
+                                  .eval_budget = (uint32_t)budget};
+        k = end;
+    }
+    const int32_t rounds =
+        least >= lb->params.check_interval ? 1 : (lb->params.check_interval + least - 1) / least;
+    lb->whole_evals = rounds * least;
+    vkmd_result res = vkmd_vk_cmd_create(ctx, &lb->cmd);
+    if (res == VKMD_OK)
+        res = vkmd_vk_cmd_begin(ctx, &lb->cmd);
+    if (res == VKMD_OK) {
+        for (int32_t round = 0; round < rounds; ++round) {
+            for (int32_t k = 0; k < count; ++k)
+                vkmd_vk_dispatch(lb->cmd.cb, &lb->pipeline, &lb->set, &pushes[k],
+                                 vkmd_vk_div_up(pushes[k].slot_count, wg), 1, 1);
+            vkmd_vk_barrier_compute(lb->cmd.cb);
+        }
+        vkmd_vk_barrier_compute_to_transfer(lb->cmd.cb);
+        vkmd_vk_barrier_device_to_host(lb->cmd.cb);
+        res = vkmd_vk_cmd_end(ctx, &lb->cmd);
+    }
+    free(pushes);
+    return res;
+}
+
 vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
                                   const vkmd_uff_lbfgs_params *params, vkmd_uff_lbfgs **out_lbfgs)
 {
@@ -68,7 +179,19 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     const vkmd_uff_lbfgs_params p = vkmd_uff_lbfgs_params_resolve(params);
     if ((res = vkmd_uff_lbfgs_params_check(&p)) != VKMD_OK)
         return res;
-    /* Curvature memory offsets (floats), per replica. */
+    /* The whole-relaxation kernel where the device wants it and every
+     * molecule fits its per-dispatch loop budget (else the per-evaluation
+     * kernel, which has no such limit). */
+    int whole = vkmd_uff_lbfgs_whole_replica(ctx, p.memory);
+    for (int32_t m = 0; m < batch->molecule_count && whole; ++m)
+        if (whole_budget(batch, m) < 1) {
+            vkmd_log_debug("L-BFGS: molecule %d (%d atoms) is too large for one evaluation per "
+                           "whole-relaxation dispatch; the per-evaluation kernel runs the batch",
+                           m + 1, batch->molecule_atom_count[m]);
+            whole = 0;
+        }
+    /* Curvature memory offsets (floats), per replica; the whole-relaxation
+     * kernel pads the inverse Hessian's rows to 4 floats. */
     uint64_t total = 0;
     for (int32_t m = 0; m < batch->molecule_count && p.memory == 0; ++m)
         if (3 * batch->molecule_atom_count[m] > VKMD_UFF_LBFGS_DENSE_MAX_DIM)
@@ -78,7 +201,8 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
                              VKMD_UFF_LBFGS_DENSE_MAX_DIM / 3, m + 1,
                              batch->molecule_atom_count[m]);
     for (int32_t r = 0; r < batch->replica_count; ++r) {
-        const uint64_t dim = 3 * (uint64_t)vkmd_uff_batch_replica_atoms(batch, r);
+        uint64_t dim = 3 * (uint64_t)vkmd_uff_batch_replica_atoms(batch, r);
+        dim = whole ? (dim + 3) / 4 * 4 : dim;
         total += p.memory == 0 ? dim * dim : 2 * (uint64_t)p.memory * dim;
     }
     if (total >= (1ull << 32))
@@ -90,11 +214,13 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     if (!lb)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "L-BFGS");
     lb->params = p;
+    lb->whole = whole;
     lb->atom_count = batch->atom_count;
     lb->replica_count = batch->replica_count;
     VKMD_TRY(vkmd_pass_uff_create(ctx, batch, NULL, &lb->pass));
     const char *shader = NULL;
-    VKMD_TRY(vkmd_fixed_shader(ctx, "UFF L-BFGS", "uff_lbfgs.comp", &shader));
+    VKMD_TRY(vkmd_fixed_shader(ctx, "UFF L-BFGS",
+                               lb->whole ? "uff_relax_replica.comp" : "uff_lbfgs.comp", &shader));
 
     /* Threads per replica: about one per 8 coordinates of the largest
      * replica, a power of two from 16 to 64. Every shared-memory reduction
@@ -107,13 +233,21 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     uint32_t wg = 16;
     while (wg < VKMD_UFF_LBFGS_WORKGROUP_SIZE && 8 * wg < (uint32_t)most)
         wg *= 2;
-    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
+    /* Whole relaxation: lanes are replicas; the subgroup (8 on lavapipe)
+     * per workgroup, the private arrays as long as the largest molecule's
+     * coordinates. */
+    const uint32_t whole_wg = ctx->info.features.subgroup_size ? ctx->info.features.subgroup_size
+                                                               : VKMD_UFF_RELAX_WORKGROUP_SIZE;
+    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, lb->whole ? whole_wg : wg},
                                   {VKMD_SPEC_LBFGS_MEMORY, (uint32_t)p.memory}};
-    const vkmd_vk_pipeline_desc pd = {.shader = shader,
-                                      .buffer_count = VKMD_UFF_LBFGS_BINDING_COUNT,
-                                      .push_size = sizeof(vkmd_uff_lbfgs_push),
-                                      .specs = specs,
-                                      .spec_count = 2};
+    const vkmd_vk_spec whole_specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, whole_wg},
+                                        {VKMD_SPEC_UFF_RELAX_DIM, (uint32_t)(most + 3) / 4 * 4}};
+    const vkmd_vk_pipeline_desc pd = {
+        .shader = shader,
+        .buffer_count = lb->whole ? VKMD_UFF_RELAX_BINDING_COUNT : VKMD_UFF_LBFGS_BINDING_COUNT,
+        .push_size = lb->whole ? sizeof(vkmd_uff_relax_push) : sizeof(vkmd_uff_lbfgs_push),
+        .specs = lb->whole ? whole_specs : specs,
+        .spec_count = 2};
     VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &lb->pipeline));
     VKMD_TRY(make_buffer(
         ctx, 4 * (VkDeviceSize)VKMD_UFF_LBFGS_PLANE_COUNT * 3 * (VkDeviceSize)batch->atom_count,
@@ -135,20 +269,33 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
         table[4 * r] = (uint32_t)batch->replica_atom_offset[r];
         table[4 * r + 1] = na;
         table[4 * r + 2] = (uint32_t)off;
-        off += p.memory == 0 ? 9 * (uint64_t)na * na : 6 * (uint64_t)p.memory * na;
+        const uint64_t dim = whole ? (3 * (uint64_t)na + 3) / 4 * 4 : 3 * (uint64_t)na;
+        off += p.memory == 0 ? dim * dim : 2 * (uint64_t)p.memory * dim;
     }
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &lb->replicas, 0, table,
                                    16 * (VkDeviceSize)batch->replica_count));
 
-    const vkmd_vk_buffer *bufs[VKMD_UFF_LBFGS_BINDING_COUNT];
-    bufs[VKMD_UFF_LBFGS_BINDING_POSITIONS] = vkmd_pass_uff_positions(lb->pass);
-    bufs[VKMD_UFF_LBFGS_BINDING_FORCES] = vkmd_pass_uff_forces(lb->pass);
-    bufs[VKMD_UFF_LBFGS_BINDING_ENERGIES] = vkmd_pass_uff_energies(lb->pass);
-    bufs[VKMD_UFF_LBFGS_BINDING_PLANES] = &lb->planes;
-    bufs[VKMD_UFF_LBFGS_BINDING_REPLICAS] = &lb->replicas;
-    bufs[VKMD_UFF_LBFGS_BINDING_STATE] = &lb->state;
-    bufs[VKMD_UFF_LBFGS_BINDING_HISTORY] = &lb->history;
-    bufs[VKMD_UFF_LBFGS_BINDING_E0] = &lb->e0;
+    const vkmd_vk_buffer *bufs[VKMD_UFF_RELAX_BINDING_COUNT];
+    if (lb->whole) {
+        bufs[VKMD_UFF_RELAX_BINDING_POSITIONS] = vkmd_pass_uff_positions(lb->pass);
+        bufs[VKMD_UFF_RELAX_BINDING_PLANES] = &lb->planes;
+        bufs[VKMD_UFF_RELAX_BINDING_REPLICAS] = &lb->replicas;
+        bufs[VKMD_UFF_RELAX_BINDING_STATE] = &lb->state;
+        bufs[VKMD_UFF_RELAX_BINDING_HISTORY] = &lb->history;
+        bufs[VKMD_UFF_RELAX_BINDING_E0] = &lb->e0;
+        bufs[VKMD_UFF_RELAX_BINDING_TERMS] = vkmd_pass_uff_terms(lb->pass);
+        bufs[VKMD_UFF_RELAX_BINDING_RANGES] = vkmd_pass_uff_ranges(lb->pass);
+        bufs[VKMD_UFF_RELAX_BINDING_SLOTS] = vkmd_pass_uff_slots(lb->pass);
+    } else {
+        bufs[VKMD_UFF_LBFGS_BINDING_POSITIONS] = vkmd_pass_uff_positions(lb->pass);
+        bufs[VKMD_UFF_LBFGS_BINDING_FORCES] = vkmd_pass_uff_forces(lb->pass);
+        bufs[VKMD_UFF_LBFGS_BINDING_ENERGIES] = vkmd_pass_uff_energies(lb->pass);
+        bufs[VKMD_UFF_LBFGS_BINDING_PLANES] = &lb->planes;
+        bufs[VKMD_UFF_LBFGS_BINDING_REPLICAS] = &lb->replicas;
+        bufs[VKMD_UFF_LBFGS_BINDING_STATE] = &lb->state;
+        bufs[VKMD_UFF_LBFGS_BINDING_HISTORY] = &lb->history;
+        bufs[VKMD_UFF_LBFGS_BINDING_E0] = &lb->e0;
+    }
     VKMD_TRY(vkmd_vk_descset_create(ctx, &lb->pipeline, bufs, &lb->set));
 
     lb->push = (vkmd_uff_lbfgs_push){.replica_count = (uint32_t)batch->replica_count,
@@ -167,6 +314,11 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
      * A second, shorter buffer serves once most replicas have stopped: the
      * pass still evaluates every replica, so evaluations recorded past the
      * last replica's end are wasted. */
+    if (lb->whole) {
+        VKMD_TRY(record_whole(ctx, lb, batch, whole_wg));
+        *out_lbfgs = lb;
+        return VKMD_OK;
+    }
     lb->tail_interval = p.check_interval / 8 > 0 ? p.check_interval / 8 : 1;
     VKMD_TRY(record(ctx, lb, p.check_interval, &lb->cmd));
     VKMD_TRY(record(ctx, lb, lb->tail_interval, &lb->tail));
@@ -212,10 +364,11 @@ vkmd_result vkmd_uff_lbfgs_run(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, const d
     int64_t evals = 0;
     int32_t running = nr;
     for (;;) {
-        /* The short buffer once fewer than half the replicas run. */
-        const int tail = 2 * running < nr;
+        /* The short buffer once fewer than half the replicas run (the
+         * whole-relaxation kernel has one: stopped replicas cost nothing). */
+        const int tail = 2 * running < nr && !lb->whole;
         VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, tail ? &lb->tail : &lb->cmd));
-        evals += tail ? lb->tail_interval : lb->params.check_interval;
+        evals += lb->whole ? lb->whole_evals : tail ? lb->tail_interval : lb->params.check_interval;
         ++lb->submissions;
         VKMD_TRY(vkmd_vk_buffer_readback(ctx, &lb->state, 0, st, sizeof *st * (VkDeviceSize)nr));
         running = 0;

@@ -16,6 +16,14 @@
  * replicas cost one early return in the kernel, but the force pass still
  * evaluates the whole batch (it has no per-replica mask).
  *
+ * CPU devices (vkmd_uff_lbfgs_whole_replica) take another shape of the
+ * same algorithm for dense BFGS: shaders/uff_relax_replica.comp, one
+ * invocation per replica running the whole loop (its own energy and
+ * gradient, line search, update, tests), a budget of evaluations per
+ * dispatch (llvmpipe caps the loop iterations of an invocation), rounds of
+ * dispatches recorded into one command buffer; stopped replicas cost
+ * nothing. The force pass then only evaluates the start and the end.
+ *
  * Memory on the device: dense BFGS keeps (3 n)^2 floats per replica (22
  * atoms: 17 KiB); L-BFGS 2 m 3 n floats. Mixed batches (replicas of
  * different molecules) are supported: each replica has its own offset. */
@@ -48,6 +56,16 @@ vkmd_result vkmd_uff_lbfgs_create(struct vkmd_vk_context *ctx, const vkmd_uff_ba
 vkmd_result vkmd_uff_lbfgs_run(struct vkmd_vk_context *ctx, vkmd_uff_lbfgs *lbfgs,
                                const double *xyz, double *out_xyz,
                                vkmd_uff_relax_result *out_results);
+
+/* 1 when vkmd_uff_lbfgs_create takes the whole-relaxation kernel
+ * (shaders/uff_relax_replica.comp: one invocation relaxes one replica from
+ * start to end in one dispatch, no per-evaluation passes or host checks)
+ * for `memory` (dense BFGS, memory 0, only): by default on CPU devices
+ * (lavapipe), where lanes are replicas and dispatches cost directly; GPUs
+ * keep the per-evaluation kernel (a workgroup per replica after each
+ * force pass). $VKMD_UFF_RELAX_REPLICA (1 / 0) overrides it, for tests and
+ * figures. */
+int vkmd_uff_lbfgs_whole_replica(const struct vkmd_vk_context *ctx, int32_t memory);
 
 /* Host checks (command-buffer submissions) made by the last run. */
 int32_t vkmd_uff_lbfgs_submissions(const vkmd_uff_lbfgs *lbfgs);

@@ -94,4 +94,63 @@ _Static_assert(offsetof(vkmd_uff_lbfgs_state, h) == 48, "lbfgs state.h at 48");
 _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 bytes");
 #endif
 
+/* ---- Whole relaxation per invocation (shaders/uff_relax_replica.comp) ----
+ * The CPU-device shape of the same minimiser (dense BFGS only): ONE
+ * invocation relaxes one replica from start to end (energy + gradient, the
+ * direction, RDKit's line search, the update, the convergence tests) in
+ * resumable dispatches of a budget of evaluations each (push constants),
+ * with the replica's vectors in private arrays and its inverse Hessian in
+ * HISTORY as above. One dispatch per molecule of the batch (push constants
+ * name its slots), so every lane walks the same term table (no divergence).
+ * The gradient is summed per atom in float, the energy in 64-bit fixed point
+ * (one conversion per term: the same integer total as the force pass, so
+ * E - E0 stays exact). Planes X0_HI
+ * and X0_LO carry the start in and the end out, GRAD and DIR the line
+ * search from one dispatch to the next; Y and HY are not used.
+ * sim/uff_lbfgs.h says when it is taken. */
+#define VKMD_SPEC_UFF_RELAX_DIM          36 /* private array length: 3 x the batch's largest molecule */
+#define VKMD_UFF_RELAX_BINDING_POSITIONS 0 /* vec4 [atom_count]: the pass's; the end written */
+#define VKMD_UFF_RELAX_BINDING_PLANES    1 /* the planes above (X0_HI, X0_LO) */
+#define VKMD_UFF_RELAX_BINDING_REPLICAS  2 /* as VKMD_UFF_LBFGS_BINDING_REPLICAS */
+#define VKMD_UFF_RELAX_BINDING_STATE     3 /* vkmd_uff_lbfgs_state [replica_count], written */
+#define VKMD_UFF_RELAX_BINDING_HISTORY   4 /* vec4: inverse Hessians, rows padded (push) */
+#define VKMD_UFF_RELAX_BINDING_E0        5 /* int64 [2 * replica_count], as above */
+#define VKMD_UFF_RELAX_BINDING_TERMS     6 /* the UFF pass's term table (layout_uff.h) */
+#define VKMD_UFF_RELAX_BINDING_RANGES    7 /* the UFF pass's ranges + molecule records */
+#define VKMD_UFF_RELAX_BINDING_SLOTS     8 /* the UFF pass's slots */
+#define VKMD_UFF_RELAX_BINDING_COUNT     9
+#define VKMD_UFF_RELAX_WORKGROUP_SIZE    8 /* default: lavapipe's SIMD width */
+
+/* The lbfgs push constants' settings, then the dispatch's molecule:
+ * max_evaluations caps each replica's evaluations (the host loop's cap of
+ * the per-evaluation kernel); slots [slot_start, slot_start + slot_count)
+ * are its replicas; molecule_record = range_count + molecule (its terms by
+ * kind); dim = 3 x its atoms; dim_padded = dim rounded up to 4 (the inverse
+ * Hessian's rows: (dim_padded)^2 floats per replica, from the replica's
+ * offset, a multiple of 4); eval_budget: evaluations per replica per
+ * dispatch, at most (the dispatch then saves its line search; see the
+ * shader). */
+#define VKMD_UFF_RELAX_PUSH_FIELDS                                                                 \
+    VKMD_UINT atom_count;                                                                          \
+    VKMD_UINT max_iterations;                                                                      \
+    VKMD_FLOAT force_tol;                                                                          \
+    VKMD_FLOAT energy_tol;                                                                         \
+    VKMD_FLOAT max_step; /* A */                                                                   \
+    VKMD_UINT max_evaluations;                                                                     \
+    VKMD_UINT slot_start;                                                                          \
+    VKMD_UINT slot_count;                                                                          \
+    VKMD_UINT molecule_record;                                                                     \
+    VKMD_UINT dim;                                                                                 \
+    VKMD_UINT dim_padded;                                                                          \
+    VKMD_UINT eval_budget;
+
+#ifdef __STDC__
+typedef struct vkmd_uff_relax_push {
+    VKMD_UFF_RELAX_PUSH_FIELDS
+} vkmd_uff_relax_push;
+_Static_assert(sizeof(vkmd_uff_relax_push) == 48, "whole-relaxation push constants are 48 bytes");
+_Static_assert(offsetof(vkmd_uff_relax_push, slot_start) == 24, "relax push.slot_start at 24");
+_Static_assert(offsetof(vkmd_uff_relax_push, dim) == 36, "relax push.dim at 36");
+#endif
+
 #endif
