@@ -18,6 +18,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/box.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 // false: the convolution only (steps that read no energies).
@@ -55,6 +56,12 @@ void main()
         float mx = frequency(x, k0) / pc.box.x;
         float my = frequency(y, k1) / pc.box.y;
         float mz = frequency(z, k2) / pc.box.z;
+        if (TRICLINIC) { // m = mx (ax a*) + my (by b*) + mz c* (layout_pme.h)
+            vec3 s = uintBitsToFloat(uvec3(pc.shear0, pc.shear1, pc.shear2));
+            float m_y = mx * s.x + my, m_z = mx * s.y + my * s.z + mz;
+            my = m_y;
+            mz = m_z;
+        }
         float m2 = mx * mx + my * my + mz * mz;
         float eterm = pc.ewald.y * exp(-pc.ewald.x * m2) / m2 * inv_moduli[x] *
                       inv_moduli[k0 + y] * inv_moduli[k0 + k1 + z];

@@ -6,17 +6,28 @@
 // BD_BONDS, BD_ANGLES, BD_DIHEDRALS, BD_PAIRS14, BD_EXCL, BD_RESTRAINTS and
 // the restraints' flat-bottom radius BD_RESTRAINT_FB. Energies go to
 // BD_SLOTS sums: the seven slots from VKMD_ENERGY_BOND, then
-// VKMD_ENERGY_RESTRAINT (bonded_slot).
+// VKMD_ENERGY_RESTRAINT (bonded_slot). A triclinic cell (TRICLINIC,
+// common/box.glsl; always periodic) passes L = (ax, by, cz) in BD_BOX.xyz and
+// T = (bx, cx, cy) as BD_BOX_T (vec3: box.w, pad0, pad1 of the push block).
 #ifndef VKMD_BONDED_TERMS_GLSL
 #define VKMD_BONDED_TERMS_GLSL
+
+#include "common/box.glsl"
+
+// d under the minimum-image convention when the box is periodic.
+vec3 bonded_min_image(vec3 d)
+{
+    if (TRICLINIC)
+        return box_tri_min_image(d, BD_BOX.xyz, BD_BOX_T);
+    if (BD_BOX.w != 0.0)
+        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
+    return d;
+}
 
 // x_b - x_a under the minimum-image convention when the box is periodic.
 vec3 delta(uint a, uint b)
 {
-    vec3 d = pos_sub(load_pos(b), load_pos(a));
-    if (BD_BOX.w != 0.0)
-        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
-    return d;
+    return bonded_min_image(pos_sub(load_pos(b), load_pos(a)));
 }
 
 void add_force(uint atom, vec3 f)
@@ -144,9 +155,7 @@ float restraint(vkmd_bonded_term t)
         return 0.0;
     vec3 coarse, fine;
     pos_pair(load_pos(t.atoms.x), coarse, fine);
-    vec3 d = (coarse - t.params.xyz) + (fine - uintBitsToFloat(t.atoms.yzw));
-    if (BD_BOX.w != 0.0)
-        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
+    vec3 d = bonded_min_image((coarse - t.params.xyz) + (fine - uintBitsToFloat(t.atoms.yzw)));
     float g;
     float e = form_restraint(dot(d, d), k, BD_RESTRAINT_FB, g);
     if (g != 0.0)
