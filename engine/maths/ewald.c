@@ -37,7 +37,7 @@ double vkmd_ewald_dispersion_energy(const vkmd_system *sys, double cutoff_a)
     const double interactions = n * (n + 1.0) / 2.0;
     sum_a /= interactions;
     sum_b /= interactions;
-    const double volume = sys->box.len[0] * sys->box.len[1] * sys->box.len[2];
+    const double volume = vkmd_box_volume_a3(&sys->box);
     return 8.0 * n * n * M_PI *
            (sum_a / (9.0 * pow(cutoff_a, 9)) - sum_b / (3.0 * pow(cutoff_a, 3))) / volume;
 }
@@ -47,7 +47,7 @@ double vkmd_ewald_net_charge_energy(const vkmd_system *sys, double alpha, double
     if (!sys->box.periodic)
         return 0;
     const double q = vkmd_system_net_charge(sys);
-    const double volume = sys->box.len[0] * sys->box.len[1] * sys->box.len[2];
+    const double volume = vkmd_box_volume_a3(&sys->box);
     return -coulomb_k * M_PI * q * q / (2.0 * volume * alpha * alpha);
 }
 

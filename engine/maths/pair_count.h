@@ -10,7 +10,7 @@
  * image) closer than cutoff_a under the minimum image of sys->box (a
  * periodic box), less sys's excluded pairs that are. A cell list with cells
  * of at least the cutoff; all pairs when the box has fewer than 3 cells per
- * edge. Returns -1 when out of memory. */
+ * edge or a triclinic box. Returns -1 when out of memory. */
 double vkmd_count_pairs_within(const vkmd_system *sys, const double *x, double cutoff_a);
 
 #endif

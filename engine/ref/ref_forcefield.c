@@ -53,6 +53,12 @@ vkmd_result vkmd_ref_compute_restrained(const vkmd_system *sys, const vkmd_ff_se
                                  "cutoff %g A",
                                  "xyz"[d], edge, s -> cutoff_a);
         }
+        const double width = vkmd_box_min_width(&sys->box);
+        if (sys->box.triclinic && !(width >= 2 * s->cutoff_a))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "reference force field: triclinic box is %g A wide between its "
+                             "closest faces, below twice the cutoff %g A",
+                             width, s->cutoff_a);
     }
     const double k = vkmd_ff_coulomb_k(s);
     double *f = out_forces;

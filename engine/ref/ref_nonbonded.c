@@ -16,6 +16,13 @@
  *   visit each neighbour cell once; thinner boxes (edge < 3 cutoffs) fall back
  *   to the O(N^2) search, which the minimum image keeps exact since every edge
  *   is at least 2 cutoffs (checked by vkmd_ff_settings_resolve).
+ * - A triclinic box is searched by ghost images: every atom wrapped into the
+ *   brick of vkmd_box_wrap_shift and each lattice image of it that falls
+ *   within one cutoff of the brick, binned in a plain (non-periodic) cell
+ *   list over the grown brick. As the cutoff is at most half the box's
+ *   smallest width, at most one image of j lies within the cutoff of i, so
+ *   each pair is found once; its force uses the minimum image like the
+ *   O(N^2) path.
  * - The dispersion correction counts same-type pairs as n(n+1)/2 (self pairs
  *   included) and divides by N(N+1)/2, exactly as OpenMM; OpenMM groups atoms
  *   by (sigma, epsilon) rather than by type, which gives the same sum. */
@@ -138,9 +145,151 @@ vkmd_result ref_nonbonded_pairs_n2(const vkmd_system *sys, const vkmd_ff_setting
     return VKMD_OK;
 }
 
+/* Pair search of a triclinic box through ghost images (header comment). */
+static vkmd_result pairs_triclinic(const vkmd_system *sys, const vkmd_ff_settings *s,
+                                   double coulomb_k, double *f, double *out_lj, double *out_coulomb)
+{
+    const int32_t n = sys->atom_count;
+    const double rc = s->cutoff_a, (*v)[3] = sys->box.vec;
+    const double lo[3] = {-rc, -rc, -rc};
+    const double hi[3] = {v[0][0] + rc, v[1][1] + rc, v[2][2] + rc};
+    int nc[3];
+    for (int d = 0; d < 3; ++d) {
+        nc[d] = (int)floor((hi[d] - lo[d]) / rc);
+        if (nc[d] < 1)
+            nc[d] = 1;
+    }
+    const int32_t ncell = nc[0] * nc[1] * nc[2];
+    excl_csr ex = {NULL, NULL};
+    size_t cap = 4 * (size_t)n + 16, count = 0;
+    double *gx = malloc(sizeof *gx * 3 * cap);
+    int32_t *gatom = malloc(sizeof *gatom * cap), *gcell = malloc(sizeof *gcell * cap);
+    int32_t *cell_start = calloc((size_t)ncell + 1, sizeof *cell_start);
+    int32_t *cell_items = NULL, *fill = calloc((size_t)ncell, sizeof *fill);
+    int32_t *home = malloc(sizeof *home * ((size_t)n + 1));
+    int32_t *stamp = malloc(sizeof *stamp * ((size_t)n + 1));
+    vkmd_result res = VKMD_OK;
+    if (!gx || !gatom || !gcell || !cell_start || !fill || !home || !stamp) {
+        res =
+            vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "reference non-bonded: ghost cells (%d atoms)", n);
+        goto cleanup;
+    }
+    VKMD_TRY(excl_csr_build(sys, &ex));
+
+    /* Images of every atom within the grown brick; the atom's own wrapped
+     * position is its home. Reduced vectors need shifts of at most 3. */
+    for (int32_t a = 0; a < n; ++a) {
+        const double *x = &sys->positions[3 * a];
+        double w[3], sh[3];
+        vkmd_box_wrap_shift(&sys->box, x, sh);
+        for (int d = 0; d < 3; ++d)
+            w[d] = x[d] + sh[d];
+        home[a] = -1;
+        stamp[a] = -1;
+        for (int i = -3; i <= 3; ++i)
+            for (int j = -3; j <= 3; ++j)
+                for (int k = -3; k <= 3; ++k) {
+                    double p[3];
+                    int in = 1, idx[3];
+                    for (int d = 0; d < 3; ++d) {
+                        p[d] = w[d] + i * v[0][d] + j * v[1][d] + k * v[2][d];
+                        in &= p[d] >= lo[d] && p[d] < hi[d];
+                    }
+                    if (!in)
+                        continue;
+                    if (count == cap) {
+                        cap *= 2;
+                        double *nx = realloc(gx, sizeof *gx * 3 * cap);
+                        if (nx)
+                            gx = nx;
+                        int32_t *na = realloc(gatom, sizeof *gatom * cap);
+                        if (na)
+                            gatom = na;
+                        int32_t *ncl = realloc(gcell, sizeof *gcell * cap);
+                        if (ncl)
+                            gcell = ncl;
+                        if (!nx || !na || !ncl) {
+                            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY,
+                                            "reference non-bonded: %zu ghost images", cap);
+                            goto cleanup;
+                        }
+                    }
+                    for (int d = 0; d < 3; ++d) {
+                        gx[3 * count + d] = p[d];
+                        idx[d] = (int)((p[d] - lo[d]) / (hi[d] - lo[d]) * nc[d]);
+                        if (idx[d] >= nc[d])
+                            idx[d] = nc[d] - 1;
+                    }
+                    gatom[count] = a;
+                    gcell[count] = (idx[0] * nc[1] + idx[1]) * nc[2] + idx[2];
+                    ++cell_start[gcell[count] + 1];
+                    if (i == 0 && j == 0 && k == 0)
+                        home[a] = (int32_t)count;
+                    ++count;
+                }
+        if (home[a] < 0) { /* cannot happen: the wrapped point is in the brick */
+            res = vkmd_fail(VKMD_ERROR_NUMERIC,
+                            "reference non-bonded: atom %d does not wrap into the box", a + 1);
+            goto cleanup;
+        }
+    }
+    for (int32_t c = 0; c < ncell; ++c)
+        cell_start[c + 1] += cell_start[c];
+    cell_items = malloc(sizeof *cell_items * (count + 1));
+    if (!cell_items) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "reference non-bonded: %zu ghost images", count);
+        goto cleanup;
+    }
+    for (size_t g = 0; g < count; ++g)
+        cell_items[cell_start[gcell[g]] + fill[gcell[g]]++] = (int32_t)g;
+
+    const double c2 = rc * rc;
+    pair_ctx c = pair_ctx_make(sys, s, coulomb_k, f);
+    for (int32_t i = 0; i < n; ++i) {
+        for (int32_t e = ex.start[i]; e < ex.start[i + 1]; ++e)
+            stamp[ex.list[e]] = i;
+        const int32_t hc = gcell[home[i]];
+        const double *xi = &gx[3 * (size_t)home[i]];
+        const int ci[3] = {hc / (nc[1] * nc[2]), (hc / nc[2]) % nc[1], hc % nc[2]};
+        for (int dx = -1; dx <= 1; ++dx)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dz = -1; dz <= 1; ++dz) {
+                    const int cx = ci[0] + dx, cy = ci[1] + dy, cz = ci[2] + dz;
+                    if (cx < 0 || cy < 0 || cz < 0 || cx >= nc[0] || cy >= nc[1] || cz >= nc[2])
+                        continue;
+                    const int32_t cell = (cx * nc[1] + cy) * nc[2] + cz;
+                    for (int32_t m = cell_start[cell]; m < cell_start[cell + 1]; ++m) {
+                        const int32_t g = cell_items[m], j = gatom[g];
+                        if (j <= i || stamp[j] == i)
+                            continue;
+                        const double *xj = &gx[3 * (size_t)g];
+                        const double d[3] = {xj[0] - xi[0], xj[1] - xi[1], xj[2] - xi[2]};
+                        if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < c2)
+                            pair_eval(&c, i, j);
+                    }
+                }
+    }
+    *out_lj = c.e_lj;
+    *out_coulomb = c.e_coul;
+
+cleanup:
+    excl_csr_free(&ex);
+    free(gx);
+    free(gatom);
+    free(gcell);
+    free(cell_start);
+    free(cell_items);
+    free(fill);
+    free(home);
+    free(stamp);
+    return res;
+}
+
 vkmd_result ref_nonbonded_pairs(const vkmd_system *sys, const vkmd_ff_settings *s, double coulomb_k,
                                 double *f, double *out_lj, double *out_coulomb)
 {
+    if (sys->box.periodic && sys->box.triclinic)
+        return pairs_triclinic(sys, s, coulomb_k, f, out_lj, out_coulomb);
     int nc[3] = {0, 0, 0};
     if (sys->box.periodic)
         for (int d = 0; d < 3; ++d)

@@ -16,6 +16,11 @@
  * - FFTW's r2c keeps kz = 0 .. K2/2 only; every other kz stands for itself and
  *   its conjugate, so its energy counts twice. The backward c2r is unnormalised
  *   like OpenMM's backward FFT, which the force formula expects.
+ * - A triclinic box (reduced, lower-triangular vectors) goes through its
+ *   reciprocal vectors as OpenMM's Reference PME does: fractions
+ *   t_d = r_d* . x, wave vectors m = sum_d m_d r_d*, forces
+ *   F = -q sum_d (dE/dt_d) K_d r_d*. Rectangular boxes keep the divisions by
+ *   the edges (the same bits as before triclinic boxes existed).
  * - Any grid size works (FFTW handles primes such as 17, slowly). The plan is
  *   made with FFTW_ESTIMATE on every call: the reference favours simplicity. */
 #include "ref/ref.h"
@@ -46,6 +51,9 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
     const size_t real_size = (size_t)k0 * k1 * k2, cplx_size = (size_t)k0 * k1 * k2c;
     const int kdim[3] = {k0, k1, k2};
     const double *len = sys->box.len;
+    const int tri = sys->box.triclinic;
+    double recip[3][3]; /* rows a*, b*, c* (1/A); used when tri */
+    vkmd_box_reciprocal(&sys->box, recip);
 
     vkmd_result res = VKMD_OK;
     double *grid = fftw_malloc(sizeof(double) * real_size);
@@ -73,7 +81,9 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
     memset(grid, 0, sizeof(double) * real_size);
     for (int32_t a = 0; a < n; ++a) {
         for (int d = 0; d < 3; ++d) {
-            double t = sys->positions[3 * a + d] / len[d];
+            const double *x = &sys->positions[3 * a];
+            double t =
+                tri ? recip[d][0] * x[0] + recip[d][1] * x[1] + recip[d][2] * x[2] : x[d] / len[d];
             t = (t - floor(t)) * kdim[d];
             int ti = (int)t;
             double *th = &theta[((size_t)a * 3 + d) * order];
@@ -101,21 +111,29 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
 
     /* Convolution with the Ewald kernel: E = 1/2 sum_m eterm(m) |S(m)|^2,
      * eterm = k exp(-pi^2 m^2 / alpha^2) / (pi V m^2 B(m)). */
-    const double volume = len[0] * len[1] * len[2];
+    const double volume = vkmd_box_volume_a3(&sys->box);
     const double kfac = M_PI * M_PI / (s->ewald_alpha * s->ewald_alpha);
     const double pre = coulomb_k / (M_PI * volume);
     double esum = 0;
     for (int x = 0; x < k0; ++x) {
-        double mx = (x < (k0 + 1) / 2 ? x : x - k0) / len[0];
+        const int ix = x < (k0 + 1) / 2 ? x : x - k0;
+        double mx = ix / len[0];
         for (int y = 0; y < k1; ++y) {
-            double my = (y < (k1 + 1) / 2 ? y : y - k1) / len[1];
+            const int iy = y < (k1 + 1) / 2 ? y : y - k1;
+            double my = iy / len[1];
             for (int z = 0; z < k2c; ++z) {
                 fftw_complex *c = &kgrid[((size_t)x * k1 + y) * k2c + z];
                 if (x == 0 && y == 0 && z == 0) {
                     (*c)[0] = (*c)[1] = 0;
                     continue;
                 }
-                double mz = (z < (k2 + 1) / 2 ? z : z - k2) / len[2];
+                const int iz = z < (k2 + 1) / 2 ? z : z - k2;
+                double mz = iz / len[2];
+                if (tri) { /* m = ix a* + iy b* + iz c* (a* along x only, ...) */
+                    mx = ix * recip[0][0];
+                    my = ix * recip[0][1] + iy * recip[1][1];
+                    mz = ix * recip[0][2] + iy * recip[1][2] + iz * recip[2][2];
+                }
                 double m2 = mx * mx + my * my + mz * mz;
                 double eterm = pre * exp(-kfac * m2) / (m2 * mod[0][x] * mod[1][y] * mod[2][z]);
                 double s2 = (*c)[0] * (*c)[0] + (*c)[1] * (*c)[1];
@@ -154,6 +172,12 @@ vkmd_result ref_pme(const vkmd_system *sys, const vkmd_ff_settings *s, double co
             }
         }
         const double q = sys->atoms[a].charge;
+        if (tri) {
+            const double g[3] = {fx * k0, fy * k1, fz * k2};
+            for (int c = 0; c < 3; ++c)
+                f[3 * a + c] -= q * (g[0] * recip[0][c] + g[1] * recip[1][c] + g[2] * recip[2][c]);
+            continue;
+        }
         f[3 * a + 0] -= q * fx * k0 / len[0];
         f[3 * a + 1] -= q * fy * k1 / len[1];
         f[3 * a + 2] -= q * fz * k2 / len[2];

@@ -53,9 +53,10 @@ vkmd_result vkmd_ff_settings_resolve(vkmd_ff_settings *s, const vkmd_system *sys
         return VKMD_OK; /* no cutoff, no PME: plain Coulomb over all pairs */
     for (int d = 0; d < 3; ++d) {
         if (s->pme_grid[d] == 0) {
-            /* OpenMM NonbondedForceImpl::calcPMEParameters. */
-            int n = (int)ceil(2.0 * s->ewald_alpha * sys->box.len[d] /
-                              (3.0 * pow(s->ewald_tolerance, 0.2)));
+            /* OpenMM NonbondedForceImpl::calcPMEParameters: the box
+             * vectors' diagonal (ax, by, cz) for a triclinic cell. */
+            const double edge = sys->box.triclinic ? sys->box.vec[d][d] : sys->box.len[d];
+            int n = (int)ceil(2.0 * s->ewald_alpha * edge / (3.0 * pow(s->ewald_tolerance, 0.2)));
             if (n < 6)
                 n = 6;
             s->pme_grid[d] = s->openmm_reference_grid ? n : vkmd_ff_fft_size(n);

@@ -150,6 +150,17 @@ vkmd_result vkmd_system_check_coordinates(const vkmd_system *sys, double cutoff_
                                  "(2 x %.4f A); use a larger box or a shorter --cutoff",
                                  source, "xyz"[d], sys -> box.len[d], cutoff_a);
         }
+        /* A triclinic cell is thinner than its edges: the cutoff must fit
+         * half the smallest distance between opposite faces. */
+        const double width = vkmd_box_min_width(&sys->box);
+        if (sys->box.triclinic && width < 2 * cutoff_a)
+            return vkmd_fail(
+                VKMD_ERROR_INVALID_ARGUMENT,
+                "%s: triclinic box (edges %.4f %.4f %.4f A, angles %.4f %.4f %.4f "
+                "degrees) is %.4f A wide between its closest faces, smaller than twice "
+                "the cutoff (2 x %.4f A); use a larger box or a shorter --cutoff",
+                source, sys->box.len[0], sys->box.len[1], sys->box.len[2], sys->box.angle_deg[0],
+                sys->box.angle_deg[1], sys->box.angle_deg[2], width, cutoff_a);
     }
     return VKMD_OK;
 }
