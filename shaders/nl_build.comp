@@ -33,7 +33,10 @@
 // whole, as in a small box) and the image of cj's centre is the triclinic
 // minimum image; a tile is of kind 0 when the largest pair separation it can
 // hold plus the cutoff stays below the cell's smallest width (every other
-// lattice vector is at least that long).
+// lattice vector is at least that long). In a skewed cell the boxes may come
+// within the radius under an image other than their centres' nearest (the
+// pairs OpenMM 7.7 misses in narrow triclinic boxes): the 26 images around it
+// are tried too, and such a tile takes the minimum image pair by pair.
 //
 // The mask of a tile (rotated, see common/layout_neighbor.h) clears padding
 // slots, the lower triangle and the self pairs of the diagonal tile, and the
@@ -258,6 +261,20 @@ void build_cluster(uint ci)
                         : all(lessThan(d + reach_ij + vec3(2.0 * drift),
                                        pc.box.xyz - vec3(cutoff)));
                 kind = single ? 0u : 1u;
+                if (TRICLINIC && !keep && aj.w > 0.0) {
+                    // The centres' nearest image is not always the boxes'
+                    // nearest in a skewed cell: try the 26 around it; a tile
+                    // kept for another image takes the minimum image pair
+                    // by pair (kind 1).
+                    for (uint q = 0u; q < 27u && !keep; ++q) {
+                        vec3 nq = vec3(float(q % 3u), float((q / 3u) % 3u), float(q / 9u)) - 1.0;
+                        vec3 dq = abs(dc + shift + box_tri_translation(nq, pc.box.xyz,
+                                                                       pc.box_lo.xyz));
+                        vec3 gq = max(dq - reach_ij, vec3(0.0));
+                        keep = q != 13u && dot(gq, gq) < radius * radius;
+                    }
+                    kind = 1u;
+                }
                 vec3 off = TRICLINIC ? (aj.xyz - ai.xyz) + shift
                                      : ((aj.xyz - ai.xyz) + img * pc.box.xyz) +
                                            img * pc.box_lo.xyz;
