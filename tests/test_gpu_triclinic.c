@@ -12,57 +12,7 @@
  * lattice) must give the rectangular box's energies to 1e-5, through every
  * triclinic code path of the device. */
 #include "test_gpu_forcefield_common.h"
-#include "system/water_box.h"
-
-#define OCT_DEG 109.4712206344907
-
-static void jiggle(vkmd_system *sys, uint64_t st)
-{
-    for (int i = 0; i < 3 * sys->atom_count; ++i) {
-        st ^= st >> 12;
-        st ^= st << 25;
-        st ^= st >> 27;
-        double u = (double)((st * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
-        sys->positions[i] += 0.06 * (u - 0.5);
-    }
-}
-
-/* Water filling `box` (any cell) into `out` (zeroed by the caller). */
-static void water_cell(const vkmd_box *box, vkmd_system *out)
-{
-    const double brick[3] = {box->vec[0][0], box->vec[1][1], box->vec[2][2]};
-    const double edge = fmax(brick[0], fmax(brick[1], brick[2])) + 1.0;
-    int32_t n = 8;
-    while (vkmd_water_box_edge_a(n) < edge)
-        n = n * 5 / 4 + 1;
-    vkmd_system big = {0};
-    CHECK_OK(vkmd_water_box_build(n, VKMD_WATER_BOX_DEFAULT_SEED, &big));
-    double *kept = calloc(9 * (size_t)n, sizeof(double));
-    int32_t count = 0;
-    for (int32_t m = 0; m < n && big.positions; ++m) {
-        const double *x = &big.positions[9 * m];
-        int inside = 1;
-        for (int d = 0; d < 3; ++d)
-            inside = inside && x[d] >= 0 && x[d] < brick[d];
-        for (int32_t k = 0; inside && k < count; ++k)
-            for (int a = 0; a < 3 && inside; ++a)
-                for (int b = 0; b < 3 && inside; ++b) {
-                    double dv[3];
-                    for (int d = 0; d < 3; ++d)
-                        dv[d] = kept[9 * k + 3 * b + d] - x[3 * a + d];
-                    vkmd_box_min_image(box, dv);
-                    inside = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2] >= 2.2 * 2.2;
-                }
-        if (inside)
-            memcpy(&kept[9 * count++], x, 9 * sizeof(double));
-    }
-    vkmd_system_destroy(&big);
-    CHECK_OK(vkmd_water_box_topology(count, out));
-    if (out->positions)
-        memcpy(out->positions, kept, 9 * (size_t)count * sizeof(double));
-    out->box = *box;
-    free(kept);
-}
+#include "triclinic_water.h"
 
 /* Real-space Ewald Coulomb by an O(N^2) minimum-image double sum (waters
  * only: every excluded pair is inside a molecule). */
@@ -94,8 +44,8 @@ static void run_cell(vkmd_vk_context *ctx, const char *name, const double len[3]
     CHECK_OK(vkmd_box_set(&box, len, ang, name));
     CHECK(box.triclinic == 1);
     vkmd_system sys = {0};
-    water_cell(&box, &sys);
-    jiggle(&sys, 0x9E3779B97F4A7C15ull);
+    triclinic_water(&box, &sys);
+    triclinic_jiggle(&sys, 0x9E3779B97F4A7C15ull);
     printf("%s: vectors a (%.4f 0 0), b (%.4f %.4f 0), c (%.4f %.4f %.4f) A, smallest width "
            "%.3f A, volume %.1f A^3, %d waters\n",
            name, box.vec[0][0], box.vec[1][0], box.vec[1][1], box.vec[2][0], box.vec[2][1],
@@ -120,7 +70,7 @@ static void run_skewed(vkmd_vk_context *ctx)
     CHECK_OK(vkmd_water_box_build(400, VKMD_WATER_BOX_DEFAULT_SEED, &rect));
     if (!rect.positions)
         return;
-    jiggle(&rect, 0x1234567ull);
+    triclinic_jiggle(&rect, 0x1234567ull);
     for (int i = 0; i < 3 * rect.atom_count; ++i)
         rect.positions[i] = (double)(float)rect.positions[i];
     vkmd_system skew = rect; /* shares the arrays: destroyed once, through rect */

@@ -273,13 +273,39 @@ static int stop_requested(const vkmd_run *run)
     return stop;
 }
 
-/* The box of a report's state (a barostat changes it; vacuum: the system's). */
+/* The box of a report's state (a barostat changes it; vacuum: the system's):
+ * the MD's whole cell, triclinic or not. */
 static vkmd_box report_box(const vkmd_system *sys, const vkmd_md_report *r)
 {
     vkmd_box b = sys->box;
-    if (b.periodic)
-        vkmd_box_set_rect(&b, r->box); /* rectangular until the step carries box vectors */
+    if (b.periodic && r->cell.periodic)
+        b = r->cell;
+    else if (b.periodic)
+        vkmd_box_set_rect(&b, r->box);
     return b;
+}
+
+/* The MD's cell set to a checkpoint's edges: a rectangular box as given; a
+ * triclinic cell scaled isotropically (the barostat's only move of one) to
+ * the checkpoint's first edge, refused when the other edges disagree (the
+ * checkpoint carries edge lengths only). */
+static vkmd_result restore_checkpoint_box(vkmd_vk_context *ctx, vkmd_md *md, const double ck[3])
+{
+    vkmd_box cell;
+    vkmd_md_get_cell(md, &cell);
+    if (cell.len[0] == ck[0] && cell.len[1] == ck[1] && cell.len[2] == ck[2])
+        return VKMD_OK;
+    if (!cell.triclinic)
+        return vkmd_md_set_box(ctx, md, ck);
+    const double s = ck[0] / cell.len[0];
+    for (int d = 1; d < 3; ++d)
+        if (!(fabs(cell.len[d] * s - ck[d]) <= 1e-9 * ck[d]))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "restart: the checkpoint's box %g %g %g A is not the triclinic cell "
+                             "%g %g %g A scaled uniformly",
+                             ck[0], ck[1], ck[2], cell.len[0], cell.len[1], cell.len[2]);
+    vkmd_box_scale(&cell, s);
+    return vkmd_md_set_cell_state(ctx, md, &cell, NULL);
 }
 
 static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step, double *x,
@@ -364,10 +390,8 @@ static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *ou
             note(run, "restart: --minimize and --equilibrate were done by the run that wrote the "
                       "checkpoint; skipped");
         const vkmd_checkpoint *ck = &run->ck;
-        double box[3];
-        vkmd_md_get_box(run->md, box);
-        if (ck->periodic && (box[0] != ck->box[0] || box[1] != ck->box[1] || box[2] != ck->box[2]))
-            VKMD_TRY_RETURN(vkmd_md_set_box(ctx, run->md, ck->box)); /* a barostat's box */
+        if (ck->periodic) /* a barostat's box */
+            VKMD_TRY_RETURN(restore_checkpoint_box(ctx, run->md, ck->box));
         if (ck->barostat) {
             vkmd_barostat_state bs;
             memset(&bs, 0, sizeof bs);
@@ -554,8 +578,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     }
     s->dof = run->info.dof;
     int64_t good_md_step = vkmd_md_steps_done(run->md);
-    double good_box[3]; /* the good state's box (a barostat moves it) */
-    vkmd_md_get_box(run->md, good_box);
+    vkmd_box good_box; /* the good state's box (a barostat moves it) */
+    vkmd_md_get_cell(run->md, &good_box);
     int64_t done = run->info.first_step, last_report = done;
     s->first_step = done;
     vkmd_box box_now = report_box(sys, &rep);
@@ -637,7 +661,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             note(run, "bad state at step %lld (%s); replaying from step %lld", (long long)done, why,
                  (long long)(good_md_step - base));
             if (sys->box.periodic) /* the replay starts from the good state's box */
-                VKMD_TRY(vkmd_md_set_box(ctx, run->md, good_box));
+                VKMD_TRY(vkmd_md_set_cell_state(ctx, run->md, &good_box, NULL));
             VKMD_TRY(vkmd_blowup_diagnose(ctx, run->md, sys, good_x, good_v, good_md_step, base,
                                           done - (good_md_step - base), temp, fault, sizeof fault));
             res = vkmd_fail(VKMD_ERROR_NUMERIC, "%s", fault);
@@ -659,7 +683,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         memcpy(good_x, x, sizeof *x * n3);
         memcpy(good_v, v, sizeof *v * n3);
         good_md_step = vkmd_md_steps_done(run->md);
-        vkmd_md_get_box(run->md, good_box);
+        vkmd_md_get_cell(run->md, &good_box);
         if (!is_report)
             continue;
         const double t = vkmd_clock_now_s();
