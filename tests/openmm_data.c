@@ -2,6 +2,7 @@
 #include "openmm_data.h"
 
 #include "io/load.h"
+#include "io/prmtop.h"
 #include "ref/ref.h"
 #include "system/ff_settings.h"
 #include "testlib.h"
@@ -69,6 +70,7 @@ vkmd_result openmm_data_load(const char *path, openmm_data *out)
     if (!buf)
         return vkmd_fail(VKMD_ERROR_IO, "%s: cannot read", path);
     vkmd_result res = VKMD_OK;
+    out->box_angles_deg[0] = out->box_angles_deg[1] = out->box_angles_deg[2] = 90.0;
     int have_system = 0, have_atoms = 0, forces_read = -1, lineno = 0;
     char *next = buf;
     while (next && *next) {
@@ -112,6 +114,8 @@ vkmd_result openmm_data_load(const char *path, openmm_data *out)
             ok = parse_ints(w, n, 1, &out->periodic) && out->periodic <= 1;
         } else if (!strcmp(key, "box_a")) {
             ok = parse_doubles(w, n, 3, out->box_a);
+        } else if (!strcmp(key, "box_angles_deg")) {
+            ok = parse_doubles(w, n, 3, out->box_angles_deg);
         } else if (!strcmp(key, "cutoff_a")) {
             ok = parse_doubles(w, n, 1, &out->cutoff_a);
         } else if (!strcmp(key, "ewald_tolerance")) {
@@ -245,8 +249,24 @@ static void compare_energies(const openmm_data *d, const vkmd_system *sys,
 /* vkmd's default settings (a zeroed struct) must pick what OpenMM picked;
  * the grid as OpenMM's Reference platform picks it when asked for that
  * (openmm_reference_grid), else rounded up to FFT-friendly sizes. */
-static void compare_defaults(const openmm_data *d, const vkmd_system *sys)
+static void compare_defaults(const openmm_data *d, const vkmd_system *sys_coords,
+                             const char *prmtop)
 {
+    /* OpenMM sizes the grid from the System's default box, which
+     * AmberPrmtopFile builds from the prmtop (BOX_DIMENSIONS: beta for all
+     * three angles), not from the inpcrd's box. For rectangular boxes and
+     * octahedra the two agree; a rhombic dodecahedron's prmtop says 60 60 60
+     * (the same lattice, another basis), so compare vkmd's rule on the
+     * prmtop's box, as OpenMM does. */
+    vkmd_system view = *sys_coords, prm;
+    memset(&prm, 0, sizeof prm);
+    if (sys_coords->box.triclinic && vkmd_prmtop_read(prmtop, &prm) == VKMD_OK) {
+        view.box = prm.box;
+        printf("  grid from the prmtop's box (angles %.7f %.7f %.7f), as OpenMM\n",
+               prm.box.angle_deg[0], prm.box.angle_deg[1], prm.box.angle_deg[2]);
+    }
+    vkmd_system_destroy(&prm);
+    const vkmd_system *sys = &view;
     vkmd_ff_settings def, rounded;
     memset(&def, 0, sizeof def);
     memset(&rounded, 0, sizeof rounded);
@@ -300,6 +320,17 @@ void openmm_check_system(const char *dir, const char *name)
     for (int k = 0; k < 3 && d.periodic; ++k)
         CHECK_MSG(fabs(sys.box.len[k] - d.box_a[k]) <= 1e-6, "box edge %d: %.8f A, OpenMM %.8f", k,
                   sys.box.len[k], d.box_a[k]);
+    for (int k = 0; k < 3 && d.periodic; ++k) {
+        const double got = sys.box.triclinic ? sys.box.angle_deg[k] : 90.0;
+        CHECK_MSG(fabs(got - d.box_angles_deg[k]) <= 1e-6, "box angle %d: %.8f deg, OpenMM %.8f", k,
+                  got, d.box_angles_deg[k]);
+    }
+    if (sys.box.triclinic)
+        printf("  triclinic: angles %.7f %.7f %.7f deg, vectors a (%.6f) b (%.6f %.6f) c (%.6f "
+               "%.6f %.6f) A\n",
+               sys.box.angle_deg[0], sys.box.angle_deg[1], sys.box.angle_deg[2], sys.box.vec[0][0],
+               sys.box.vec[1][0], sys.box.vec[1][1], sys.box.vec[2][0], sys.box.vec[2][1],
+               sys.box.vec[2][2]);
     check_close("net charge", vkmd_system_net_charge(&sys), d.net_charge, 0, 1e-6);
 
     /* Exactly the settings OpenMM used. */
@@ -338,7 +369,7 @@ void openmm_check_system(const char *dir, const char *name)
            rel, TOL_OPENMM_FORCE_RMS, max_abs_error(f, d.forces, n3), rms(d.forces, n3));
     CHECK_MSG(rel <= TOL_OPENMM_FORCE_RMS, "%s: relative RMS force error %.3e", name, rel);
     if (d.periodic)
-        compare_defaults(&d, &sys);
+        compare_defaults(&d, &sys, prmtop);
 cleanup:
     free(f);
     vkmd_system_destroy(&sys);

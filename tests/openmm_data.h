@@ -30,7 +30,8 @@ typedef struct openmm_data {
     char header[160]; /* first comment line: OpenMM version, platform, units */
     int atom_count;
     int periodic;              /* 0: vacuum, no cutoff */
-    double box_a[3];           /* periodic only */
+    double box_a[3];           /* periodic only: edge lengths |a| |b| |c| */
+    double box_angles_deg[3];  /* alpha beta gamma (key box_angles_deg; 90 when absent) */
     double cutoff_a;           /* periodic only */
     double ewald_tolerance;    /* periodic only */
     double ewald_alpha_per_a;  /* alpha OpenMM used, 1/A (periodic only) */

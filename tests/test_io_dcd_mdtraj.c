@@ -5,7 +5,9 @@
  *     lengths in nm, angles 90) and with MDTraj's raw reader (the float32
  *     values in A, bit for bit);
  *   - the script writes the frames back in reverse order with MDTraj's DCD
- *     writer and vkmd's reader must find them, and the box, unchanged.
+ *     writer and vkmd's reader must find them, and the box, unchanged;
+ *   - the same for a truncated octahedron's cell (angles 109.47 degrees both
+ *     ways).
  * Runs /usr/bin/python3 (Debian's python3-mdtraj). A missing MDTraj fails the
  * test: it is a build dependency (build.sh). */
 #include "io/dcd.h"
@@ -24,19 +26,25 @@
 
 enum { FRAMES = 4 };
 
-/* Frame f: the built positions moved by a few A, box grown by 0.25 A per frame. */
+/* Frame f: the built positions moved by a few A, box grown by 0.25 A per frame
+ * (a triclinic box keeps its angles). */
 static void frame_of(const vkmd_system *sys, int f, double *xyz, vkmd_box *box)
 {
     for (int32_t i = 0; i < 3 * sys->atom_count; ++i)
         xyz[i] = sys->positions[i] + 0.7 * f * sin(0.91 * i + f);
     *box = sys->box;
+    double len[3];
     for (int k = 0; k < 3; ++k)
-        box->len[k] += 0.25 * f + 0.01 * k;
+        len[k] = box->len[k] + 0.25 * f + 0.01 * k;
+    if (box->triclinic)
+        CHECK_OK(vkmd_box_set(box, len, sys->box.angle_deg, "frame_of"));
+    else
+        memcpy(box->len, len, sizeof len);
 }
 
 static void run_case(const vkmd_system *sys, int periodic)
 {
-    const char *tag = periodic ? "box" : "vacuum";
+    const char *tag = !periodic ? "vacuum" : sys->box.triclinic ? "octahedron" : "box";
     printf("%s:\n", tag);
     char dcd[512], pdb[512], expected[512], back[512], cmd[2560];
     snprintf(dcd, sizeof dcd, "%s/%s.dcd", DIR, tag);
@@ -73,7 +81,10 @@ static void run_case(const vkmd_system *sys, int periodic)
         vkmd_box box;
         frame_of(sys, f, xyz, &box);
         CHECK_OK(vkmd_dcd_writer_append(w, xyz, &box));
-        if (periodic)
+        if (periodic && box.triclinic)
+            fprintf(ex, "box %.17g %.17g %.17g %.17g %.17g %.17g\n", box.len[0], box.len[1],
+                    box.len[2], box.angle_deg[0], box.angle_deg[1], box.angle_deg[2]);
+        else if (periodic)
             fprintf(ex, "box %.17g %.17g %.17g\n", box.len[0], box.len[1], box.len[2]);
         for (int32_t i = 0; i < n; ++i)
             fprintf(ex, "%.9g %.9g %.9g\n", (float)xyz[3 * i], (float)xyz[3 * i + 1],
@@ -100,7 +111,7 @@ static void run_case(const vkmd_system *sys, int periodic)
                info.frame_count, info.atom_count, info.periodic, info.charmm,
                (long long)info.trailing_bytes);
         CHECK(info.frame_count == FRAMES && info.atom_count == n && info.periodic == periodic);
-        double worst = 0, worst_box = 0;
+        double worst = 0, worst_box = 0, worst_angle = 0;
         for (int k = 0; k < info.frame_count && k < FRAMES; ++k) {
             vkmd_box want_box, got_box;
             frame_of(sys, FRAMES - 1 - k, xyz, &want_box);
@@ -108,15 +119,25 @@ static void run_case(const vkmd_system *sys, int periodic)
             for (int32_t i = 0; i < 3 * n; ++i)
                 worst = fmax(worst, fabs(got[i] - (double)(float)xyz[i]));
             CHECK(got_box.periodic == periodic);
-            if (periodic)
-                for (int c = 0; c < 3; ++c)
+            if (periodic) {
+                CHECK(got_box.triclinic == want_box.triclinic);
+                for (int c = 0; c < 3; ++c) {
                     worst_box = fmax(worst_box, fabs(got_box.len[c] - want_box.len[c]));
+                    if (want_box.triclinic)
+                        worst_angle =
+                            fmax(worst_angle, fabs(got_box.angle_deg[c] - want_box.angle_deg[c]));
+                }
+            }
         }
         printf("  max |coordinate - float(written)| %g A, max |box - written| %.3g A\n", worst,
                worst_box);
         CHECK(worst == 0);
         /* MDTraj stores the cell lengths as float32 before writing doubles. */
         CHECK(worst_box < 1e-5);
+        if (sys->box.triclinic) {
+            printf("  max |angle - written| %.3g degrees (float32 in MDTraj)\n", worst_angle);
+            CHECK(worst_angle < 1e-4);
+        }
     }
     free(xyz);
     free(got);
@@ -130,6 +151,10 @@ int main(void)
     if (sys.positions) {
         run_case(&sys, 1);
         run_case(&sys, 0);
+        /* The same atoms in a truncated octahedron's cell. */
+        const double oct = 109.4712206344907;
+        CHECK_OK(vkmd_box_set(&sys.box, sys.box.len, (double[3]){oct, oct, oct}, "octahedron"));
+        run_case(&sys, 1);
     }
     vkmd_system_destroy(&sys);
     return test_finish("test_io_dcd_mdtraj");

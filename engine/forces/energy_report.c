@@ -59,9 +59,15 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
         vkmd_json_write_string(out, desc->device);
         fprintf(out, ",\n  \"n_atoms\": %d,\n  \"periodic\": %s,\n", sys->atom_count,
                 sys->box.periodic ? "true" : "false");
-        if (sys->box.periodic)
-            fprintf(out, "  \"box_a\": [%.6f, %.6f, %.6f],\n", sys->box.len[0], sys->box.len[1],
-                    sys->box.len[2]);
+        if (sys->box.periodic) {
+            const vkmd_box *b = &sys->box;
+            fprintf(out, "  \"box_a\": [%.6f, %.6f, %.6f],\n", b->len[0], b->len[1], b->len[2]);
+            /* alpha, beta, gamma; a rectangular box may leave angle_deg unset */
+            fprintf(out, "  \"box_angles_deg\": [%.7f, %.7f, %.7f],\n",
+                    b->triclinic ? b->angle_deg[0] : 90.0, b->triclinic ? b->angle_deg[1] : 90.0,
+                    b->triclinic ? b->angle_deg[2] : 90.0);
+            fprintf(out, "  \"box_volume_a3\": %.6f,\n", vkmd_box_volume_a3(b));
+        }
         for (int i = 0; i < n; ++i)
             fprintf(out, "  \"%s\": %.10f,\n", rows[i].key, rows[i].value);
         if (sys->box.periodic) {
@@ -107,6 +113,12 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
                     vkmd_system_net_charge(sys), s->net_charge_correction ? "on" : "off");
         else
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
+        if (sys->box.periodic && sys->box.triclinic)
+            fprintf(out,
+                    "triclinic box: angles %.7f %.7f %.7f degrees (alpha beta gamma), volume "
+                    "%.4f A^3, %.4f A between its closest faces\n",
+                    sys->box.angle_deg[0], sys->box.angle_deg[1], sys->box.angle_deg[2],
+                    vkmd_box_volume_a3(&sys->box), vkmd_box_min_width(&sys->box));
         fprintf(out, "Coulomb constant %.7f kcal/mol A/e^2 (%s)\n", vkmd_ff_coulomb_k(s),
                 s->coulomb == VKMD_COULOMB_AMBER ? "AMBER pmemd" : "OpenMM, CODATA 2018");
         if (desc->choice)

@@ -160,12 +160,17 @@ vkmd_result vkmd_checkpoint_write(const char *path, const vkmd_checkpoint *c)
              put(&b, c->baro_step_a3, 24) && put(&b, c->baro_attempts, 24) &&
              put(&b, c->baro_accepted, 24) && put(&b, c->baro_window_attempts, 12) &&
              put(&b, c->baro_window_accepted, 12);
+    /* The cell tail only for a triclinic box: a rectangular box's file stays
+     * version 2, byte for byte what vkmd wrote before triclinic boxes. */
+    const int tri = c->periodic && c->triclinic;
+    if (ok && tri)
+        ok = put(&b, &c->triclinic, 4) && put(&b, c->box_angle_deg, 24) && put(&b, c->box_vec, 72);
     if (!ok) {
         free(b.p);
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory for the checkpoint", path);
     }
     unsigned char header[VKMD_CHECKPOINT_HEADER_BYTES];
-    const uint32_t version = VKMD_CHECKPOINT_VERSION, endian = ENDIAN_MARK;
+    const uint32_t version = tri ? VKMD_CHECKPOINT_VERSION : 2u, endian = ENDIAN_MARK;
     const uint64_t payload = b.n, sum = vkmd_fnv1a64(VKMD_FNV1A64_INIT, b.p, b.n), zero = 0;
     memcpy(header, magic, 8);
     memcpy(header + 8, &version, 4);
@@ -209,6 +214,7 @@ vkmd_result vkmd_checkpoint_write(const char *path, const vkmd_checkpoint *c)
 /* ---- reading ----------------------------------------------------------- */
 
 #define BAROSTAT_BYTES 100 /* the version 2 tail: flag, step sizes, counters */
+#define CELL_BYTES     100 /* the version 3 tail: triclinic flag, angles, vectors */
 
 typedef struct rbuf {
     const unsigned char *p;
@@ -284,7 +290,7 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
                         path);
         goto cleanup;
     }
-    if (version != VKMD_CHECKPOINT_VERSION && version != 1u) {
+    if (version != VKMD_CHECKPOINT_VERSION && version != 1u && version != 2u) {
         res = vkmd_fail(VKMD_ERROR_PARSE,
                         "%s: checkpoint format version %u; this vkmd reads versions 1 to %u", path,
                         version, VKMD_CHECKPOINT_VERSION);
@@ -314,7 +320,7 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
              get(&b, &out->time_ps, 8) && get(&b, out->box, 24) && get(&b, &out->seed, 8) &&
              get(&b, &settings_len, 4);
     const size_t n3 = ok && out->atom_count > 0 ? 3 * (size_t)out->atom_count : 0;
-    const size_t tail = version >= 2 ? BAROSTAT_BYTES : 0;
+    const size_t tail = (version >= 2 ? BAROSTAT_BYTES : 0) + (version >= 3 ? CELL_BYTES : 0);
     if (!ok || out->atom_count <= 0 || out->step < 0 || out->md_step < out->step ||
         b.n - b.at != (size_t)settings_len + 2 * n3 * sizeof(double) + tail) {
         res = vkmd_fail(VKMD_ERROR_PARSE,
@@ -349,6 +355,20 @@ vkmd_result vkmd_checkpoint_read(const char *path, vkmd_checkpoint *out)
                 goto cleanup;
             }
     }
+    if (version >= 3) {
+        get(&b, &out->triclinic, 4);
+        get(&b, out->box_angle_deg, 24);
+        get(&b, out->box_vec, 72);
+        if (out->triclinic != 1 || !out->periodic ||
+            !(out->box_vec[0][0] > 0 && out->box_vec[1][1] > 0 && out->box_vec[2][2] > 0)) {
+            res = vkmd_fail(VKMD_ERROR_PARSE,
+                            "%s: checkpoint holds an invalid triclinic cell (flag %d, diagonal "
+                            "%g %g %g A)",
+                            path, out->triclinic, out->box_vec[0][0], out->box_vec[1][1],
+                            out->box_vec[2][2]);
+            goto cleanup;
+        }
+    }
     for (size_t k = 0; k < n3; ++k)
         if (!isfinite(out->positions[k]) || !isfinite(out->velocities[k])) {
             res = vkmd_fail(VKMD_ERROR_PARSE, "%s: checkpoint holds a non-finite value (atom %zu)",
@@ -379,6 +399,36 @@ vkmd_result vkmd_checkpoint_check_system(const vkmd_checkpoint *c, const vkmd_sy
                          "%s: checkpoint %s periodic; this system is%s", path,
                          c->periodic ? "is" : "is not", sys->box.periodic ? "" : " not");
     return VKMD_OK;
+}
+
+void vkmd_checkpoint_set_box(vkmd_checkpoint *c, const vkmd_box *box)
+{
+    c->periodic = box->periodic;
+    c->triclinic = box->periodic && box->triclinic;
+    memset(c->box_angle_deg, 0, sizeof c->box_angle_deg);
+    memset(c->box_vec, 0, sizeof c->box_vec);
+    for (int d = 0; d < 3; ++d)
+        c->box[d] = box->periodic ? box->len[d] : 0.0;
+    if (c->triclinic) {
+        memcpy(c->box_angle_deg, box->angle_deg, sizeof c->box_angle_deg);
+        memcpy(c->box_vec, box->vec, sizeof c->box_vec);
+    }
+}
+
+void vkmd_checkpoint_box(const vkmd_checkpoint *c, vkmd_box *out_box)
+{
+    memset(out_box, 0, sizeof *out_box);
+    if (!c->periodic)
+        return;
+    if (!c->triclinic) {
+        vkmd_box_set_rect(out_box, c->box);
+        return;
+    }
+    out_box->periodic = 1;
+    out_box->triclinic = 1;
+    memcpy(out_box->len, c->box, sizeof out_box->len);
+    memcpy(out_box->angle_deg, c->box_angle_deg, sizeof out_box->angle_deg);
+    memcpy(out_box->vec, c->box_vec, sizeof out_box->vec);
 }
 
 int vkmd_checkpoint_setting(const vkmd_checkpoint *c, const char *key, char *out, size_t size)

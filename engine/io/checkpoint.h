@@ -1,8 +1,8 @@
 /* Checkpoints: the exact state of a run, to continue it bitwise on the same
  * device (vkmd run --restart).
  *
- * File layout (little-endian, version 2; version 1, without the barostat
- * tail, is still read):
+ * File layout (little-endian, version 2, or 3 for a triclinic box; version
+ * 1, without the barostat tail, is still read):
  *   header (40 bytes): magic "VKMDCHK\0", u32 version, u32 endian marker
  *   0x01020304, u64 payload bytes, u64 FNV-1a-64 checksum of the payload,
  *   u64 reserved (0);
@@ -14,7 +14,11 @@
  *   f64 velocities[3N] (A/fs); version 2: i32 barostat (0: none), the Monte
  *   Carlo barostat's f64 step sizes[3] (A^3), i64 attempts[3], i64
  *   accepted[3], i32 window attempts[3], i32 window accepted[3]
- *   (sim/barostat.h's state; the box is box[3] above).
+ *   (sim/barostat.h's state; the box is box[3] above); version 3 only (a
+ *   triclinic box; box[3] holds its edge lengths): i32 triclinic = 1, f64
+ *   angles[3] (degrees), f64 vectors[3][3] (A; the reduced vectors as the
+ *   run held them, so the cell round-trips bit for bit). A rectangular box
+ *   is written as version 2, byte for byte as before.
  * Positions and velocities are the device's fp32 values widened to double,
  * so a round trip is exact.
  *
@@ -33,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VKMD_CHECKPOINT_VERSION      2u
+#define VKMD_CHECKPOINT_VERSION      3u /* the newest read; rectangular boxes write 2 */
 #define VKMD_CHECKPOINT_HEADER_BYTES 40
 
 typedef struct vkmd_checkpoint {
@@ -53,7 +57,19 @@ typedef struct vkmd_checkpoint {
     double baro_step_a3[3];
     int64_t baro_attempts[3], baro_accepted[3];
     int32_t baro_window_attempts[3], baro_window_accepted[3];
+    /* the cell of a triclinic box (version 3; zeros otherwise): set and read
+     * through vkmd_checkpoint_set_box / vkmd_checkpoint_box */
+    int32_t triclinic;
+    double box_angle_deg[3];
+    double box_vec[3][3];
 } vkmd_checkpoint;
+
+/* Stores `box` in c (periodic, box[3] and the triclinic cell). */
+void vkmd_checkpoint_set_box(vkmd_checkpoint *c, const vkmd_box *box);
+
+/* The box c holds: non-periodic, rectangular from box[3], or the triclinic
+ * cell exactly as it was stored. */
+void vkmd_checkpoint_box(const vkmd_checkpoint *c, vkmd_box *out_box);
 
 /* FNV-1a 64 of what defines the system for dynamics: atom count, masses,
  * charges, LJ types and tables, bonds, angles, dihedrals, 1-4 pairs,

@@ -79,20 +79,9 @@ static vkmd_result read_box(const char *path, const vkmd_text *t, int32_t l, vkm
                              "%s:%d: expected a box value in columns %d-%d, found '%.*s'", path,
                              l + 1, a + 1, a + n, n, line + a);
     }
-    for (int k = 3; k < 6; ++k)
-        if (fabs(v[k] - 90.0) > 1e-3)
-            return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                             "%s:%d: triclinic boxes are not supported yet (angles %g %g %g, "
-                             "expected 90 90 90)",
-                             path, l + 1, v[3], v[4], v[5]);
-    for (int k = 0; k < 3; ++k)
-        if (!(v[k] > 0))
-            return vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: box edge %c = %g, expected > 0", path, l + 1,
-                             "abc"[k], v[k]);
-    box->periodic = 1;
-    for (int k = 0; k < 3; ++k)
-        box->len[k] = v[k];
-    return VKMD_OK;
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", path, l + 1);
+    return vkmd_box_set(box, v, &v[3], where);
 }
 
 static int looks_like_box(const vkmd_text *t, int32_t l)
@@ -258,7 +247,10 @@ vkmd_result vkmd_coords_write_rst7(const char *path, const vkmd_system *sys, dou
     if (ok && sys->velocities)
         ok = write_values(f, sys->velocities, n, 1.0 / VKMD_AMBER_VELOCITY_TO_A_PER_FS);
     if (ok && sys->box.periodic) {
-        double b[6] = {sys->box.len[0], sys->box.len[1], sys->box.len[2], 90, 90, 90};
+        const vkmd_box *x = &sys->box;
+        double b[6] = {x->len[0], x->len[1], x->len[2], 90, 90, 90};
+        if (x->triclinic)
+            memcpy(&b[3], x->angle_deg, sizeof x->angle_deg);
         ok = write_values(f, b, 6, 1.0);
     }
     return vkmd_text_close_written(f, path, ok,

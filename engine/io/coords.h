@@ -21,15 +21,16 @@
  * Replaces sys->positions (and sys->velocities and sys->box when the file has
  * them); on failure `sys` is unchanged. Errors: VKMD_ERROR_IO (cannot read),
  * VKMD_ERROR_PARSE ("path:line: expected ..., found ..."; also an atom count
- * that differs from the system's), VKMD_ERROR_UNSUPPORTED (NetCDF file,
- * triclinic box), VKMD_ERROR_OUT_OF_MEMORY. */
+ * that differs from the system's, or box lengths and angles that describe no
+ * cell), VKMD_ERROR_UNSUPPORTED (NetCDF file), VKMD_ERROR_OUT_OF_MEMORY. A box
+ * line with angles other than 90 gives a triclinic box (system/box.h). */
 vkmd_result vkmd_coords_read_amber(const char *path, vkmd_system *sys);
 
 /* Writes sys->positions (required), sys->velocities (if non-NULL) and the box
- * (if periodic) as an ASCII rst7 at `path`, with `time_ps` on the count line.
- * Values are written %12.7f, with fewer decimals only if a number would not
- * fit in 12 characters. Errors: VKMD_ERROR_INVALID_ARGUMENT (no positions, or
- * a value that fits no 12-character field), VKMD_ERROR_IO. */
+ * (if periodic; lengths and angles as the box was read) as an ASCII rst7 at `path`, with `time_ps`
+ * on the count line. Values are written %12.7f, with fewer decimals only if a number would not fit
+ * in 12 characters. Errors: VKMD_ERROR_INVALID_ARGUMENT (no positions, or a value that fits no
+ * 12-character field), VKMD_ERROR_IO. */
 vkmd_result vkmd_coords_write_rst7(const char *path, const vkmd_system *sys, double time_ps);
 
 #endif

@@ -512,8 +512,12 @@ vkmd_result vkmd_dcd_writer_append(vkmd_dcd_writer *w, const double *xyz, const 
                                  "%s: frame %d: box length %c = %g is not finite and positive; "
                                  "frame not written",
                                  w->path, w->frame_count, "abc"[k], box -> len[k]);
-        /* CHARMM order: A, gamma, B, beta, alpha, C (degrees, 90 = orthorhombic). */
-        const double cell[6] = {box->len[0], 90.0, box->len[1], 90.0, 90.0, box->len[2]};
+        /* CHARMM order: A, gamma, B, beta, alpha, C (degrees, 90 = orthorhombic;
+         * VMD and MDTraj read degrees whenever a value lies outside [-1, 1]). */
+        const double *ang = box->angle_deg;
+        const int tri = box->triclinic; /* rectangular boxes may leave angle_deg unset */
+        const double cell[6] = {box->len[0],         tri ? ang[2] : 90.0, box->len[1],
+                                tri ? ang[1] : 90.0, tri ? ang[0] : 90.0, box->len[2]};
         put_i32(p, CELL_RECORD);
         for (int k = 0; k < 6; ++k)
             put_f64(p + 4 + 8 * k, cell[k]);
@@ -625,13 +629,15 @@ const vkmd_dcd_info *vkmd_dcd_reader_info(const vkmd_dcd_reader *r)
     return &r->info;
 }
 
-/* A unit-cell angle given in degrees or (newer CHARMM, NAMD >= 2.5) as a
- * cosine is 90 degrees. */
-static int is_right_angle(double v)
+/* Unit-cell angles given in degrees or (newer CHARMM, NAMD >= 2.5, VMD's
+ * writer) as cosines: cosines when all three lie in [-1, 1], as VMD's
+ * dcdplugin decides. */
+static void cell_angles_deg(const double c[6], double out_deg[3])
 {
-    if (fabs(v) <= 1.0)
-        return fabs(v) < 1e-6;
-    return fabs(v - 90.0) < 1e-4;
+    const double raw[3] = {c[4], c[3], c[1]}; /* alpha, beta, gamma */
+    const int cosines = fabs(raw[0]) <= 1.0 && fabs(raw[1]) <= 1.0 && fabs(raw[2]) <= 1.0;
+    for (int k = 0; k < 3; ++k)
+        out_deg[k] = cosines ? 90.0 - asin(raw[k]) * 180.0 / M_PI : raw[k];
 }
 
 vkmd_result vkmd_dcd_reader_frame(vkmd_dcd_reader *r, int32_t index, double *out_xyz,
@@ -665,12 +671,12 @@ vkmd_result vkmd_dcd_reader_frame(vkmd_dcd_reader *r, int32_t index, double *out
                     return vkmd_fail(VKMD_ERROR_PARSE,
                                      "%s: byte %lld: frame %d: unit-cell length %c = %g", r->path,
                                      (long long)off + 4, index, "abc"[k], len[k]);
-            if (!is_right_angle(c[1]) || !is_right_angle(c[3]) || !is_right_angle(c[4]))
-                return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                                 "%s: frame %d: unit cell with angles (alpha beta gamma) %g %g %g "
-                                 "is not orthorhombic",
-                                 r->path, index, c[4], c[3], c[1]);
-            vkmd_box_set_rect(&box, len);
+            double ang[3];
+            cell_angles_deg(c, ang);
+            char where[600];
+            snprintf(where, sizeof where, "%s: frame %d: unit cell", r->path, index);
+            if ((res = vkmd_box_set(&box, len, ang, where)) != VKMD_OK)
+                return res;
         }
         p += RECORD_BYTES(CELL_RECORD);
         off += RECORD_BYTES(CELL_RECORD);

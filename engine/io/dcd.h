@@ -22,9 +22,10 @@
  * readers go by the file size). The reader also accepts the X-PLOR flavour
  * (ICNTRL[19] = 0: double DELTA, no unit cell); it refuses big-endian files,
  * 64-bit record markers, fixed atoms and 4-D frames (VKMD_ERROR_UNSUPPORTED).
- * Only orthorhombic boxes are written or read; a unit cell with angles other
- * than 90 degrees (given as degrees, or as cosines as newer CHARMM writes
- * them) is VKMD_ERROR_UNSUPPORTED. */
+ * Unit cells carry the box's lengths and angles (a triclinic box's angles as
+ * it was read, in degrees); the reader takes angles in degrees or, when all
+ * three lie in [-1, 1], as cosines (newer CHARMM, NAMD, VMD), as VMD does.
+ * Lengths and angles that describe no cell are VKMD_ERROR_PARSE. */
 #ifndef VKMD_IO_DCD_H
 #define VKMD_IO_DCD_H
 

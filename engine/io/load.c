@@ -49,9 +49,8 @@ static vkmd_result read_checkpoint_coords(const char *path, vkmd_system *sys)
     free(sys->velocities);
     sys->positions = x;
     sys->velocities = v;
-    if (c.periodic) {
-        vkmd_box_set_rect(&sys->box, c.box);
-    }
+    if (c.periodic)
+        vkmd_checkpoint_box(&c, &sys->box);
 done:
     vkmd_checkpoint_free(&c);
     return res;

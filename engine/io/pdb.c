@@ -62,23 +62,9 @@ vkmd_result vkmd_pdb_read_coords(const char *path, vkmd_system *sys)
                 vkmd_log_debug("%s:%d: CRYST1 1 1 1 is a placeholder; no box", path, l + 1);
                 continue;
             }
-            for (int k = 3; k < 6; ++k)
-                if (fabs(v[k] - 90.0) > 1e-3) {
-                    res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                                    "%s:%d: CRYST1: triclinic boxes are not supported yet "
-                                    "(angles %g %g %g, expected 90 90 90)",
-                                    path, l + 1, v[3], v[4], v[5]);
-                    goto cleanup;
-                }
-            for (int k = 0; k < 3; ++k)
-                if (!(v[k] > 0)) {
-                    res = vkmd_fail(VKMD_ERROR_PARSE,
-                                    "%s:%d: CRYST1: box edge %c = %g, expected "
-                                    "> 0",
-                                    path, l + 1, "abc"[k], v[k]);
-                    goto cleanup;
-                }
-            vkmd_box_set_rect(&box, v);
+            char where[600];
+            snprintf(where, sizeof where, "%s:%d: CRYST1", path, l + 1);
+            VKMD_TRY(vkmd_box_set(&box, v, &v[3], where));
             continue;
         }
         if (strncmp(line, "ATOM  ", 6) != 0 && strncmp(line, "HETATM", 6) != 0)
@@ -130,9 +116,12 @@ vkmd_result vkmd_pdb_write(const char *path, const vkmd_system *sys)
     int ok = 1;
     if (sys->title[0])
         fprintf(f, "REMARK   1 %.68s\n", sys->title);
-    if (sys->box.periodic)
+    if (sys->box.periodic) {
+        const int tri = sys->box.triclinic; /* rectangular boxes may leave angle_deg unset */
         fprintf(f, "CRYST1%9.3f%9.3f%9.3f%7.2f%7.2f%7.2f P 1           1\n", sys->box.len[0],
-                sys->box.len[1], sys->box.len[2], 90.0, 90.0, 90.0);
+                sys->box.len[1], sys->box.len[2], tri ? sys->box.angle_deg[0] : 90.0,
+                tri ? sys->box.angle_deg[1] : 90.0, tri ? sys->box.angle_deg[2] : 90.0);
+    }
     int32_t last = 0;
     for (int32_t a = 0; a < sys->atom_count && ok; ++a) {
         const vkmd_atom *at = &sys->atoms[a];

@@ -15,12 +15,12 @@
  * from the PDB at `path`; the ATOM/HETATM count must equal sys->atom_count.
  * On failure `sys` is unchanged. Errors: VKMD_ERROR_IO, VKMD_ERROR_PARSE
  * ("path:line: expected ..., found ..."; a count mismatch),
- * VKMD_ERROR_UNSUPPORTED (CRYST1 angles other than 90),
- * VKMD_ERROR_OUT_OF_MEMORY. */
+ * VKMD_ERROR_OUT_OF_MEMORY; CRYST1 lengths and angles that describe no cell
+ * are VKMD_ERROR_PARSE. Angles other than 90 give a triclinic box. */
 vkmd_result vkmd_pdb_read_coords(const char *path, vkmd_system *sys);
 
 /* Writes `sys` (positions required) to `path`: CRYST1 if periodic, one ATOM
- * record per atom with its name, residue and element, TER, END.
+ * (with the box's angles) record per atom with its name, residue and element, TER, END.
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (no positions, or a coordinate that
  * does not fit the 8-column field), VKMD_ERROR_IO. */
 vkmd_result vkmd_pdb_write(const char *path, const vkmd_system *sys);

@@ -842,12 +842,13 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     if (ifbox > 0) {
         VKMD_TRY(read_section(&p, "BOX_DIMENSIONS", 'E', 1, 4, -1, &box));
         const section *sb = find_section(&p, "BOX_DIMENSIONS");
-        int line = sb->begin + 1;
-        if (ifbox == 2 || fabs(box.d[0] - 90.0) > 1e-3) {
-            res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                            "%s:%d: %%FLAG BOX_DIMENSIONS: triclinic boxes are not supported yet "
-                            "(IFBOX = %lld, beta = %g degrees; expected IFBOX = 1 and 90)",
-                            path, line, (long long)ifbox, box.d[0]);
+        const int line = sb->begin + 1;
+        if (ifbox > 3) {
+            res = vkmd_fail(VKMD_ERROR_PARSE,
+                            "%s: %%FLAG POINTERS: IFBOX = %lld, expected 0 (no box), 1 "
+                            "(rectangular or triclinic), 2 (truncated octahedron) or 3 (general "
+                            "triclinic)",
+                            path, (long long)ifbox);
             goto cleanup;
         }
         for (int d = 0; d < 3; ++d) {
@@ -858,7 +859,18 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
                 goto cleanup;
             }
         }
-        vkmd_box_set_rect(&s.box, &box.d[1]);
+        if (ifbox == 1 && fabs(box.d[0] - 90.0) <= 1e-3) {
+            vkmd_box_set_rect(&s.box, &box.d[1]);
+        } else {
+            /* The file has beta only: all three angles are beta, as OpenMM's
+             * AmberPrmtopFile reads it (an octahedron's 109.4712 degrees);
+             * an inpcrd/rst7 box line, which has all three, replaces it. */
+            const double angles[3] = {box.d[0], box.d[0], box.d[0]};
+            char where[600];
+            snprintf(where, sizeof where, "%s:%d: %%FLAG BOX_DIMENSIONS (IFBOX = %lld)", path, line,
+                     (long long)ifbox);
+            VKMD_TRY(vkmd_box_set(&s.box, &box.d[1], angles, where));
+        }
     }
 
     VKMD_TRY(vkmd_system_finalize(&s, path));

@@ -13,7 +13,11 @@
  *   - exclusions are EXCLUDED_ATOMS_LIST plus every 1-4 pair;
  *   - waters are 3-atom residues named WAT, HOH, TIP3 or SOL made of one O and
  *     two H.
- * Refused as VKMD_ERROR_UNSUPPORTED: triclinic or octahedral boxes, non-zero
+ * Boxes: IFBOX = 1 with beta = 90 is rectangular; any other beta, IFBOX = 2
+ * (truncated octahedron) or 3 gives a triclinic box with all three angles
+ * beta (BOX_DIMENSIONS holds beta, a, b, c), as OpenMM reads it; a coordinate
+ * file's box line, which has all three angles, replaces it.
+ * Refused as VKMD_ERROR_UNSUPPORTED: non-zero
  * 10-12 H-bond terms, extra points (NUMEXTRA > 0), CMAP, 12-6-4 C
  * coefficients, CHAMBER/AMOEBA files, perturbation (IFPERT) and cap (IFCAP)
  * data: vkmd would otherwise compute the wrong energy silently. */

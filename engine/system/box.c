@@ -23,16 +23,19 @@ void vkmd_box_set_rect(vkmd_box *box, const double len[3])
 }
 
 /* b -= a * round(b.x / a.x) etc.: the reduction OpenMM applies to its
- * periodic box vectors, valid for lower-triangular input. */
+ * periodic box vectors, valid for lower-triangular input. Halves round to
+ * even (nearbyint), as Python's round() in OpenMM's
+ * computePeriodicBoxVectors: a rhombic dodecahedron (c.y / b.y = 0.5
+ * exactly) then gets OpenMM's basis, and with it OpenMM's PME mesh. */
 static void reduce(double v[3][3])
 {
-    double k = round(v[2][1] / v[1][1]);
+    double k = nearbyint(v[2][1] / v[1][1]);
     for (int d = 0; d < 3; ++d)
         v[2][d] -= k * v[1][d];
-    k = round(v[2][0] / v[0][0]);
+    k = nearbyint(v[2][0] / v[0][0]);
     for (int d = 0; d < 3; ++d)
         v[2][d] -= k * v[0][d];
-    k = round(v[1][0] / v[0][0]);
+    k = nearbyint(v[1][0] / v[0][0]);
     for (int d = 0; d < 3; ++d)
         v[1][d] -= k * v[0][d];
 }
@@ -61,9 +64,12 @@ static vkmd_result finish(vkmd_box *box, double v[3][3], const char *source)
     return VKMD_OK;
 }
 
-vkmd_result vkmd_box_set(vkmd_box *box, const double len[3], const double angle_deg[3],
+vkmd_result vkmd_box_set(vkmd_box *box, const double len_in[3], const double angle_in[3],
                          const char *source)
 {
+    /* Copies first: callers may pass box->len and box->angle_deg themselves. */
+    const double len[3] = {len_in[0], len_in[1], len_in[2]};
+    const double angle_deg[3] = {angle_in[0], angle_in[1], angle_in[2]};
     for (int d = 0; d < 3; ++d) {
         if (!(len[d] > 0) || !isfinite(len[d]))
             return vkmd_fail(VKMD_ERROR_PARSE, "%s: box edge %c is %g A, must be > 0", source,

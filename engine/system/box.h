@@ -53,7 +53,8 @@ void vkmd_box_set_rect(vkmd_box *box, const double len[3]);
  * x, b in the xy plane) and then reduced. Angles within
  * VKMD_BOX_RIGHT_ANGLE_TOL_DEG of 90 give a rectangular box. Fails with
  * VKMD_ERROR_PARSE naming `source` when a length is not positive or the
- * angles describe no cell (e.g. alpha + beta + gamma >= 360). */
+ * angles describe no cell (e.g. alpha + beta + gamma >= 360). `len` and
+ * `angle_deg` may point into *box (its own len and angle_deg). */
 vkmd_result vkmd_box_set(vkmd_box *box, const double len[3], const double angle_deg[3],
                          const char *source);
 

@@ -141,10 +141,40 @@ void vkmd_molecules_destroy(vkmd_molecules *m)
     memset(m, 0, sizeof *m);
 }
 
+/* A triclinic box: each atom moved by a lattice vector to the minimum image
+ * of its parent, then the molecule by the lattice vector that puts its first
+ * atom into the brick of vkmd_box_wrap_shift (as OpenMM wraps). */
+static void make_whole_triclinic(const vkmd_box *box, const vkmd_molecules *m, double *xyz)
+{
+    for (int32_t mol = 0; mol < m->count; ++mol) {
+        const int32_t begin = m->first[mol], end = m->first[mol + 1];
+        for (int32_t k = begin + 1; k < end; ++k) {
+            const int32_t a = m->walk[k], p = m->parent[a];
+            double d0[3], d[3];
+            for (int c = 0; c < 3; ++c)
+                d[c] = d0[c] = xyz[3 * a + c] - xyz[3 * p + c];
+            vkmd_box_min_image(box, d);
+            for (int c = 0; c < 3; ++c)
+                xyz[3 * a + c] += d[c] - d0[c];
+        }
+        double shift[3];
+        vkmd_box_wrap_shift(box, &xyz[3 * m->walk[begin]], shift);
+        if (shift[0] == 0 && shift[1] == 0 && shift[2] == 0)
+            continue;
+        for (int32_t k = begin; k < end; ++k)
+            for (int c = 0; c < 3; ++c)
+                xyz[3 * m->walk[k] + c] += shift[c];
+    }
+}
+
 void vkmd_molecules_make_whole(const vkmd_system *sys, const vkmd_molecules *m, double *xyz)
 {
     if (!sys->box.periodic)
         return;
+    if (sys->box.triclinic) {
+        make_whole_triclinic(&sys->box, m, xyz);
+        return;
+    }
     const double *len = sys->box.len;
     for (int32_t mol = 0; mol < m->count; ++mol) {
         const int32_t begin = m->first[mol], end = m->first[mol + 1];

@@ -27,7 +27,9 @@ void vkmd_molecules_destroy(vkmd_molecules *m);
 /* Periodic systems: moves atoms by whole box vectors so that every bond has
  * its minimum-image length (molecules whole, walking each molecule's bonds
  * from its first atom), then translates each molecule by whole box vectors
- * so that its first atom lies in [0, L) on every axis. No-op for vacuum. */
+ * so that its first atom lies in [0, L) on every axis (a triclinic box: in
+ * the brick [0, ax) x [0, by) x [0, cz) of vkmd_box_wrap_shift, by lattice
+ * vectors). No-op for vacuum. */
 void vkmd_molecules_make_whole(const vkmd_system *sys, const vkmd_molecules *m, double *xyz);
 
 #endif
