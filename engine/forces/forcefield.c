@@ -128,12 +128,6 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     if (sys->box.periodic && !(desc->settings->ewald_alpha > 0 && desc->settings->cutoff_a > 0))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "force field: settings are not resolved (vkmd_ff_settings_resolve)");
-    if (sys->box.periodic && sys->box.triclinic)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "force field: triclinic boxes (angles %g %g %g degrees) are not "
-                         "supported on the device yet; the CPU reference computes them (vkmd "
-                         "energy --device cpu)",
-                         sys->box.angle_deg[0], sys->box.angle_deg[1], sys->box.angle_deg[2]);
     vkmd_forcefield *ff = calloc(1, sizeof *ff);
     if (!ff)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field");

@@ -195,31 +195,6 @@ static vkmd_result upload_molecules(vkmd_vk_context *ctx, vkmd_md *md)
     return res;
 }
 
-/* vkmd_molecules_make_whole for a triclinic cell (system/molecules.c reads
- * the edges only): each atom to the minimum image of the atom it was reached
- * from, then the molecule by the lattice translation that puts its first
- * atom in the brick [0, ax) x [0, by) x [0, cz), as WRAP_SHIFT does. */
-static void make_whole_cell(const vkmd_box *cell, const vkmd_molecules *m, double *xyz)
-{
-    for (int32_t mol = 0; mol < m->count; ++mol) {
-        const int32_t begin = m->first[mol], end = m->first[mol + 1];
-        for (int32_t k = begin + 1; k < end; ++k) {
-            const int32_t a = m->walk[k], p = m->parent[a];
-            double d[3];
-            for (int c = 0; c < 3; ++c)
-                d[c] = xyz[3 * a + c] - xyz[3 * p + c];
-            vkmd_box_min_image(cell, d);
-            for (int c = 0; c < 3; ++c)
-                xyz[3 * a + c] = xyz[3 * p + c] + d[c];
-        }
-        double shift[3];
-        vkmd_box_wrap_shift(cell, &xyz[3 * m->walk[begin]], shift);
-        for (int32_t k = begin; k < end; ++k)
-            for (int c = 0; c < 3; ++c)
-                xyz[3 * m->walk[k] + c] += shift[c];
-    }
-}
-
 static void compute_push(vkmd_md *md)
 {
     const vkmd_md_desc *d = &md->desc;
@@ -349,10 +324,7 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
         goto cleanup;
     }
     memcpy(x, sys->positions, sizeof *x * n3);
-    if (sys->box.periodic && sys->box.triclinic)
-        make_whole_cell(&sys->box, &md->mol, x);
-    else
-        vkmd_molecules_make_whole(sys, &md->mol, x);
+    vkmd_molecules_make_whole(sys, &md->mol, x);
     double *mass = malloc(sizeof *mass * (size_t)sys->atom_count);
     if (!mass) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
