@@ -285,27 +285,18 @@ static vkmd_box report_box(const vkmd_system *sys, const vkmd_md_report *r)
     return b;
 }
 
-/* The MD's cell set to a checkpoint's edges: a rectangular box as given; a
- * triclinic cell scaled isotropically (the barostat's only move of one) to
- * the checkpoint's first edge, refused when the other edges disagree (the
- * checkpoint carries edge lengths only). */
-static vkmd_result restore_checkpoint_box(vkmd_vk_context *ctx, vkmd_md *md, const double ck[3])
+/* The MD's cell set to a checkpoint's (io/checkpoint.h: a triclinic cell
+ * exactly as the run that wrote it held it) when it differs. */
+static vkmd_result restore_checkpoint_box(vkmd_vk_context *ctx, vkmd_md *md,
+                                          const vkmd_checkpoint *ck)
 {
-    vkmd_box cell;
-    vkmd_md_get_cell(md, &cell);
-    if (cell.len[0] == ck[0] && cell.len[1] == ck[1] && cell.len[2] == ck[2])
-        return VKMD_OK;
-    if (!cell.triclinic)
-        return vkmd_md_set_box(ctx, md, ck);
-    const double s = ck[0] / cell.len[0];
-    for (int d = 1; d < 3; ++d)
-        if (!(fabs(cell.len[d] * s - ck[d]) <= 1e-9 * ck[d]))
-            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                             "restart: the checkpoint's box %g %g %g A is not the triclinic cell "
-                             "%g %g %g A scaled uniformly",
-                             ck[0], ck[1], ck[2], cell.len[0], cell.len[1], cell.len[2]);
-    vkmd_box_scale(&cell, s);
-    return vkmd_md_set_cell_state(ctx, md, &cell, NULL);
+    vkmd_box now, saved;
+    vkmd_md_get_cell(md, &now);
+    vkmd_checkpoint_box(ck, &saved);
+    const int same = saved.triclinic ? !memcmp(now.vec, saved.vec, sizeof now.vec)
+                                     : now.len[0] == saved.len[0] && now.len[1] == saved.len[1] &&
+                                           now.len[2] == saved.len[2];
+    return same ? VKMD_OK : vkmd_md_set_cell_state(ctx, md, &saved, NULL);
 }
 
 static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step, double *x,
@@ -329,6 +320,10 @@ static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step
                          .velocities = v,
                          .barostat = bs.attempts > 0 || bs.state.step_a3[0] > 0 ||
                                      bs.state.step_a3[1] > 0 || bs.state.step_a3[2] > 0};
+    vkmd_box cell;
+    vkmd_md_get_cell(run->md, &cell);
+    if (cell.periodic && cell.triclinic) /* version 3: the cell bit for bit */
+        vkmd_checkpoint_set_box(&c, &cell);
     for (int k = 0; k < 3; ++k) {
         c.baro_step_a3[k] = bs.state.step_a3[k];
         c.baro_attempts[k] = bs.state.attempts[k];
@@ -391,7 +386,7 @@ static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *ou
                       "checkpoint; skipped");
         const vkmd_checkpoint *ck = &run->ck;
         if (ck->periodic) /* a barostat's box */
-            VKMD_TRY_RETURN(restore_checkpoint_box(ctx, run->md, ck->box));
+            VKMD_TRY_RETURN(restore_checkpoint_box(ctx, run->md, ck));
         if (ck->barostat) {
             vkmd_barostat_state bs;
             memset(&bs, 0, sizeof bs);
