@@ -5,6 +5,8 @@
  * - PME through the reciprocal box agrees with a direct Ewald k-space sum
  *   over m = n_a a* + n_b b* + n_c c* written here (energy 1e-6, forces 1e-5
  *   RMS-relative on a fine grid);
+ * - PME on small even and odd grids equals OpenMM's full-complex-DFT
+ *   evaluation (each grid index its own kernel) to rounding;
  * - every term's forces are minus the gradient of its energy (central
  *   differences);
  * - a rectangular lattice described by a skewed basis (b = a + b', so the
@@ -107,6 +109,72 @@ static double ewald_direct(const vkmd_system *sys, double alpha, double k, doubl
     return k / (2 * M_PI * volume) * energy;
 }
 
+/* PME energy as OpenMM's Reference platform computes it: a full complex DFT
+ * of the spread grid (written naively here, for small grids), every index
+ * with its own kernel, the upper half and the Nyquist index of an even grid
+ * as negative wave numbers. */
+static int freq_of(int i, int k)
+{
+    return i < (k + 1) / 2 ? i : i - k;
+}
+
+static double pme_full_dft_energy(const vkmd_system *sys, const vkmd_ff_settings *s, double k)
+{
+    const int *K = s->pme_grid, order = s->pme_order, n = K[0] * K[1] * K[2];
+    double r[3][3], *q = calloc((size_t)n, sizeof *q), *mod[3];
+    vkmd_box_reciprocal(&sys->box, r);
+    for (int d = 0; d < 3; ++d) {
+        mod[d] = calloc((size_t)K[d], sizeof *mod[d]);
+        vkmd_pme_moduli(K[d], order, mod[d]);
+    }
+    for (int32_t a = 0; a < sys->atom_count; ++a) {
+        double w[3][16], dw[16];
+        int i0[3];
+        for (int d = 0; d < 3; ++d) {
+            const double *x = &sys->positions[3 * a];
+            double t = r[d][0] * x[0] + r[d][1] * x[1] + r[d][2] * x[2];
+            t = (t - floor(t)) * K[d];
+            i0[d] = (int)t;
+            vkmd_pme_bspline(t - i0[d], order, w[d], dw);
+        }
+        for (int u = 0; u < order; ++u)
+            for (int v = 0; v < order; ++v)
+                for (int z = 0; z < order; ++z)
+                    q[(((i0[0] + u) % K[0]) * K[1] + (i0[1] + v) % K[1]) * K[2] +
+                      (i0[2] + z) % K[2]] += sys->atoms[a].charge * w[0][u] * w[1][v] * w[2][z];
+    }
+    const double volume = vkmd_box_volume_a3(&sys->box);
+    const double alpha = s->ewald_alpha, pre = k / (M_PI * volume);
+    double e = 0;
+    for (int x = 0; x < K[0]; ++x)
+        for (int y = 0; y < K[1]; ++y)
+            for (int z = 0; z < K[2]; ++z) {
+                if (x == 0 && y == 0 && z == 0)
+                    continue;
+                double sr = 0, si = 0;
+                for (int p = 0; p < n; ++p) {
+                    const int px = p / (K[1] * K[2]), py = (p / K[2]) % K[1], pz = p % K[2];
+                    const double th =
+                        2 * M_PI *
+                        ((double)x * px / K[0] + (double)y * py / K[1] + (double)z * pz / K[2]);
+                    sr += q[p] * cos(th);
+                    si -= q[p] * sin(th);
+                }
+                const int f[3] = {freq_of(x, K[0]), freq_of(y, K[1]), freq_of(z, K[2])};
+                double m[3], m2 = 0;
+                for (int c = 0; c < 3; ++c) {
+                    m[c] = f[0] * r[0][c] + f[1] * r[1][c] + f[2] * r[2][c];
+                    m2 += m[c] * m[c];
+                }
+                e += pre * exp(-M_PI * M_PI * m2 / (alpha * alpha)) /
+                     (m2 * mod[0][x] * mod[1][y] * mod[2][z]) * (sr * sr + si * si);
+            }
+    for (int d = 0; d < 3; ++d)
+        free(mod[d]);
+    free(q);
+    return 0.5 * e;
+}
+
 static void check_box(const char *name, const double len[3], const double ang[3], int nmol)
 {
     const double k = VKMD_COULOMB_K_OPENMM, alpha = 0.35;
@@ -149,6 +217,24 @@ static void check_box(const char *name, const double len[3], const double ang[3]
            "forces RMS rel %.2g (limit 1e-5)\n",
            fine.pme_grid[0], fine.pme_grid[1], fine.pme_grid[2], e_pme, e_dir, ee, ef);
     CHECK(ee < 1e-6 && ef < 1e-5);
+
+    /* OpenMM's full-DFT PME on small even and odd grids: the same energy to
+     * rounding (the Nyquist planes of even grids need the kernel of each
+     * index, which the half-complex transform gets by symmetrising). */
+    {
+        const int grids[2][3] = {{8, 6, 10}, {7, 9, 5}};
+        for (int g = 0; g < 2; ++g) {
+            vkmd_ff_settings small = testsys_settings(7.0, alpha, 0, 5);
+            memcpy(small.pme_grid, grids[g], sizeof small.pme_grid);
+            double e_half, e_full = pme_full_dft_energy(&sys, &small, k);
+            CHECK_OK(ref_pme(&sys, &small, k, NULL, &e_half));
+            double rel = fabs(e_half - e_full) / fabs(e_full);
+            printf("  PME grid %dx%dx%d vs a full complex DFT (OpenMM's way): %.12f vs %.12f "
+                   "(rel %.2g, limit 1e-11)\n",
+                   grids[g][0], grids[g][1], grids[g][2], e_half, e_full, rel);
+            CHECK(rel < 1e-11);
+        }
+    }
 
     /* Finite differences of every periodic term and of the whole. */
     struct {
