@@ -54,6 +54,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
 #define BD_BOX       (pc.box)
+#define BD_BOX_T     (pc.box_t.xyz)
 #define BD_ATOMS     (pc.atom_count)
 #define BD_ALPHA     (pc.ewald_alpha)
 #define BD_ALPHA_LO  (pc.ewald_alpha_lo)

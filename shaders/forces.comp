@@ -91,6 +91,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #include "common/nonbonded_tiles.glsl"
 
 #define BD_BOX       (prm.bd.box)
+#define BD_BOX_T     (prm.bd.box_t.xyz)
 #define BD_ATOMS     (prm.bd.atom_count)
 #define BD_ALPHA     (prm.bd.ewald_alpha)
 #define BD_ALPHA_LO  (prm.bd.ewald_alpha_lo)
@@ -105,6 +106,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #include "common/bonded_terms.glsl"
 
 #define PME_BOX  (prm.nb.box.xyz)
+#define PME_SHEAR vec3(0.0) // the fused step takes rectangular boxes only
 #define PME_GRID (prm.pme_grid)
 #define PME_ATOM_CONVERT
 #include "common/pme_atom.glsl"

@@ -8,6 +8,7 @@
 #include "common/fixed_point.glsl"
 #include "common/philox.glsl"
 #include "common/positions.glsl"
+#include "common/box.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_MD_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_MD_MODE) const uint MODE = VKMD_MD_MODE_VV_KICK;
@@ -91,7 +92,13 @@ void main()
         if (a >= pc.molecule_count)
             return;
         vec3 x = pos[molecule[pc.atom_count + a]].xyz;
-        shift[a] = vec4(-pc.box.xyz * floor(x / pc.box.xyz), 0.0);
+        if (TRICLINIC)
+            shift[a] = vec4(box_tri_wrap_shift(x, pc.box.xyz,
+                                               vec3(pc.box.w, uintBitsToFloat(pc.tri_cx),
+                                                    uintBitsToFloat(pc.tri_cy))),
+                            0.0);
+        else
+            shift[a] = vec4(-pc.box.xyz * floor(x / pc.box.xyz), 0.0);
         return;
     }
     if (a >= pc.atom_count)

@@ -27,6 +27,17 @@
 // from the back, in candidate order (a scan over the lanes), so the order
 // depends only on the positions.
 //
+// A triclinic cell (TRICLINIC, common/box.glsl): the rows of the brick do
+// not map onto images along y and z by index alone (crossing a z face also
+// shifts x and y by c), so every cluster is a candidate (the ranges are
+// whole, as in a small box) and the image of cj's centre is the triclinic
+// minimum image; a tile is of kind 0 when the largest pair separation it can
+// hold plus the cutoff stays below the cell's smallest width (every other
+// lattice vector is at least that long). In a skewed cell the boxes may come
+// within the radius under an image other than their centres' nearest (the
+// pairs OpenMM 7.7 misses in narrow triclinic boxes): the 26 images around it
+// are tried too, and such a tile takes the minimum image pair by pair.
+//
 // The mask of a tile (rotated, see common/layout_neighbor.h) clears padding
 // slots, the lower triangle and the self pairs of the diagonal tile, and the
 // excluded pairs (from the cluster's table of tiles with exclusions, made by
@@ -150,9 +161,10 @@ void build_cluster(uint ci)
     ivec3 c1 = ivec3(floor((hi + reach) / pc.cell.xyz));
     ivec3 n = ivec3(pc.grid.xyz);
     bvec3 full;
+    float min_width = TRICLINIC ? box_tri_min_width(pc.box.xyz, pc.box_lo.xyz) : 0.0;
     for (int k = 0; k < 3; ++k) {
         // c1 < c0 only from non-finite positions: take the whole range.
-        full[k] = c1[k] - c0[k] + 1 >= n[k] || c1[k] < c0[k];
+        full[k] = TRICLINIC || c1[k] - c0[k] + 1 >= n[k] || c1[k] < c0[k];
         if (full[k]) {
             c0[k] = 0;
             c1[k] = n[k] - 1;
@@ -232,8 +244,11 @@ void build_cluster(uint ci)
                 vec4 aj = cluster[3u * cj];
                 vec3 loj = cluster[3u * cj + 1u].xyz, hij = cluster[3u * cj + 2u].xyz;
                 vec3 dc = (aj.xyz - ai.xyz) + 0.5 * (loj + hij) - (centre_i - ai.xyz);
-                vec3 img = -floor(dc / pc.box.xyz + 0.5);
-                vec3 d = abs(dc + img * pc.box.xyz);
+                vec3 img = TRICLINIC ? -box_tri_image_counts(dc, pc.box.xyz, pc.box_lo.xyz)
+                                     : -floor(dc / pc.box.xyz + 0.5);
+                vec3 shift = TRICLINIC ? box_tri_translation(img, pc.box.xyz, pc.box_lo.xyz)
+                                       : img * pc.box.xyz;
+                vec3 d = abs(dc + shift);
                 vec3 reach_ij = half_i + 0.5 * (hij - loj);
                 vec3 gap = max(d - reach_ij, vec3(0.0));
                 keep = aj.w > 0.0 && dot(gap, gap) < radius * radius;
@@ -241,9 +256,28 @@ void build_cluster(uint ci)
                 // by at least box - cutoff; the boxes, grown by the drift
                 // allowed before the next build, reach at most this far.
                 bool single =
-                    all(lessThan(d + reach_ij + vec3(2.0 * drift), pc.box.xyz - vec3(cutoff)));
+                    TRICLINIC
+                        ? length(d + reach_ij + vec3(2.0 * drift)) + cutoff < min_width
+                        : all(lessThan(d + reach_ij + vec3(2.0 * drift),
+                                       pc.box.xyz - vec3(cutoff)));
                 kind = single ? 0u : 1u;
-                vec3 off = ((aj.xyz - ai.xyz) + img * pc.box.xyz) + img * pc.box_lo.xyz;
+                if (TRICLINIC && !keep && aj.w > 0.0) {
+                    // The centres' nearest image is not always the boxes'
+                    // nearest in a skewed cell: try the 26 around it; a tile
+                    // kept for another image takes the minimum image pair
+                    // by pair (kind 1).
+                    for (uint q = 0u; q < 27u && !keep; ++q) {
+                        vec3 nq = vec3(float(q % 3u), float((q / 3u) % 3u), float(q / 9u)) - 1.0;
+                        vec3 dq = abs(dc + shift + box_tri_translation(nq, pc.box.xyz,
+                                                                       pc.box_lo.xyz));
+                        vec3 gq = max(dq - reach_ij, vec3(0.0));
+                        keep = q != 13u && dot(gq, gq) < radius * radius;
+                    }
+                    kind = 1u;
+                }
+                vec3 off = TRICLINIC ? (aj.xyz - ai.xyz) + shift
+                                     : ((aj.xyz - ai.xyz) + img * pc.box.xyz) +
+                                           img * pc.box_lo.xyz;
                 entry = uvec4(cj | (kind << 31), floatBitsToUint(off));
                 mask = tile_mask(ni, uint(aj.w), cj == ci) & ~excluded_bits(ci, cj);
             }

@@ -18,6 +18,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
 #include "common/fixed_point.glsl"
+#include "common/box.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 // false: the convolution only (steps that read no energies).
@@ -39,6 +40,17 @@ float frequency(uint i, uint k)
     return float(i < (k + 1) / 2 ? int(i) : int(i) - int(k));
 }
 
+// A triclinic cell's kernel exp(-pi^2 m^2 / alpha^2) / m^2 at
+// m = fx (ax a*) / ax + fy (by b*) / by + fz c* / cz (layout_pme.h).
+float tri_kernel(float fx, float fy, float fz)
+{
+    vec3 s = uintBitsToFloat(uvec3(pc.shear0, pc.shear1, pc.shear2));
+    float mx = fx / pc.box.x, my = fy / pc.box.y, mz = fz / pc.box.z;
+    vec3 m = vec3(mx, mx * s.x + my, mx * s.y + my * s.z + mz);
+    float m2 = dot(m, m);
+    return exp(-pc.ewald.x * m2) / m2;
+}
+
 void main()
 {
     uint k0 = pc.grid.x, k1 = pc.grid.y, k2 = pc.grid.z, kc = pc.grid.w;
@@ -58,6 +70,17 @@ void main()
         float m2 = mx * mx + my * my + mz * mz;
         float eterm = pc.ewald.y * exp(-pc.ewald.x * m2) / m2 * inv_moduli[x] *
                       inv_moduli[k0 + y] * inv_moduli[k0 + k1 + z];
+        if (TRICLINIC) {
+            // The kernel averaged with the mirrored index's (k - x, k - y,
+            // k - z), as ref_pme.c: equal except on a Nyquist plane of an
+            // even grid, whose index stands for -k/2 in both entries.
+            float kernel =
+                0.5 * (tri_kernel(frequency(x, k0), frequency(y, k1), frequency(z, k2)) +
+                       tri_kernel(frequency((k0 - x) % k0, k0), frequency((k1 - y) % k1, k1),
+                                  frequency((k2 - z) % k2, k2)));
+            eterm = pc.ewald.y * kernel * inv_moduli[x] * inv_moduli[k0 + y] *
+                    inv_moduli[k0 + k1 + z];
+        }
         vec2 s = spectrum[c];
         bool twice = z != 0 && !(k2 % 2 == 0 && z == k2 / 2);
         if (ENERGY)

@@ -72,6 +72,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(qgrid_add, qgrid)
 
 #include "common/pme_spline.glsl"
 #define PME_BOX  (prm.box.xyz)
+#define PME_SHEAR vec3(0.0) // the fused step takes rectangular boxes only
 #define PME_GRID (prm.pme_grid)
 #define PME_ATOM_SPREAD
 #define PME_ATOM_GATHER

@@ -1,7 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 /* Lines: water O-H pairs in the thinned water mode (2 vertices per pair,
- * starting at pair pc.first), or the periodic box's 12 edges (24 vertices). */
+ * starting at pair pc.first), or the periodic box's 12 edges (24 vertices),
+ * or a triclinic cell's outline (2 vertices per edge, common/view_common.glsl). */
 #include "common/view_common.glsl"
 
 layout(location = 0) out vec3 v_color;
@@ -9,7 +10,10 @@ layout(location = 0) out vec3 v_color;
 void main()
 {
     vec3 p;
-    if (pc.kind == VKMD_VIEW_DRAW_BOX) {
+    if (pc.kind == VKMD_VIEW_DRAW_BOX && frame.cell[0].w >= float(VKMD_VIEW_BOX_WIGNER)) {
+        p = cell_centre() + frame.box.x * outline[gl_VertexIndex].xyz;
+        v_color = vec3(1.0, 0.85, 0.1);
+    } else if (pc.kind == VKMD_VIEW_DRAW_BOX) {
         /* Edge e runs along axis e / 4 from one of 4 corners of that face pair. */
         uint e = uint(gl_VertexIndex) / 2u, end = uint(gl_VertexIndex) % 2u;
         uint axis = e / 4u, corner = e % 4u;

@@ -3,6 +3,7 @@
  * recreates only the swapchain. */
 #include "render.h"
 
+#include "cell_outline.h"
 #include "font.h"
 #include "vk/barrier.h"
 #include "vk/check.h"
@@ -231,6 +232,21 @@ static vkmd_result upload_topology(vkmd_vk_context *ctx, const vkmd_system *sys,
         }
         VKMD_TRY(make_buffer(ctx, "viewer zeros", zb, zeros, &r->zero_buf));
     }
+    /* A triclinic cell's outline, end points as vec4 (a placeholder else). */
+    float edges[6 * VKMD_CELL_OUTLINE_MAX_EDGES];
+    vkmd_gpu_vec4 ends[2 * VKMD_CELL_OUTLINE_MAX_EDGES];
+    memset(ends, 0, sizeof ends);
+    int wigner = 0;
+    const int ne =
+        sys->box.periodic && sys->box.triclinic ? vkmd_cell_outline(&sys->box, edges, &wigner) : 0;
+    for (int e = 0; e < 2 * ne; ++e)
+        ends[e] = (vkmd_gpu_vec4){edges[3 * e], edges[3 * e + 1], edges[3 * e + 2], 0.0f};
+    r->outline_edges = (uint32_t)ne;
+    r->box_kind = ne == 0  ? VKMD_VIEW_BOX_RECT
+                  : wigner ? VKMD_VIEW_BOX_WIGNER
+                           : VKMD_VIEW_BOX_PARALLEL;
+    VKMD_TRY(make_buffer(ctx, "viewer outline", sizeof(vkmd_gpu_vec4) * 2 * (size_t)(ne ? ne : 1),
+                         ends, &r->outline_buf));
 cleanup:
     free(atoms);
     free(is_water);
@@ -309,6 +325,7 @@ vkmd_result vkmd_render_create(vkmd_vk_context *ctx, VkRenderPass render_pass,
         [VKMD_VIEW_BINDING_PAIRS] = &r->pair_buf,
         [VKMD_VIEW_BINDING_TEXT] = &r->text_buf,
         [VKMD_VIEW_BINDING_FONT] = &r->font_buf,
+        [VKMD_VIEW_BINDING_OUTLINE] = &r->outline_buf,
     };
     VkDescriptorBufferInfo bi[VKMD_VIEW_BINDING_COUNT];
     VkWriteDescriptorSet w[VKMD_VIEW_BINDING_COUNT];
@@ -360,6 +377,7 @@ void vkmd_render_destroy(vkmd_vk_context *ctx, vkmd_render *r)
     vkmd_vk_buffer_destroy(ctx, &r->frame_buf);
     vkmd_vk_buffer_destroy(ctx, &r->text_buf);
     vkmd_vk_buffer_destroy(ctx, &r->font_buf);
+    vkmd_vk_buffer_destroy(ctx, &r->outline_buf);
     vkmd_vk_buffer_destroy(ctx, &r->zero_buf);
     memset(r, 0, sizeof *r);
 }
@@ -415,7 +433,7 @@ void vkmd_render_record_draws(const vkmd_render *r, VkCommandBuffer cb, VkExtent
     }
     if (frame->box.w > 0) {
         push(r, cb, VKMD_VIEW_DRAW_BOX, 0);
-        vkCmdDraw(cb, 24, 1, 0, 0);
+        vkCmdDraw(cb, r->outline_edges ? 2 * r->outline_edges : 24, 1, 0, 0);
     }
     if (text_count) {
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, r->text);

@@ -33,8 +33,10 @@ typedef struct vkmd_render {
     VkDescriptorPool pool;
     VkDescriptorSet set;
     VkPipeline atoms, bonds, lines, text; /* lines draws water pairs and the box */
-    vkmd_vk_buffer atom_buf, pair_buf, frame_buf, text_buf, font_buf, zero_buf;
+    vkmd_vk_buffer atom_buf, pair_buf, frame_buf, text_buf, font_buf, zero_buf, outline_buf;
     uint32_t atom_count, bond_pairs, water_pairs;
+    uint32_t outline_edges; /* a triclinic cell's outline (cell_outline.h); 0 otherwise */
+    uint32_t box_kind;      /* VKMD_VIEW_BOX_* of the system's box */
     uint32_t replicas, grid_columns, grid_rows; /* side-by-side layout (spacing > 0) */
     float spacing, w_is_mass;
 } vkmd_render;

@@ -253,7 +253,18 @@ static void fit_camera(vkmd_viewer *v)
 {
     const vkmd_system *s = v->sys;
     float lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-    if (s->box.periodic) {
+    if (s->box.periodic && s->box.triclinic) { /* the corners of the parallelepiped */
+        for (int k = 0; k < 3; ++k)
+            hi[k] = 0;
+        for (int corner = 0; corner < 8; ++corner)
+            for (int k = 0; k < 3; ++k) {
+                float x = 0;
+                for (int r = 0; r < 3; ++r)
+                    x += (float)(((corner >> r) & 1) * s->box.vec[r][k]);
+                lo[k] = x < lo[k] ? x : lo[k];
+                hi[k] = x > hi[k] ? x : hi[k];
+            }
+    } else if (s->box.periodic) {
         for (int k = 0; k < 3; ++k)
             hi[k] = (float)s->box.len[k];
     } else if (s->positions && s->atom_count > 0) {
@@ -521,6 +532,15 @@ static vkmd_result draw(vkmd_viewer *v, vkmd_vk_context *ctx, const vkmd_viewer_
     const double *box = hud && hud->box[0] > 0 ? hud->box : v->sys->box.len;
     frame.box = (vkmd_gpu_vec4){(float)box[0], (float)box[1], (float)box[2],
                                 v->sys->box.periodic && v->show_box ? 1.0f : 0.0f};
+    if (v->render.outline_edges) { /* triclinic: the system's cell scaled to the current box */
+        const double s = box[0] / v->sys->box.len[0];
+        frame.box.x = (float)s;
+        for (int r = 0; r < 3; ++r)
+            frame.cell[r] = (vkmd_gpu_vec4){(float)(s * v->sys->box.vec[r][0]),
+                                            (float)(s * v->sys->box.vec[r][1]),
+                                            (float)(s * v->sys->box.vec[r][2]), 0.0f};
+        frame.cell[0].w = (float)v->render.box_kind;
+    }
     frame.viewport =
         (vkmd_gpu_vec4){(float)v->sc.extent.width, (float)v->sc.extent.height,
                         1.0f / (float)v->sc.extent.width, 1.0f / (float)v->sc.extent.height};

@@ -76,7 +76,7 @@ static void compute_constants(vkmd_forcefield *ff, const vkmd_system *sys)
         ff->e_dispersion = vkmd_ewald_dispersion_energy(sys, s->cutoff_a);
     if (s->net_charge_correction)
         ff->e_net_charge = vkmd_ewald_net_charge_energy(sys, s->ewald_alpha, k);
-    const double volume = sys->box.len[0] * sys->box.len[1] * sys->box.len[2];
+    const double volume = vkmd_box_volume_a3(&sys->box);
     ff->e_dispersion_v = ff->e_dispersion * volume;
     ff->e_net_charge_v = ff->e_net_charge * volume;
 }
@@ -130,12 +130,6 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     if (sys->box.periodic && !(desc->settings->ewald_alpha > 0 && desc->settings->cutoff_a > 0))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "force field: settings are not resolved (vkmd_ff_settings_resolve)");
-    if (sys->box.periodic && sys->box.triclinic)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "force field: triclinic boxes (angles %g %g %g degrees) are not "
-                         "supported on the device yet; the CPU reference computes them (vkmd "
-                         "energy --device cpu)",
-                         sys->box.angle_deg[0], sys->box.angle_deg[1], sys->box.angle_deg[2]);
     vkmd_forcefield *ff = calloc(1, sizeof *ff);
     if (!ff)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field");
@@ -438,17 +432,36 @@ vkmd_result vkmd_forcefield_set_box(vkmd_forcefield *ff, const double box[3])
                          "force field: box %g x %g x %g A is not a box", box[0], box[1], box[2]);
     vkmd_box b;
     vkmd_box_set_rect(&b, box);
-    if (ff->neighbor) { /* checks the edges against the cutoff first: nothing changes on error */
-        vkmd_result res = vkmd_neighbor_set_box(ff->neighbor, &b);
+    return vkmd_forcefield_set_cell(ff, &b);
+}
+
+vkmd_result vkmd_forcefield_set_cell(vkmd_forcefield *ff, const vkmd_box *cell)
+{
+    if (!ff->periodic)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "force field: a vacuum system has no box to change");
+    if (!cell->periodic || (cell->triclinic != 0) != (ff->box.triclinic != 0))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "force field: the new box is %s, the system's is %s (the passes are built "
+                         "for one kind)",
+                         !cell->periodic   ? "not periodic"
+                         : cell->triclinic ? "triclinic"
+                                           : "rectangular",
+                         ff->box.triclinic ? "triclinic" : "rectangular");
+    const double volume = vkmd_box_volume_a3(cell);
+    if (!(volume > 0 && isfinite(volume)))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "force field: a box of volume %g A^3",
+                         volume);
+    if (ff->neighbor) { /* checks the widths against the cutoff first: nothing changes on error */
+        vkmd_result res = vkmd_neighbor_set_box(ff->neighbor, cell);
         if (res != VKMD_OK)
             return res;
     }
-    ff->box = b;
-    vkmd_pass_nonbonded_set_box(ff->nonbonded, &b);
-    vkmd_pass_bonded_set_box(ff->bonded, &b);
+    ff->box = *cell;
+    vkmd_pass_nonbonded_set_box(ff->nonbonded, cell);
+    vkmd_pass_bonded_set_box(ff->bonded, cell);
     if (ff->pme)
-        vkmd_pass_pme_set_box(ff->pme, &b);
-    const double volume = box[0] * box[1] * box[2];
+        vkmd_pass_pme_set_box(ff->pme, cell);
     ff->e_dispersion = ff->e_dispersion_v / volume;
     ff->e_net_charge = ff->e_net_charge_v / volume;
     return VKMD_OK;
@@ -458,6 +471,11 @@ void vkmd_forcefield_get_box(const vkmd_forcefield *ff, double out_box[3])
 {
     for (int d = 0; d < 3; ++d)
         out_box[d] = ff->periodic ? ff->box.len[d] : 0.0;
+}
+
+void vkmd_forcefield_get_cell(const vkmd_forcefield *ff, vkmd_box *out_cell)
+{
+    *out_cell = ff->box;
 }
 
 vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff)

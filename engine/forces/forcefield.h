@@ -170,12 +170,23 @@ vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield
  * (long-range dispersion and net-charge corrections scale as 1/V). Push
  * constants are captured at record time: command buffers recorded before
  * must be recorded again. Errors: VKMD_ERROR_INVALID_ARGUMENT (a vacuum
- * system, an edge not > 0, or one below 2 cutoffs); the box is then
- * unchanged. */
+ * system, an edge not > 0, or one below 2 cutoffs, a triclinic system);
+ * the box is then unchanged. Rectangular boxes only: vkmd_forcefield_set_cell
+ * takes any. */
 vkmd_result vkmd_forcefield_set_box(vkmd_forcefield *ff, const double box[3]);
+
+/* As vkmd_forcefield_set_box for a whole cell (copied): rectangular or
+ * triclinic, of the same kind as the system's box (the passes' pipelines
+ * are built for one). Errors: VKMD_ERROR_INVALID_ARGUMENT (a vacuum system,
+ * another kind of box, a volume not > 0, a width below 2 cutoffs); the box
+ * is then unchanged. */
+vkmd_result vkmd_forcefield_set_cell(vkmd_forcefield *ff, const vkmd_box *cell);
 
 /* The current box edges (A); zeros for vacuum. */
 void vkmd_forcefield_get_box(const vkmd_forcefield *ff, double out_box[3]);
+
+/* The current cell (the system's box until a set_box / set_cell). */
+void vkmd_forcefield_get_cell(const vkmd_forcefield *ff, vkmd_box *out_cell);
 
 /* Device memory held by the force field and its passes, bytes. */
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);

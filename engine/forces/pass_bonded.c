@@ -296,6 +296,12 @@ vkmd_result vkmd_pass_bonded_set_restraint_k(vkmd_vk_context *ctx, vkmd_pass_bon
 
 void vkmd_pass_bonded_set_box(vkmd_pass_bonded *pass, const vkmd_box *box)
 {
+    if (box->periodic && box->triclinic) { /* bonded_terms.glsl: L in box.xyz, T in box_t.xyz */
+        const double(*v)[3] = box->vec;
+        pass->push.box = (vkmd_gpu_vec4){(float)v[0][0], (float)v[1][1], (float)v[2][2], 1.0f};
+        pass->push.box_t = (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], 0.0f};
+        return;
+    }
     pass->push.box = (vkmd_gpu_vec4){(float)box->len[0], (float)box->len[1], (float)box->len[2],
                                      box->periodic ? 1.0f : 0.0f};
 }
@@ -384,13 +390,14 @@ vkmd_result vkmd_pass_bonded_create(vkmd_vk_context *ctx, const vkmd_system *sys
     for (uint32_t k = 0; k < 2; ++k) {
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
-                                      {VKMD_SPEC_ENERGY, k}};
+                                      {VKMD_SPEC_ENERGY, k},
+                                      {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u}};
         const vkmd_vk_pipeline_desc pd = {
             .shader = shader,
             .buffer_count = VKMD_BONDED_BINDING_COUNT,
             .push_size = sizeof(vkmd_bonded_push),
             .specs = specs,
-            .spec_count = 3,
+            .spec_count = 4,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipeline[k]));
     }

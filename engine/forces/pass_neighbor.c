@@ -42,6 +42,7 @@ struct vkmd_neighbor {
     uint32_t check_groups, gather_groups;
     double cutoff_a, skin_a, outer_skin_a;
     int32_t atom_count;
+    int32_t triclinic; /* the pipelines' TRICLINIC (fixed at create) */
 };
 
 static const uint32_t C = VKMD_NL_CLUSTER_SIZE;
@@ -65,6 +66,15 @@ static vkmd_result check_box(const vkmd_box *box, double cutoff_a)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "neighbour list: the system has no periodic box (vacuum systems need "
                          "no list)");
+    if (box->triclinic) {
+        const double w = vkmd_box_min_width(box);
+        if (!(w >= 2.0 * cutoff_a))
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "neighbour list: the triclinic cell's smallest width %g A is below "
+                             "2 x cutoff %g A (minimum image)",
+                             w, cutoff_a);
+        return VKMD_OK;
+    }
     for (int d = 0; d < 3; ++d)
         if (!(box->len[d] >= 2.0 * cutoff_a))
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -109,7 +119,12 @@ vkmd_result vkmd_neighbor_plan_make(const vkmd_system *sys, const vkmd_neighbor_
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "neighbour list: %d atoms (1 .. %u supported)", sys->atom_count,
                          VKMD_NL_MAX_SLOTS / 2);
-    const double *len = sys->box.len;
+    /* The grid covers the brick [0, ax) x [0, by) x [0, cz) atoms are
+     * binned in (the edges themselves for a rectangular box). */
+    const double brick[3] = {sys->box.triclinic ? sys->box.vec[0][0] : sys->box.len[0],
+                             sys->box.triclinic ? sys->box.vec[1][1] : sys->box.len[1],
+                             sys->box.triclinic ? sys->box.vec[2][2] : sys->box.len[2]};
+    const double *len = brick;
     const double volume = len[0] * len[1] * len[2];
     const double rho = n_atoms / volume;
 
@@ -283,8 +298,40 @@ static vkmd_result make_rows(const vkmd_neighbor_plan *plan, uint32_t **out)
     return VKMD_OK;
 }
 
+/* A triclinic cell: box.xyz = (ax, by, cz), box_lo.xyz = (bx, cx, cy)
+ * (common/box.glsl), the cells cover the brick. */
+static void set_push_box_triclinic(vkmd_neighbor *nl, const vkmd_box *box)
+{
+    const vkmd_neighbor_plan *p = &nl->plan;
+    const double(*v)[3] = box->vec;
+    double lmax = 0.0;
+    for (int d = 0; d < 3; ++d)
+        for (int e = 0; e < 3; ++e)
+            lmax = fmax(lmax, fabs(v[d][e]));
+    double guard = 8.0 * float_ulp(lmax);
+    double rebuild = fmax(0.0, 0.5 * nl->outer_skin_a - guard);
+    double prune = fmax(0.0, 0.5 * nl->skin_a - guard);
+    nl->push.box =
+        (vkmd_gpu_vec4){(float)v[0][0], (float)v[1][1], (float)v[2][2], (float)p->outer_radius_a};
+    nl->push.box_lo =
+        (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], (float)p->list_radius_a};
+    nl->push.cell = (vkmd_gpu_vec4){(float)(v[0][0] / p->grid[0]), (float)(v[1][1] / p->grid[1]),
+                                    (float)(v[2][2] / p->grid[2]), (float)(rebuild * rebuild)};
+    const float prune2 = (float)(prune * prune), cutoff = (float)nl->cutoff_a;
+    const float drift = (float)(0.5 * nl->outer_skin_a);
+    uint32_t bits[3];
+    memcpy(&bits[0], &prune2, 4);
+    memcpy(&bits[1], &cutoff, 4);
+    memcpy(&bits[2], &drift, 4);
+    nl->push.limits = (vkmd_gpu_uvec4){p->max_inner, bits[0], bits[1], bits[2]};
+}
+
 static void set_push_box(vkmd_neighbor *nl, const vkmd_box *box)
 {
+    if (box->triclinic) {
+        set_push_box_triclinic(nl, box);
+        return;
+    }
     const vkmd_neighbor_plan *p = &nl->plan;
     double lmax = fmax(box->len[0], fmax(box->len[1], box->len[2]));
     double guard = 8.0 * float_ulp(lmax);
@@ -311,6 +358,10 @@ static void set_push_box(vkmd_neighbor *nl, const vkmd_box *box)
 vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box)
 {
     vkmd_result res = check_box(box, nl->cutoff_a);
+    if (res == VKMD_OK && (box->triclinic != 0) != (nl->triclinic != 0))
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "neighbour list: the box changed between rectangular and triclinic "
+                        "(the list is built for one kind)");
     if (res == VKMD_OK)
         set_push_box(nl, box);
     return res;
@@ -377,6 +428,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                            ctx->limits.maxStorageBufferRange));
     nl->positions = desc->positions;
     nl->atom_count = sys->atom_count;
+    nl->triclinic = sys->box.triclinic;
     nl->cutoff_a = desc->cutoff_a;
     nl->skin_a = desc->skin_a > 0 ? desc->skin_a : VKMD_NEIGHBOR_SKIN_A;
     nl->outer_skin_a = desc->outer_skin_a > 0 ? desc->outer_skin_a : VKMD_NEIGHBOR_OUTER_SKIN_A;
@@ -474,7 +526,8 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                                                    : wg;
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, size},
                                       {VKMD_SPEC_NL_MODE, kinds[q].mode},
-                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
+                                      {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u}};
         const vkmd_vk_pipeline_desc pd = {
             .shader = q == PIPE_PRUNE   ? prune_shader
                       : q == PIPE_BUILD ? build_shader
@@ -482,7 +535,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
             .buffer_count = VKMD_NL_BINDING_COUNT,
             .push_size = sizeof(vkmd_nl_push),
             .specs = specs,
-            .spec_count = 3,
+            .spec_count = 4,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &nl->pipes[q]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &nl->pipes[q], bufs, &nl->sets[q]));

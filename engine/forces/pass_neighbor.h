@@ -54,6 +54,15 @@
  *   it, so each cluster is visited once, also with fewer than 3 cells per
  *   dimension and a list radius above half the box (water:216: 18.6 A box);
  *   tiles there are of kind 1.
+ * - Triclinic cells (the TRICLINIC specialization constant of every
+ *   pipeline, fixed at create; common/box.glsl): atoms are binned in the
+ *   brick [0, ax) x [0, by) x [0, cz); every cluster is a candidate (a
+ *   build costs K^2 / 2 box tests, fine up to tens of thousands of atoms,
+ *   a cell-range search with sheared rows would scale better); a tile is kept
+ *   when the boxes meet under the centres' nearest image or one of the 26
+ *   around it, and is of kind 0 only when its largest pair plus the cutoff
+ *   stays below the cell's smallest width. vkmd_neighbor_set_box refuses a
+ *   change between rectangular and triclinic.
  * - Capacity: strides (tiles per cluster) are estimated from the density
  *   (vkmd_neighbor_plan_make, VKMD_NEIGHBOR_MARGIN over the estimated mean).
  *   A build or prune that needs more counts them without writing, sets the

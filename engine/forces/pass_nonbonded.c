@@ -44,6 +44,14 @@ static vkmd_result make_buffer(vkmd_vk_context *ctx, vkmd_vk_buffer *buf, VkDevi
 
 void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box)
 {
+    if (box->periodic && box->triclinic) { /* common/box.glsl: L, T */
+        const double(*v)[3] = box->vec;
+        pass->push.box = (vkmd_gpu_vec4){(float)v[0][0], (float)v[1][1], (float)v[2][2], 1.0f};
+        pass->push.box_lo = (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], 0.0f};
+        pass->push.box_inv = (vkmd_gpu_vec4){(float)(1.0 / v[0][0]), (float)(1.0 / v[1][1]),
+                                             (float)(1.0 / v[2][2]), 0.0f};
+        return;
+    }
     float hi[3];
     for (int d = 0; d < 3; ++d)
         hi[d] = box->periodic ? (float)box->len[d] : 0.0f;
@@ -259,6 +267,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             {VKMD_SPEC_ENERGY, (uint32_t)k},
             {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)p->lj_table},
             {VKMD_SPEC_NB_TILE_SPLIT, split},
+            {VKMD_SPEC_TRICLINIC, periodic && sys->box.triclinic ? 1u : 0u},
             {VKMD_SPEC_NB_FP16_MIN_R, vkmd_vk_spec_float((float)s->fp16_min_r_a)},
             {VKMD_SPEC_NB_LJ16_OFFSET, 2 * nt * nt},
             {VKMD_SPEC_NB_FP16_FORM, s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS
@@ -270,7 +279,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             .buffer_count = VKMD_NB_BINDING_COUNT,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,
-            .spec_count = s->nonbonded_fp16 ? 9 : 6,
+            .spec_count = s->nonbonded_fp16 ? 10 : 7,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pairs[k]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pairs[k], bufs, &p->sets[k]));

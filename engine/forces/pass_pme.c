@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { STAGE_SPREAD, STAGE_CONVERT, STAGE_CONVOLVE, STAGE_GATHER, STAGE_COUNT };
 
@@ -48,8 +49,19 @@ void vkmd_pass_pme_set_box(vkmd_pass_pme *pass, const vkmd_box *box)
         vkmd_log_error("PME pass: ignoring a box that is not periodic with positive edges");
         return;
     }
-    const double volume = len[0] * len[1] * len[2];
-    pass->push.box = (vkmd_gpu_vec4){(float)len[0], (float)len[1], (float)len[2], 0.0f};
+    const double volume = vkmd_box_volume_a3(box);
+    if (box->triclinic) { /* layout_pme.h: the diagonal and the shear */
+        const double(*v)[3] = box->vec;
+        const float s[3] = {(float)(-v[1][0] / v[1][1]),
+                            (float)((v[1][0] * v[2][1] - v[1][1] * v[2][0]) / (v[1][1] * v[2][2])),
+                            (float)(-v[2][1] / v[2][2])};
+        pass->push.box = (vkmd_gpu_vec4){(float)v[0][0], (float)v[1][1], (float)v[2][2], 0.0f};
+        memcpy(&pass->push.shear0, &s[0], 4);
+        memcpy(&pass->push.shear1, &s[1], 4);
+        memcpy(&pass->push.shear2, &s[2], 4);
+    } else {
+        pass->push.box = (vkmd_gpu_vec4){(float)len[0], (float)len[1], (float)len[2], 0.0f};
+    }
     pass->push.ewald = (vkmd_gpu_vec4){(float)(M_PI * M_PI / (pass->alpha * pass->alpha)),
                                        (float)(pass->coulomb_k / (M_PI * volume)), 0.0f, 0.0f};
 }
@@ -191,7 +203,8 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
                                       {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
-                                      {VKMD_SPEC_ENERGY, st == STAGE_CONVOLVE_FORCES ? 0u : 1u}};
+                                      {VKMD_SPEC_ENERGY, st == STAGE_CONVOLVE_FORCES ? 0u : 1u},
+                                      {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u}};
         const char *shader = NULL;
         VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass",
                                    stage_shaders[st == STAGE_CONVOLVE_FORCES ? STAGE_CONVOLVE : st],
@@ -201,7 +214,7 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
             .buffer_count = VKMD_PME_BINDING_COUNT,
             .push_size = sizeof(vkmd_pme_push),
             .specs = specs,
-            .spec_count = 4,
+            .spec_count = 5,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipelines[st]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipelines[st], bufs, &p->sets[st]));

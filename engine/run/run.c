@@ -273,13 +273,30 @@ static int stop_requested(const vkmd_run *run)
     return stop;
 }
 
-/* The box of a report's state (a barostat changes it; vacuum: the system's). */
+/* The box of a report's state (a barostat changes it; vacuum: the system's):
+ * the MD's whole cell, triclinic or not. */
 static vkmd_box report_box(const vkmd_system *sys, const vkmd_md_report *r)
 {
     vkmd_box b = sys->box;
-    if (b.periodic)
-        vkmd_box_set_rect(&b, r->box); /* rectangular until the step carries box vectors */
+    if (b.periodic && r->cell.periodic)
+        b = r->cell;
+    else if (b.periodic)
+        vkmd_box_set_rect(&b, r->box);
     return b;
+}
+
+/* The MD's cell set to a checkpoint's (io/checkpoint.h: a triclinic cell
+ * exactly as the run that wrote it held it) when it differs. */
+static vkmd_result restore_checkpoint_box(vkmd_vk_context *ctx, vkmd_md *md,
+                                          const vkmd_checkpoint *ck)
+{
+    vkmd_box now, saved;
+    vkmd_md_get_cell(md, &now);
+    vkmd_checkpoint_box(ck, &saved);
+    const int same = saved.triclinic ? !memcmp(now.vec, saved.vec, sizeof now.vec)
+                                     : now.len[0] == saved.len[0] && now.len[1] == saved.len[1] &&
+                                           now.len[2] == saved.len[2];
+    return same ? VKMD_OK : vkmd_md_set_cell_state(ctx, md, &saved, NULL);
 }
 
 static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step, double *x,
@@ -303,6 +320,10 @@ static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step
                          .velocities = v,
                          .barostat = bs.attempts > 0 || bs.state.step_a3[0] > 0 ||
                                      bs.state.step_a3[1] > 0 || bs.state.step_a3[2] > 0};
+    vkmd_box cell;
+    vkmd_md_get_cell(run->md, &cell);
+    if (cell.periodic && cell.triclinic) /* version 3: the cell bit for bit */
+        vkmd_checkpoint_set_box(&c, &cell);
     for (int k = 0; k < 3; ++k) {
         c.baro_step_a3[k] = bs.state.step_a3[k];
         c.baro_attempts[k] = bs.state.attempts[k];
@@ -364,10 +385,8 @@ static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *ou
             note(run, "restart: --minimize and --equilibrate were done by the run that wrote the "
                       "checkpoint; skipped");
         const vkmd_checkpoint *ck = &run->ck;
-        double box[3];
-        vkmd_md_get_box(run->md, box);
-        if (ck->periodic && (box[0] != ck->box[0] || box[1] != ck->box[1] || box[2] != ck->box[2]))
-            VKMD_TRY_RETURN(vkmd_md_set_box(ctx, run->md, ck->box)); /* a barostat's box */
+        if (ck->periodic) /* a barostat's box */
+            VKMD_TRY_RETURN(restore_checkpoint_box(ctx, run->md, ck));
         if (ck->barostat) {
             vkmd_barostat_state bs;
             memset(&bs, 0, sizeof bs);
@@ -554,8 +573,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     }
     s->dof = run->info.dof;
     int64_t good_md_step = vkmd_md_steps_done(run->md);
-    double good_box[3]; /* the good state's box (a barostat moves it) */
-    vkmd_md_get_box(run->md, good_box);
+    vkmd_box good_box; /* the good state's box (a barostat moves it) */
+    vkmd_md_get_cell(run->md, &good_box);
     int64_t done = run->info.first_step, last_report = done;
     s->first_step = done;
     vkmd_box box_now = report_box(sys, &rep);
@@ -637,7 +656,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             note(run, "bad state at step %lld (%s); replaying from step %lld", (long long)done, why,
                  (long long)(good_md_step - base));
             if (sys->box.periodic) /* the replay starts from the good state's box */
-                VKMD_TRY(vkmd_md_set_box(ctx, run->md, good_box));
+                VKMD_TRY(vkmd_md_set_cell_state(ctx, run->md, &good_box, NULL));
             VKMD_TRY(vkmd_blowup_diagnose(ctx, run->md, sys, good_x, good_v, good_md_step, base,
                                           done - (good_md_step - base), temp, fault, sizeof fault));
             res = vkmd_fail(VKMD_ERROR_NUMERIC, "%s", fault);
@@ -659,7 +678,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         memcpy(good_x, x, sizeof *x * n3);
         memcpy(good_v, v, sizeof *v * n3);
         good_md_step = vkmd_md_steps_done(run->md);
-        vkmd_md_get_box(run->md, good_box);
+        vkmd_md_get_cell(run->md, &good_box);
         if (!is_report)
             continue;
         const double t = vkmd_clock_now_s();

@@ -106,8 +106,16 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
         u[k] = ((double)bits[k] + 0.5) * 0x1p-32;
 
     double box[3], trial[3];
+    vkmd_box cell, trial_cell;
     vkmd_md_get_box(md, box);
-    const double volume = vkmd_box_volume(box);
+    vkmd_md_get_cell(md, &cell);
+    if (cell.triclinic && b->mode != VKMD_BAROSTAT_ISO) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "barostat: a triclinic box takes isotropic moves only (anisotropic and "
+                        "membrane barostats scale edges apart, which changes the cell's angles)");
+        goto cleanup;
+    }
+    const double volume = cell.triclinic ? vkmd_box_volume_a3(&cell) : vkmd_box_volume(box);
     vkmd_barostat_state *s = &b->state;
     int kind = 0;
     if (b->mode == VKMD_BAROSTAT_ANISO)
@@ -134,6 +142,11 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
         trial[d] = box[d] * scale[d];
         fits = fits && trial[d] >= min_edge;
     }
+    if (cell.triclinic) { /* the whole lattice scaled: its smallest width must fit */
+        trial_cell = cell;
+        vkmd_box_scale(&trial_cell, scale[0]);
+        fits = v_new > 0 && vkmd_box_min_width(&trial_cell) >= min_edge;
+    }
     s->attempts[kind]++;
     s->window_attempts[kind]++;
     if (fits) {
@@ -143,7 +156,10 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
         VKMD_TRY(vkmd_forcefield_readback(ctx, vkmd_md_forcefield(md), &e_old, NULL));
         VKMD_TRY(vkmd_md_save_state(ctx, md));
         vkmd_volume_move_scale(sys, vkmd_md_molecules(md), scale, x);
-        VKMD_TRY(vkmd_md_set_box_state(ctx, md, trial, x));
+        if (cell.triclinic)
+            VKMD_TRY(vkmd_md_set_cell_state(ctx, md, &trial_cell, x));
+        else
+            VKMD_TRY(vkmd_md_set_box_state(ctx, md, trial, x));
         VKMD_TRY(vkmd_forcefield_readback(ctx, vkmd_md_forcefield(md), &e, NULL));
         const double w = vkmd_volume_move_exponent(e.total - e_old.total, b->pressure, volume,
                                                    v_new, b->molecule_count, b->kt);

@@ -57,11 +57,11 @@ struct vkmd_md {
     vkmd_step *step; /* the fused step; NULL: pass by pass */
     int step_stale;  /* the fused step was made for another integrator or bath: re-create it */
     int64_t repeats; /* steps repeated for a missed rebuild (whole batches) */
-    double box[3];   /* the current box, A (starts as sys->box; vkmd_md_set_box) */
+    vkmd_box cell;   /* the current box (starts as sys->box; vkmd_md_set_cell_state) */
     /* vkmd_md_save_state / vkmd_md_restore_state: a copy of the state between
      * steps (made on first use) */
     vkmd_vk_buffer kept_pos, kept_pos_x, kept_vel, kept_forces, kept_energies;
-    double kept_box[3];
+    vkmd_box kept_cell;
     int kept;
     vkmd_barostat *baro; /* NULL: constant volume */
 };
@@ -165,12 +165,13 @@ static vkmd_result create_pipelines(vkmd_vk_context *ctx, vkmd_md *md)
     for (uint32_t m = 0; m < VKMD_MD_MODE_COUNT; ++m) {
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_MD_WORKGROUP_SIZE},
                                       {VKMD_SPEC_MD_MODE, m},
-                                      {VKMD_SPEC_POSITIONS, (uint32_t)pm}};
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)pm},
+                                      {VKMD_SPEC_TRICLINIC, md->cell.triclinic ? 1u : 0u}};
         const vkmd_vk_pipeline_desc pd = {.shader = shader,
                                           .buffer_count = VKMD_MD_BINDING_COUNT,
                                           .push_size = sizeof(vkmd_md_push),
                                           .specs = specs,
-                                          .spec_count = 3};
+                                          .spec_count = 4};
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &md->pipe[m]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &md->pipe[m], bufs, &md->set[m]));
     }
@@ -199,10 +200,16 @@ static void compute_push(vkmd_md *md)
     const vkmd_md_desc *d = &md->desc;
     vkmd_md_push *p = &md->push;
     memset(p, 0, sizeof *p);
-    if (md->periodic) {
-        p->box.x = (float)md->box[0];
-        p->box.y = (float)md->box[1];
-        p->box.z = (float)md->box[2];
+    if (md->periodic && md->cell.triclinic) { /* layout_md.h: L, then T in w, tri_cx, tri_cy */
+        const double(*v)[3] = md->cell.vec;
+        const float cx = (float)v[2][0], cy = (float)v[2][1];
+        p->box = (vkmd_gpu_vec4){(float)v[0][0], (float)v[1][1], (float)v[2][2], (float)v[1][0]};
+        memcpy(&p->tri_cx, &cx, 4);
+        memcpy(&p->tri_cy, &cy, 4);
+    } else if (md->periodic) {
+        p->box.x = (float)md->cell.len[0];
+        p->box.y = (float)md->cell.len[1];
+        p->box.z = (float)md->cell.len[2];
     }
     p->atom_count = (uint32_t)md->atom_count;
     p->molecule_count = (uint32_t)md->mol.count;
@@ -280,8 +287,15 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     md->settings = *md->desc.settings;
     md->atom_count = sys->atom_count;
     md->periodic = sys->box.periodic;
-    for (int d = 0; d < 3; ++d)
-        md->box[d] = md->periodic ? sys->box.len[d] : 0.0;
+    if (md->periodic)
+        md->cell = sys->box;
+    if (md->cell.triclinic && md->desc.pressure_bar > 0 && md->desc.barostat != VKMD_BAROSTAT_ISO) {
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "md: %s has a triclinic box: the barostat must be isotropic (anisotropic "
+                        "and membrane moves scale edges apart and change the cell's angles)",
+                        sys->title);
+        goto cleanup;
+    }
     /* Virtual sites are massless (inverse mass 0: the integrator never moves
      * them; the force field rebuilds them from their parents). Sites are
      * massless and distinct (vkmd_vsite_check), so the massless atoms are
@@ -694,7 +708,9 @@ static vkmd_result create_step(vkmd_vk_context *ctx, vkmd_md *md)
 {
     vkmd_step_destroy(ctx, md->step);
     md->step = NULL;
-    if (!want_fused(ctx, md) || !md->periodic || !vkmd_forcefield_pme(md->ff))
+    /* The fused step takes rectangular boxes only: a triclinic cell runs
+     * pass by pass. */
+    if (!want_fused(ctx, md) || !md->periodic || !vkmd_forcefield_pme(md->ff) || md->cell.triclinic)
         return VKMD_OK;
     const vkmd_step_desc sd = {.ff = md->ff,
                                .constraints = md->cons,
@@ -913,9 +929,16 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
         r->temperature_k = 2 * r->kinetic / ((double)md->dof * VKMD_BOLTZMANN_KCAL);
         if (md->periodic) {
             for (int d = 0; d < 3; ++d)
-                r->box[d] = md->box[d];
-            r->volume_a3 = vkmd_box_volume(r->box);
-            r->density_g_cm3 = vkmd_density_g_cm3(vkmd_system_mass(md->sys), r->box);
+                r->box[d] = md->cell.len[d];
+            r->cell = md->cell;
+            if (md->cell.triclinic) { /* the cell's volume: ax by cz */
+                r->volume_a3 = vkmd_box_volume_a3(&md->cell);
+                const double as_brick[3] = {r->volume_a3, 1.0, 1.0};
+                r->density_g_cm3 = vkmd_density_g_cm3(vkmd_system_mass(md->sys), as_brick);
+            } else {
+                r->volume_a3 = vkmd_box_volume(r->box);
+                r->density_g_cm3 = vkmd_density_g_cm3(vkmd_system_mass(md->sys), r->box);
+            }
         }
     }
 cleanup:
@@ -1069,15 +1092,14 @@ double vkmd_md_cutoff(const vkmd_md *md)
 /* ---- box and barostat --------------------------------------------------- */
 
 /* The box into every constant and recording (no list rebuild, no forces). */
-static vkmd_result apply_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[3])
+static vkmd_result apply_box(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_box *cell)
 {
     vkmd_result res = VKMD_OK;
     if (!md->periodic)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: %s has no periodic box to change",
                          md->sys->title);
-    VKMD_TRY(vkmd_forcefield_set_box(md->ff, box));
-    for (int d = 0; d < 3; ++d)
-        md->box[d] = box[d];
+    VKMD_TRY(vkmd_forcefield_set_cell(md->ff, cell));
+    md->cell = *cell;
     compute_push(md);
     free_batches(ctx, md);
     if (md->step)
@@ -1086,14 +1108,25 @@ cleanup:
     return res;
 }
 
-vkmd_result vkmd_md_set_box_state(vkmd_vk_context *ctx, vkmd_md *md, const double box[3],
-                                  const double *positions)
+vkmd_result vkmd_md_set_cell_state(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_box *cell,
+                                   const double *positions)
 {
     vkmd_result res = VKMD_OK;
-    VKMD_TRY(apply_box(ctx, md, box));
+    VKMD_TRY(apply_box(ctx, md, cell));
     VKMD_TRY(vkmd_md_set_state(ctx, md, positions, NULL));
 cleanup:
     return res;
+}
+
+vkmd_result vkmd_md_set_box_state(vkmd_vk_context *ctx, vkmd_md *md, const double box[3],
+                                  const double *positions)
+{
+    if (!(box[0] > 0 && box[1] > 0 && box[2] > 0 && isfinite(box[0] * box[1] * box[2])))
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: box %g x %g x %g A is not a box", box[0],
+                         box[1], box[2]);
+    vkmd_box cell;
+    vkmd_box_set_rect(&cell, box);
+    return vkmd_md_set_cell_state(ctx, md, &cell, positions);
 }
 
 vkmd_result vkmd_md_set_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[3])
@@ -1104,7 +1137,12 @@ vkmd_result vkmd_md_set_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[
 void vkmd_md_get_box(const vkmd_md *md, double out_box[3])
 {
     for (int d = 0; d < 3; ++d)
-        out_box[d] = md->box[d];
+        out_box[d] = md->periodic ? md->cell.len[d] : 0.0;
+}
+
+void vkmd_md_get_cell(const vkmd_md *md, vkmd_box *out_cell)
+{
+    *out_cell = md->cell;
 }
 
 static vkmd_result keep_buffer(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_vk_buffer *like,
@@ -1135,8 +1173,7 @@ vkmd_result vkmd_md_save_state(vkmd_vk_context *ctx, vkmd_md *md)
     copy_buffer(cb, &acc->forces, &md->kept_forces);
     copy_buffer(cb, &acc->energies, &md->kept_energies);
     VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
-    for (int d = 0; d < 3; ++d)
-        md->kept_box[d] = md->box[d];
+    md->kept_cell = md->cell;
     md->kept = 1;
 cleanup:
     return res;
@@ -1150,7 +1187,7 @@ vkmd_result vkmd_md_restore_state(vkmd_vk_context *ctx, vkmd_md *md)
     const vkmd_accum *acc = vkmd_forcefield_accum(md->ff);
     const vkmd_vk_buffer *px = vkmd_forcefield_positions_x(md->ff);
     if (md->periodic)
-        VKMD_TRY(apply_box(ctx, md, md->kept_box));
+        VKMD_TRY(apply_box(ctx, md, &md->kept_cell));
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
     vkmd_vk_barrier_compute_to_transfer(cb);

@@ -104,7 +104,8 @@ typedef struct vkmd_md_report {
     double kinetic;        /* kcal/mol, of the constrained velocities */
     double total;          /* potential.total + kinetic */
     double temperature_k;  /* 2 KE / (dof k_B) */
-    double box[3];         /* A, the box of this state (0 for vacuum) */
+    double box[3];         /* A, the box of this state (0 for vacuum): edge lengths */
+    vkmd_box cell;         /* the whole cell of this state (vectors, angles; zero for vacuum) */
     double volume_a3;      /* A^3 (0 for vacuum) */
     double density_g_cm3;  /* g/cm^3 (0 for vacuum) */
 } vkmd_md_report;
@@ -182,6 +183,14 @@ vkmd_result vkmd_md_set_box_state(vkmd_vk_context *ctx, vkmd_md *md, const doubl
 vkmd_result vkmd_md_set_box(vkmd_vk_context *ctx, vkmd_md *md, const double box[3]);
 /* The current box edges, A (zeros for vacuum). */
 void vkmd_md_get_box(const vkmd_md *md, double out_box[3]);
+/* As vkmd_md_set_box_state for a whole cell (copied): rectangular or
+ * triclinic, of the same kind as the system's box (vkmd_md_set_box_state
+ * takes rectangular boxes only and refuses on a triclinic system). Errors
+ * as vkmd_md_set_box_state, and a cell of the other kind. */
+vkmd_result vkmd_md_set_cell_state(vkmd_vk_context *ctx, vkmd_md *md, const vkmd_box *cell,
+                                   const double *positions);
+/* The current cell (zeroed for vacuum). */
+void vkmd_md_get_cell(const vkmd_md *md, vkmd_box *out_cell);
 
 /* Saves the state between steps on the device (positions, velocities,
  * forces, energies, box); vkmd_md_restore_state puts it back bit for bit

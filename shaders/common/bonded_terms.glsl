@@ -9,17 +9,28 @@
 // VKMD_ENERGY_RESTRAINT, then the three from VKMD_ENERGY_UREY_BRADLEY
 // (bonded_slot). CHARMM's Urey-Bradley terms ride in the bond range and its
 // harmonic impropers in the dihedral range (a flag in params picks the form
-// and the slot), so systems without them run the same code.
+// and the slot), so systems without them run the same code. A triclinic cell
+// (TRICLINIC, common/box.glsl; always periodic) passes L = (ax, by, cz) in
+// BD_BOX.xyz and T = (bx, cx, cy) as BD_BOX_T (the push block's box_t.xyz).
 #ifndef VKMD_BONDED_TERMS_GLSL
 #define VKMD_BONDED_TERMS_GLSL
+
+#include "common/box.glsl"
+
+// d under the minimum-image convention when the box is periodic.
+vec3 bonded_min_image(vec3 d)
+{
+    if (TRICLINIC)
+        return box_tri_min_image(d, BD_BOX.xyz, BD_BOX_T);
+    if (BD_BOX.w != 0.0)
+        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
+    return d;
+}
 
 // x_b - x_a under the minimum-image convention when the box is periodic.
 vec3 delta(uint a, uint b)
 {
-    vec3 d = pos_sub(load_pos(b), load_pos(a));
-    if (BD_BOX.w != 0.0)
-        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
-    return d;
+    return bonded_min_image(pos_sub(load_pos(b), load_pos(a)));
 }
 
 void add_force(uint atom, vec3 f)
@@ -195,9 +206,7 @@ float restraint(vkmd_bonded_term t)
         return 0.0;
     vec3 coarse, fine;
     pos_pair(load_pos(t.atoms.x), coarse, fine);
-    vec3 d = (coarse - t.params.xyz) + (fine - uintBitsToFloat(t.atoms.yzw));
-    if (BD_BOX.w != 0.0)
-        d -= BD_BOX.xyz * floor(d / BD_BOX.xyz + 0.5);
+    vec3 d = bonded_min_image((coarse - t.params.xyz) + (fine - uintBitsToFloat(t.atoms.yzw)));
     float g;
     float e = form_restraint(dot(d, d), k, BD_RESTRAINT_FB, g);
     if (g != 0.0)

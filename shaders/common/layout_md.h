@@ -13,6 +13,7 @@
  *                  tree sums in a fixed order, one atomic per workgroup)
  *   COM_APPLY      v -= P / M, for every atom
  *   WRAP_SHIFT     per molecule: the box translation putting its first atom in [0, L)
+ *                  (a triclinic cell's lattice translation into its brick, common/box.glsl)
  *   WRAP_APPLY     per atom: x += shift(molecule), x_ref too
  *   ADVANCE        one thread: step counter += pc.steps, momentum cleared
  * a(x) = F(x) / m * VKMD_ACCEL_PER_FORCE_MASS with F read from the int64
@@ -53,7 +54,8 @@
 #define VKMD_MD_MOMENTUM_INV_SCALE 2.3283064365386963e-10
 
 #define VKMD_MD_PUSH_FIELDS                                                                        \
-    VKMD_VEC4 box; /* xyz: box edges A (0 for vacuum: WRAP_* do nothing) */                        \
+    VKMD_VEC4 box; /* xyz: box edges A (0 for vacuum: WRAP_* do nothing); triclinic (TRICLINIC):   \
+                      ax, by, cz and w = bx (common/box.glsl) */                                   \
     VKMD_UINT atom_count;                                                                          \
     VKMD_UINT molecule_count;                                                                      \
     VKMD_FLOAT dt_fs;                                                                              \
@@ -64,8 +66,8 @@
     VKMD_UINT seed_hi;                                                                             \
     VKMD_UINT step_offset; /* step = counter + step_offset (steps recorded before in the batch) */ \
     VKMD_UINT steps;       /* ADVANCE: steps to add */                                             \
-    VKMD_UINT pad0;                                                                                \
-    VKMD_UINT pad1;
+    VKMD_UINT tri_cx;      /* triclinic: cx, float bits (else 0) */                                \
+    VKMD_UINT tri_cy;      /* triclinic: cy, float bits (else 0) */
 
 #ifdef __STDC__
 typedef struct vkmd_md_push {

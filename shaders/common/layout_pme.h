@@ -49,19 +49,23 @@
 #define VKMD_PME_BINDING_COUNT       8
 
 /* One push-constant block for every pme_*.comp.
- * box:   xyz edge lengths in A (orthorhombic), w unused.
+ * box:   xyz edge lengths in A (orthorhombic; a triclinic cell: ax, by, cz),
+ *        w unused.
  * ewald: x = pi^2 / alpha^2 (A^2), y = coulomb_k / (pi V) (kcal/mol A^-2 e^-2
  *        with V in A^3), z, w unused.
  * grid:  K0, K1, K2, K2/2 + 1.
- * atom_count, then three unused words (std430 rounds the block to 16 bytes). */
+ * atom_count, then a triclinic cell's shear (float bits; unused when
+ * rectangular): fractional coordinates are (x + s0 y + s1 z) / ax,
+ * (y + s2 z) / by, z / cz, with s0 = -bx / by, s1 = (bx cy - by cx) / (by cz),
+ * s2 = -cy / cz (ax a*, by b* of the reciprocal rows; common/pme_atom.glsl). */
 #define VKMD_PME_PUSH_FIELDS                                                                       \
     VKMD_VEC4 box;                                                                                 \
     VKMD_VEC4 ewald;                                                                               \
     VKMD_UVEC4 grid;                                                                               \
     VKMD_UINT atom_count;                                                                          \
-    VKMD_UINT unused0;                                                                             \
-    VKMD_UINT unused1;                                                                             \
-    VKMD_UINT unused2;
+    VKMD_UINT shear0;                                                                              \
+    VKMD_UINT shear1;                                                                              \
+    VKMD_UINT shear2;
 
 #ifdef __STDC__
 typedef struct vkmd_pme_push {

@@ -154,8 +154,8 @@ _Static_assert(sizeof(vkmd_step_params) == 224, "step params are 224 bytes");
 _Static_assert(sizeof(vkmd_step_push) == 16, "step push constants are 16 bytes");
 _Static_assert(offsetof(vkmd_forces_params, nb) == 32, "forces params.nb at 32");
 _Static_assert(offsetof(vkmd_forces_params, bd) == 128, "forces params.bd at 128");
-_Static_assert(offsetof(vkmd_forces_params, nl) == 192, "forces params.nl at 192");
-_Static_assert(sizeof(vkmd_forces_params) == 320, "forces params are 320 bytes");
+_Static_assert(offsetof(vkmd_forces_params, nl) == 208, "forces params.nl at 208");
+_Static_assert(sizeof(vkmd_forces_params) == 336, "forces params are 336 bytes");
 #endif
 
 #endif

@@ -8,10 +8,15 @@
 #ifndef VKMD_NL_ATOM_GLSL
 #define VKMD_NL_ATOM_GLSL
 
-// b - a under the minimum-image convention (orthorhombic box).
+#include "common/box.glsl"
+
+// b - a under the minimum-image convention (a triclinic box: L in box.xyz,
+// T in box_lo.xyz, common/box.glsl).
 vec3 nl_atom_delta(vec3 a, vec3 b)
 {
     vec3 d = b - a;
+    if (TRICLINIC)
+        return box_tri_min_image(d, NLP.box.xyz, NLP.box_lo.xyz);
     return d - NLP.box.xyz * floor(d / NLP.box.xyz + 0.5);
 }
 
@@ -137,10 +142,15 @@ vkmd_pos nl_anchor_pos(vec3 a)
 
 // Slot s's position (of atom position x) relative to its cluster's anchor,
 // in the image of its build position (an atom wrapped since the build is
-// put back, whole box edges, the edge as a float pair).
+// put back, whole box edges, the edge as a float pair; in a triclinic cell
+// the lattice translation in float).
 vec3 nl_relative(uint s, vkmd_pos x)
 {
     vec3 r = pos_sub(x, nl_anchor_pos(cluster[3u * (s / VKMD_NL_CLUSTER_SIZE)].xyz));
+    if (TRICLINIC) {
+        vec3 n = box_tri_image_counts(r - rel[s].xyz, NLP.box.xyz, NLP.box_lo.xyz);
+        return r - box_tri_translation(n, NLP.box.xyz, NLP.box_lo.xyz);
+    }
     vec3 k = floor((r - rel[s].xyz) / NLP.box.xyz + 0.5);
     return (r - k * NLP.box.xyz) - k * NLP.box_lo.xyz;
 }

@@ -6,6 +6,7 @@
 #define VKMD_NL_COMMON_GLSL
 
 #include "common/vkmd_layout.h"
+#include "common/box.glsl"
 
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_NL_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
@@ -58,16 +59,23 @@ uvec2 pair_bit(uint l, uint m)
     return l < 4u ? uvec2(1u << b, 0u) : uvec2(0u, 1u << b);
 }
 
-// b - a under the minimum-image convention (orthorhombic box), as ref_delta.
+// b - a under the minimum-image convention, as ref_delta. A triclinic box
+// passes L = (ax, by, cz) in box.xyz and T = (bx, cx, cy) in box_lo.xyz
+// (common/box.glsl).
 vec3 nl_delta(vec3 a, vec3 b)
 {
     vec3 d = b - a;
+    if (TRICLINIC)
+        return box_tri_min_image(d, pc.box.xyz, pc.box_lo.xyz);
     return d - pc.box.xyz * floor(d / pc.box.xyz + 0.5);
 }
 
-// Position wrapped into [0, L] (L itself only by rounding of tiny negatives).
+// Position wrapped into [0, L] (L itself only by rounding of tiny negatives);
+// a triclinic cell's into the brick [0, ax) x [0, by) x [0, cz).
 vec3 nl_wrap(vec3 p)
 {
+    if (TRICLINIC)
+        return p + box_tri_wrap_shift(p, pc.box.xyz, pc.box_lo.xyz);
     return p - pc.box.xyz * floor(p / pc.box.xyz);
 }
 

@@ -5,6 +5,8 @@
 #ifndef VKMD_NL_PRUNE_GLSL
 #define VKMD_NL_PRUNE_GLSL
 
+#include "common/box.glsl"
+
 const uint NL_PRUNE_C = VKMD_NL_CLUSTER_SIZE;
 
 // Prunes the outer tiles of one kind of cluster ci into the inner list
@@ -31,7 +33,9 @@ uint prune_kind(uint ci, uint n, const bool MIN_IMAGE, vec3 xi)
             bool near = false;
             for (uint r = 0u; r < NL_PRUNE_C; ++r) {
                 vec3 d = xj - xi;
-                if (MIN_IMAGE) {
+                if (MIN_IMAGE && TRICLINIC) {
+                    d = box_tri_min_image(d, NLP.box.xyz, NLP.box_lo.xyz);
+                } else if (MIN_IMAGE) {
                     vec3 k = floor(d / NLP.box.xyz + 0.5);
                     d = (d - k * NLP.box.xyz) - k * NLP.box_lo.xyz;
                 }

@@ -5,9 +5,13 @@
 // specialization constants ENERGY, LJ_TABLE (and the fp16 ones in the fp16
 // builds), includes common/tile.glsl, and defines NB_ATOMS, NB_SLOTS,
 // NB_INNER (inner stride), NB_MASK_BASE, NB_TYPES, NB_CUTOFF2, NB_ALPHA,
-// NB_BOX, NB_BOX_LO, NB_BOX_INV (vec3).
+// NB_BOX, NB_BOX_LO, NB_BOX_INV (vec3). A triclinic cell (TRICLINIC,
+// common/box.glsl) passes L = (ax, by, cz) in NB_BOX, T = (bx, cx, cy) in
+// NB_BOX_LO.
 #ifndef VKMD_NONBONDED_TILES_GLSL
 #define VKMD_NONBONDED_TILES_GLSL
+
+#include "common/box.glsl"
 
 // Kahan summation: s + c carries the sum to about one ulp whatever the
 // number of terms. `precise` stops the compiler from re-associating
@@ -73,6 +77,8 @@ float lj_pair(vec4 pi, vec4 pj, float r2, float inv_r2, const bool TABLE, out fl
 // exact near |d| = L, so subtracting k L_lo then rounds once, unbiased.
 vec3 tile_min_image(vec3 d)
 {
+    if (TRICLINIC)
+        return box_tri_min_image(d, NB_BOX, NB_BOX_LO);
     vec3 k = floor(d * NB_BOX_INV + 0.5);
     return (d - k * NB_BOX) - k * NB_BOX_LO;
 }

@@ -6,9 +6,22 @@
 // ref_pme.c. The includer declares ORDER (then includes pme_spline.glsl), the
 // grids it uses (qgrid and qgrid_add, the fp32 grid `grid`), defines PME_BOX
 // (vec3, A), PME_GRID (uvec4: K0, K1, K2, K2/2 + 1), and picks the parts with
-// PME_ATOM_SPREAD, PME_ATOM_GATHER, PME_ATOM_CONVERT.
+// PME_ATOM_SPREAD, PME_ATOM_GATHER, PME_ATOM_CONVERT. A triclinic cell
+// (TRICLINIC, common/box.glsl): PME_BOX is (ax, by, cz) and PME_SHEAR (vec3)
+// the shear of layout_pme.h; positions are sheared so that x / PME_BOX are
+// the fractional coordinates, and the force goes back through the
+// reciprocal rows.
 #ifndef VKMD_PME_ATOM_GLSL
 #define VKMD_PME_ATOM_GLSL
+
+#include "common/box.glsl"
+
+// (x + s0 y + s1 z, y + s2 z, z): ax, by, cz times the fractional
+// coordinates of a triclinic cell.
+vec3 pme_shear(vec3 v)
+{
+    return vec3(v.x + PME_SHEAR.x * v.y + PME_SHEAR.y * v.z, v.y + PME_SHEAR.z * v.z, v.z);
+}
 
 #ifdef PME_ATOM_SPREAD
 // Adds q Mx My Mz at the atom's ORDER^3 points (x: coarse part, fine: the
@@ -19,6 +32,10 @@ void pme_spread_atom(float q, vec3 x, vec3 fine)
     float wx, wy, wz;
     float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
     float d[VKMD_PME_MAX_ORDER]; // derivatives: not needed here
+    if (TRICLINIC) {
+        x = pme_shear(x);
+        fine = pme_shear(fine);
+    }
     pme_grid_coord(x.x, fine.x, PME_BOX.x, PME_GRID.x, i0x, wx);
     pme_grid_coord(x.y, fine.y, PME_BOX.y, PME_GRID.y, i0y, wy);
     pme_grid_coord(x.z, fine.z, PME_BOX.z, PME_GRID.z, i0z, wz);
@@ -51,6 +68,10 @@ vec3 pme_gather_atom(float q, vec3 x, vec3 fine)
     float wx, wy, wz;
     float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
     float dx[VKMD_PME_MAX_ORDER], dy[VKMD_PME_MAX_ORDER], dz[VKMD_PME_MAX_ORDER];
+    if (TRICLINIC) {
+        x = pme_shear(x);
+        fine = pme_shear(fine);
+    }
     pme_grid_coord(x.x, fine.x, PME_BOX.x, PME_GRID.x, i0x, wx);
     pme_grid_coord(x.y, fine.y, PME_BOX.y, PME_GRID.y, i0y, wy);
     pme_grid_coord(x.z, fine.z, PME_BOX.z, PME_GRID.z, i0z, wz);
@@ -74,7 +95,10 @@ vec3 pme_gather_atom(float q, vec3 x, vec3 fine)
             f.z += tx[ix] * ty[iy] * sd;
         }
     }
-    return f * (-q * vec3(PME_GRID.xyz) / PME_BOX);
+    f *= -q * vec3(PME_GRID.xyz) / PME_BOX;
+    if (TRICLINIC) // sum over k of f_k (L_k r_k): the reciprocal rows
+        f = vec3(f.x, f.x * PME_SHEAR.x + f.y, f.x * PME_SHEAR.y + f.y * PME_SHEAR.z + f.z);
+    return f;
 }
 
 #endif

@@ -20,6 +20,9 @@ layout(std430, set = 0, binding = VKMD_VIEW_BINDING_FORCES) readonly buffer Forc
 layout(std430, set = 0, binding = VKMD_VIEW_BINDING_PAIRS) readonly buffer Pairs {
     uint pairs[];
 };
+layout(std430, set = 0, binding = VKMD_VIEW_BINDING_OUTLINE) readonly buffer Outline {
+    vec4 outline[];
+};
 
 layout(push_constant) uniform Push {
     VKMD_VIEW_PUSH_FIELDS
@@ -52,11 +55,44 @@ float force_component(uint axis, uint atom)
     return float(int(force_words[k + 1u])) + float(force_words[k]) * VKMD_FIXED_INV_SCALE;
 }
 
+/* The centre (a + b + c) / 2 of a triclinic cell's drawing. */
+vec3 cell_centre()
+{
+    return 0.5 * (frame.cell[0].xyz + frame.cell[1].xyz + frame.cell[2].xyz);
+}
+
+/* p wrapped into the drawn triclinic outline: the parallelepiped (by its
+ * fractional coordinates) or the Wigner-Seitz cell (the image nearest the
+ * centre: rounding c, b, a, then the 26 images around). */
+vec3 cell_wrap(vec3 p)
+{
+    vec3 a = frame.cell[0].xyz, b = frame.cell[1].xyz, c = frame.cell[2].xyz;
+    vec3 d = p - cell_centre();
+    d -= c * floor(d.z / c.z + 0.5);
+    d -= b * floor(d.y / b.y + 0.5);
+    d -= a * floor(d.x / a.x + 0.5);
+    if (frame.cell[0].w == float(VKMD_VIEW_BOX_WIGNER)) {
+        vec3 best = d;
+        for (int i = -1; i <= 1; ++i)
+            for (int j = -1; j <= 1; ++j)
+                for (int k = -1; k <= 1; ++k) {
+                    vec3 t = d + float(i) * a + float(j) * b + float(k) * c;
+                    if (dot(t, t) < dot(best, best))
+                        best = t;
+                }
+        d = best;
+    }
+    return cell_centre() + d;
+}
+
 /* Where atom i is drawn: replicas side by side on a grid (columns x rows x
- * layers of frame.scale.z A) when asked, else where it is. */
+ * layers of frame.scale.z A) when asked, else where it is (in a triclinic
+ * cell, wrapped into the drawn outline). */
 vec3 atom_pos(uint i)
 {
     vec3 p = positions[i].xyz;
+    if (frame.cell[0].w >= float(VKMD_VIEW_BOX_WIGNER))
+        p = cell_wrap(p);
     if (frame.scale.z > 0.0) {
         uint r = atoms[i].w >> 8, nx = max(frame.counts.z, 1u), ny = max(frame.counts.w, 1u);
         p += frame.scale.z * vec3(float(r % nx), float((r / nx) % ny), float(r / (nx * ny)));

@@ -74,6 +74,7 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_SPEC_SELFTEST_SCALE 1 /* vk_selftest.comp: float factor */
 #define VKMD_SPEC_POSITIONS      2 /* every reader of MD positions: VKMD_POSITIONS_* */
 #define VKMD_SPEC_ENERGY         3 /* force passes: bool, sum energies (0: forces only) */
+#define VKMD_SPEC_TRICLINIC      4 /* readers of the box: bool, triclinic cell (common/box.glsl) */
 /* Ranges reserved per module (ids are defined in the module's layout header):
  * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME, 32..39 UFF,
  * 40..47 constraints, 48..55 MD integration, 56..63 minimisation. */
@@ -146,7 +147,9 @@ typedef struct vkmd_gpu_uvec4 {
  * restraint_count: positional restraints (last in the term array);
  * restraint_fb: their flat-bottom radius in A (0: plain harmonic);
  * cmap_count: CMAP terms (before the restraints). Counts: bond_count
- * includes the Urey-Bradley terms, dihedral_count the harmonic impropers. */
+ * includes the Urey-Bradley terms, dihedral_count the harmonic impropers.
+ * box_t: a triclinic cell's off-diagonal terms (bx, cx, cy) in A, w unused
+ * (zero and unread for rectangular boxes). */
 #define VKMD_BONDED_PUSH_FIELDS                                                                    \
     VKMD_VEC4 box;                                                                                 \
     VKMD_UINT bond_count;                                                                          \
@@ -160,7 +163,8 @@ typedef struct vkmd_gpu_uvec4 {
     VKMD_UINT restraint_count;                                                                     \
     VKMD_FLOAT restraint_fb;                                                                       \
     VKMD_UINT cmap_count;                                                                          \
-    VKMD_UINT pad1;
+    VKMD_UINT pad1;                                                                                \
+    VKMD_VEC4 box_t;
 
 struct vkmd_bonded_term {
     VKMD_BONDED_TERM_FIELDS
@@ -190,7 +194,8 @@ _Static_assert(offsetof(vkmd_bonded_push, excl_count) == 36, "push.excl_count at
 _Static_assert(offsetof(vkmd_bonded_push, ewald_alpha) == 40, "push.ewald_alpha at 40");
 _Static_assert(offsetof(vkmd_bonded_push, restraint_count) == 48, "push.restraint_count at 48");
 _Static_assert(offsetof(vkmd_bonded_push, restraint_fb) == 52, "push.restraint_fb at 52");
-_Static_assert(sizeof(vkmd_bonded_push) == 64, "bonded push constants are 64 bytes");
+_Static_assert(offsetof(vkmd_bonded_push, box_t) == 64, "push.box_t at 64");
+_Static_assert(sizeof(vkmd_bonded_push) == 80, "bonded push constants are 80 bytes");
 _Static_assert(sizeof(vkmd_bonded_push) <= 128, "push constants fit the guaranteed 128 bytes");
 _Static_assert(sizeof(vkmd_selftest_push) == 4, "selftest push constants are 4 bytes");
 _Static_assert(VKMD_ENERGY_ANGLE == VKMD_ENERGY_BOND + 1 &&
