@@ -17,6 +17,7 @@
  *     cell, a cell without angles; the writer refuses a NaN (nothing
  *     written) and an uncreatable path. */
 #include "io/coords.h"
+#include "io/frame_source.h"
 #include "io/netcdf.h"
 #include "system/water_tile.h"
 #include "testlib.h"
@@ -153,6 +154,36 @@ static void trajectory(const vkmd_system *sys)
         CHECK(worst == 0 && vrel < 1e-6 && wb == 0 && wt == 0);
     }
     vkmd_netcdf_reader_close(r);
+
+    /* Append after all 3 (no rewrite), then drop it again: 4, then 3 frames. */
+    w = NULL;
+    CHECK_OK(vkmd_netcdf_writer_open_append(path, &d, 3, &w));
+    if (w) {
+        CHECK_OK(vkmd_netcdf_writer_append(w, 0.5 * 4, x, v, &box));
+        CHECK(vkmd_netcdf_writer_frame_count(w) == 4);
+    }
+    CHECK_OK(vkmd_netcdf_writer_close(w));
+    w = NULL;
+    CHECK_OK(vkmd_netcdf_writer_open_append(path, &d, 3, &w));
+    CHECK_OK(vkmd_netcdf_writer_close(w));
+
+    /* What `vkmd view water:20 --traj traj.nc` plays. */
+    vkmd_frame_source fs;
+    CHECK_OK(vkmd_frame_source_open("water:20", NULL, path, &fs));
+    float *x4 = malloc(sizeof *x4 * 4 * (size_t)n);
+    CHECK(x4 != NULL);
+    if (x4 && fs.frame_count == 3) {
+        CHECK_OK(vkmd_frame_source_read(&fs, 2, x4));
+        printf("frame source: %d frames, frame 3 at %g ps, box %g A\n", fs.frame_count,
+               vkmd_frame_source_time_ps(&fs, 2), fs.sys.box.len[0]);
+        CHECK(vkmd_frame_source_time_ps(&fs, 1) == 1.0 && vkmd_frame_source_time_ps(&fs, 2) == 2.0);
+        CHECK(fs.sys.box.periodic && fs.sys.box.len[0] == box.len[0]);
+    } else {
+        CHECK_MSG(0, "frame source: %d frames, expected 3", fs.frame_count);
+    }
+    free(x4);
+    vkmd_frame_source_close(&fs);
+
     w = NULL;
     check_error(vkmd_netcdf_writer_open_append(path, &d, 5, &w), VKMD_ERROR_PARSE, path,
                 "frames are lost");
