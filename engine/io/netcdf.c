@@ -295,6 +295,130 @@ cleanup:
     return res;
 }
 
+/* ---- classic header check ----------------------------------------------- */
+
+/* libnetcdf allocates what a classic header declares (a name of 3 GB, a
+ * billion dimensions) before it finds the file too short for it. So the
+ * header of a classic, 64-bit offset or CDF-5 file is walked here first
+ * (the grammar of https://docs.unidata.ucar.edu/netcdf-c/current/file_format_specifications.html)
+ * and every count checked against the bytes left in the file; only then does
+ * libnetcdf parse it. Found by fuzz/fuzz_netcdf.c (tests/broken/fuzz). */
+typedef struct hdr_reader {
+    FILE *f;
+    int64_t pos, size;
+    int wide; /* CDF-5: 64-bit counts */
+} hdr_reader;
+
+static int hdr_u32(hdr_reader *h, uint64_t *out)
+{
+    unsigned char b[4];
+    if (h->size - h->pos < 4 || fread(b, 1, 4, h->f) != 4)
+        return 0;
+    h->pos += 4;
+    *out = (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];
+    return 1;
+}
+
+/* A count: 32 bits, or 64 in CDF-5. */
+static int hdr_count(hdr_reader *h, uint64_t *out)
+{
+    uint64_t hi = 0, lo;
+    if (h->wide && !hdr_u32(h, &hi))
+        return 0;
+    if (!hdr_u32(h, &lo))
+        return 0;
+    *out = hi << 32 | lo;
+    return 1;
+}
+
+static int hdr_skip(hdr_reader *h, uint64_t n)
+{
+    if ((uint64_t)(h->size - h->pos) < n || fseeko(h->f, (off_t)n, SEEK_CUR) != 0)
+        return 0;
+    h->pos += (int64_t)n;
+    return 1;
+}
+
+/* A list's tag and element count, the count bounded by the bytes left over
+ * `min_bytes` per element. */
+static int hdr_list(hdr_reader *h, uint64_t want_tag, uint64_t min_bytes, uint64_t *out_n)
+{
+    uint64_t tag, n;
+    if (!hdr_u32(h, &tag) || !hdr_count(h, &n))
+        return 0;
+    if (tag == 0 && n == 0) { /* ABSENT */
+        *out_n = 0;
+        return 1;
+    }
+    *out_n = n;
+    return tag == want_tag && n <= (uint64_t)(h->size - h->pos) / min_bytes;
+}
+
+static int hdr_name(hdr_reader *h)
+{
+    uint64_t len;
+    return hdr_count(h, &len) && len <= NC_MAX_NAME && hdr_skip(h, (len + 3) & ~(uint64_t)3);
+}
+
+static int hdr_attrs(hdr_reader *h)
+{
+    static const uint64_t type_size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
+    uint64_t n;
+    if (!hdr_list(h, 0x0C, h->wide ? 24 : 12, &n))
+        return 0;
+    for (uint64_t a = 0; a < n; ++a) {
+        uint64_t type, count;
+        if (!hdr_name(h) || !hdr_u32(h, &type) || type < 1 || type > (h->wide ? 11u : 6u) ||
+            !hdr_count(h, &count) || count > (uint64_t)(h->size - h->pos) / type_size[type] ||
+            !hdr_skip(h, (count * type_size[type] + 3) & ~(uint64_t)3))
+            return 0;
+    }
+    return 1;
+}
+
+/* 1 when the classic header of `path` is consistent with the file's size
+ * (or the file is not a classic NetCDF file: libnetcdf then says what it
+ * is); 0 with *out_at the byte where it stops making sense. */
+static int classic_header_ok(const char *path, int64_t *out_at)
+{
+    *out_at = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 1; /* nc_open reports it */
+    hdr_reader h = {.f = f};
+    unsigned char magic[4];
+    int ok = 1;
+    if (fseeko(f, 0, SEEK_END) == 0 && (h.size = ftello(f)) >= 4 && fseeko(f, 0, SEEK_SET) == 0 &&
+        fread(magic, 1, 4, f) == 4 && memcmp(magic, "CDF", 3) == 0 &&
+        (magic[3] == 1 || magic[3] == 2 || magic[3] == 5)) {
+        h.pos = 4;
+        h.wide = magic[3] == 5;
+        /* Also what libnetcdf 4.9 divides by without checking: a valid type
+         * for every variable, one record dimension (length 0), first if used. */
+        uint64_t numrecs, n_dims, len, n, rec = UINT64_MAX;
+        ok = hdr_count(&h, &numrecs) && hdr_list(&h, 0x0A, h.wide ? 16 : 8, &n_dims);
+        for (uint64_t d = 0; ok && d < n_dims; ++d) {
+            ok = hdr_name(&h) && hdr_count(&h, &len) && (len > 0 || rec == UINT64_MAX);
+            if (len == 0)
+                rec = d;
+        }
+        ok = ok && hdr_attrs(&h) && hdr_list(&h, 0x0B, h.wide ? 60 : 28, &n);
+        for (uint64_t v = 0; ok && v < n; ++v) {
+            uint64_t ndims, type, vsize, id;
+            ok = hdr_name(&h) && hdr_count(&h, &ndims) &&
+                 ndims <= (uint64_t)(h.size - h.pos) / (h.wide ? 8 : 4);
+            for (uint64_t k = 0; ok && k < ndims; ++k)
+                ok = hdr_count(&h, &id) && id < n_dims && (id != rec || k == 0);
+            ok = ok && hdr_attrs(&h) && hdr_u32(&h, &type) && type >= 1 &&
+                 type <= (h.wide ? 11u : 6u) && hdr_count(&h, &vsize) &&
+                 hdr_skip(&h, magic[3] == 1 ? 4 : 8);
+        }
+        *out_at = h.pos;
+    }
+    fclose(f);
+    return ok;
+}
+
 /* ---- reader ------------------------------------------------------------- */
 
 struct vkmd_netcdf_reader {
@@ -381,6 +505,14 @@ vkmd_result vkmd_netcdf_reader_open(const char *path, vkmd_netcdf_reader **out_r
         goto cleanup;
     }
     fclose(probe);
+    int64_t at = 0;
+    if (!classic_header_ok(path, &at)) {
+        res = vkmd_fail(VKMD_ERROR_PARSE,
+                        "%s: byte %lld: the NetCDF header is cut off or corrupt (a count "
+                        "beyond the file's size, a bad type or dimension)",
+                        path, (long long)at);
+        goto cleanup;
+    }
     {
         const int st = nc_open(path, NC_NOWRITE, &r->ids.ncid);
         if (st != NC_NOERR) {
