@@ -14,7 +14,7 @@
  *     cut-off NetCDF, foreign NetCDF, another ConventionVersion, a
  *     trajectory given as a restart, another atom count, a wrong spatial
  *     dimension, no coordinates, a NaN coordinate (atom named), a triclinic
- *     cell, a cell without angles; the writer refuses a NaN (nothing
+ *     cell, a cell without angles, a NetCDF-4 (HDF5) file; the writer refuses a NaN (nothing
  *     written) and an uncreatable path. */
 #include "io/coords.h"
 #include "io/frame_source.h"
@@ -371,6 +371,12 @@ static void bad_files(void)
                       cases[k].nan, cases[k].cell));
         check_error(vkmd_netcdf_read_restart(p, &s, NULL), cases[k].code, p, cases[k].want);
     }
+    /* NetCDF-4 (HDF5): refused before libnetcdf hands it to HDF5. */
+    snprintf(p, sizeof p, "%s/hdf5.ncrst", DIR);
+    int ncid;
+    CHECK(nc_create(p, NC_CLOBBER | NC_NETCDF4, &ncid) == NC_NOERR && nc_close(ncid) == NC_NOERR);
+    check_error(vkmd_netcdf_read_restart(p, &s, NULL), VKMD_ERROR_UNSUPPORTED, p,
+                "a NetCDF-4 (HDF5) file");
     /* A trajectory where a restart is asked for, and another atom count. */
     snprintf(p, sizeof p, "%s/traj.nc", DIR);
     check_error(vkmd_netcdf_read_restart(p, &s, NULL), VKMD_ERROR_PARSE, p, "expected a restart");

@@ -376,20 +376,25 @@ static int hdr_attrs(hdr_reader *h)
     return 1;
 }
 
-/* 1 when the classic header of `path` is consistent with the file's size
- * (or the file is not a classic NetCDF file: libnetcdf then says what it
- * is); 0 with *out_at the byte where it stops making sense. */
-static int classic_header_ok(const char *path, int64_t *out_at)
+enum { HEADER_OK, HEADER_NOT_CLASSIC, HEADER_HDF5, HEADER_CORRUPT };
+
+/* HEADER_OK when `path` is a classic NetCDF file (CDF-1, -2 or -5) whose
+ * header is consistent with the file's size; HEADER_HDF5 for NetCDF-4;
+ * HEADER_NOT_CLASSIC for anything else (also an unreadable file);
+ * HEADER_CORRUPT with *out_at the byte where the header stops making sense. */
+static int classic_header_check(const char *path, int64_t *out_at)
 {
     *out_at = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return 1; /* nc_open reports it */
+        return HEADER_NOT_CLASSIC;
     hdr_reader h = {.f = f};
-    unsigned char magic[4];
-    int ok = 1;
+    unsigned char magic[4] = {0};
+    int ok = 1, kind = HEADER_NOT_CLASSIC;
     if (fseeko(f, 0, SEEK_END) == 0 && (h.size = ftello(f)) >= 4 && fseeko(f, 0, SEEK_SET) == 0 &&
-        fread(magic, 1, 4, f) == 4 && memcmp(magic, "CDF", 3) == 0 &&
+        fread(magic, 1, 4, f) == 4 && memcmp(magic, "\x89HDF", 4) == 0)
+        kind = HEADER_HDF5;
+    if (h.size >= 4 && memcmp(magic, "CDF", 3) == 0 &&
         (magic[3] == 1 || magic[3] == 2 || magic[3] == 5)) {
         h.pos = 4;
         h.wide = magic[3] == 5;
@@ -414,9 +419,10 @@ static int classic_header_ok(const char *path, int64_t *out_at)
                  hdr_skip(&h, magic[3] == 1 ? 4 : 8);
         }
         *out_at = h.pos;
+        kind = ok ? HEADER_OK : HEADER_CORRUPT;
     }
     fclose(f);
-    return ok;
+    return kind;
 }
 
 /* ---- reader ------------------------------------------------------------- */
@@ -506,11 +512,25 @@ vkmd_result vkmd_netcdf_reader_open(const char *path, vkmd_netcdf_reader **out_r
     }
     fclose(probe);
     int64_t at = 0;
-    if (!classic_header_ok(path, &at)) {
+    switch (classic_header_check(path, &at)) {
+    case HEADER_OK:
+        break;
+    case HEADER_HDF5:
+        res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                        "%s: a NetCDF-4 (HDF5) file; vkmd reads the NetCDF-3 files AMBER writes: "
+                        "convert with nccopy -k 64-bit-offset",
+                        path);
+        goto cleanup;
+    case HEADER_CORRUPT:
         res = vkmd_fail(VKMD_ERROR_PARSE,
                         "%s: byte %lld: the NetCDF header is cut off or corrupt (a count "
                         "beyond the file's size, a bad type or dimension)",
                         path, (long long)at);
+        goto cleanup;
+    default:
+        res =
+            vkmd_fail(VKMD_ERROR_PARSE,
+                      "%s: not a readable NetCDF file (no NetCDF-3 signature CDF at byte 0)", path);
         goto cleanup;
     }
     {

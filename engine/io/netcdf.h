@@ -23,8 +23,11 @@
  * A trajectory is synced after every frame, so a run killed at any point
  * leaves a file whose frame count is the frames it holds.
  *
- * Reading accepts any NetCDF format libnetcdf opens (classic, 64-bit
- * offset, NetCDF-4), float or double variables, velocities with or without
+ * Reading accepts the NetCDF-3 formats (classic, 64-bit offset, CDF-5)
+ * after checking the header against the file's size (libnetcdf trusts it);
+ * NetCDF-4 (HDF5) files are refused with advice (VKMD_ERROR_UNSUPPORTED:
+ * HDF5's parser leaks and worse on corrupt files). It accepts float or
+ * double variables, velocities with or without
  * a scale_factor (without: A/ps), and checks every dimension against the
  * conventions; errors name the file (and the frame or atom). Cells with
  * angles other than 90 degrees are refused (VKMD_ERROR_UNSUPPORTED) until
@@ -107,9 +110,10 @@ int32_t vkmd_netcdf_writer_frame_count(const vkmd_netcdf_writer *w);
 vkmd_result vkmd_netcdf_writer_close(vkmd_netcdf_writer *w);
 
 /* Opens a NetCDF trajectory or restart and checks its layout. Errors:
- * VKMD_ERROR_IO (cannot open), VKMD_ERROR_PARSE (not NetCDF, not AMBER's
- * conventions, a missing or misshapen variable or dimension: named),
- * VKMD_ERROR_UNSUPPORTED (a ConventionVersion other than 1.0),
+ * VKMD_ERROR_IO (cannot open), VKMD_ERROR_PARSE (not NetCDF-3, a corrupt
+ * header (byte named), not AMBER's conventions, a missing or misshapen
+ * variable or dimension: named), VKMD_ERROR_UNSUPPORTED (a ConventionVersion
+ * other than 1.0, a NetCDF-4 file),
  * VKMD_ERROR_OUT_OF_MEMORY. */
 vkmd_result vkmd_netcdf_reader_open(const char *path, vkmd_netcdf_reader **out_r);
 
