@@ -11,7 +11,7 @@
 #      (positions, velocities, box; energy.csv rows). Without constraints: a
 #      new run re-applies SETTLE / SHAKE to the positions it starts from
 #      (sim/md.c), so a constrained run continued from any coordinate file
-#      (rst7, ncrst, chk) agrees only to rounding (docs/FORMATS.md); --restart
+#      (rst7, ncrst, chk) agrees only to rounding (README, NetCDF); --restart
 #      FILE.chk continues those bitwise (test_cli_restart);
 #   3. --restart from the 100-step run's checkpoint with a traj.nc of 4 frames
 #      (the 200-step run's) cuts it back to the checkpoint's 2 frames (the file
