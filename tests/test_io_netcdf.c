@@ -14,7 +14,8 @@
  *     cut-off NetCDF, foreign NetCDF, another ConventionVersion, a
  *     trajectory given as a restart, another atom count, a wrong spatial
  *     dimension, no coordinates, a NaN coordinate (atom named), a triclinic
- *     cell, a cell without angles, a NetCDF-4 (HDF5) file; the writer refuses a NaN (nothing
+ *     cell, a cell without angles, a file cut off in its data, a NetCDF-4
+ *     (HDF5) file; the writer refuses a NaN (nothing
  *     written) and an uncreatable path. */
 #include "io/coords.h"
 #include "io/frame_source.h"
@@ -370,6 +371,18 @@ static void bad_files(void)
         CHECK(make_nc(p, cases[k].conv, cases[k].version, cases[k].spatial, cases[k].coords,
                       cases[k].nan, cases[k].cell));
         check_error(vkmd_netcdf_read_restart(p, &s, NULL), cases[k].code, p, cases[k].want);
+    }
+    /* A restart cut off in its data (libnetcdf would read zeros there). */
+    {
+        size_t len = 0;
+        char *whole = test_read_file(DIR "/state.ncrst", &len);
+        CHECK(whole != NULL && len > 200);
+        snprintf(p, sizeof p, "%s/cut.ncrst", DIR);
+        FILE *cf = fopen(p, "wb");
+        CHECK(cf && whole && fwrite(whole, 1, len - 200, cf) == len - 200 && fclose(cf) == 0);
+        free(whole);
+        check_error(vkmd_netcdf_read_restart(p, &s, NULL), VKMD_ERROR_PARSE, p,
+                    "the file is cut off: its header describes data up to byte");
     }
     /* NetCDF-4 (HDF5): refused before libnetcdf hands it to HDF5. */
     snprintf(p, sizeof p, "%s/hdf5.ncrst", DIR);

@@ -376,21 +376,42 @@ static int hdr_attrs(hdr_reader *h)
     return 1;
 }
 
-enum { HEADER_OK, HEADER_NOT_CLASSIC, HEADER_HDF5, HEADER_CORRUPT };
+enum { HEADER_OK, HEADER_NOT_CLASSIC, HEADER_HDF5, HEADER_CORRUPT, HEADER_CUT };
+
+/* a * b + c, or UINT64_MAX when it overflows. */
+static uint64_t mul_add(uint64_t a, uint64_t b, uint64_t c)
+{
+    if (b != 0 && a > (UINT64_MAX - c) / b)
+        return UINT64_MAX;
+    return a * b + c;
+}
+
+/* What the data check needs of one variable. */
+typedef struct hdr_var {
+    uint64_t begin, vsize; /* data offset; the header's vsize (padded) */
+    uint64_t bytes;        /* unpadded bytes (of one record for a record variable) */
+    int record;
+} hdr_var;
 
 /* HEADER_OK when `path` is a classic NetCDF file (CDF-1, -2 or -5) whose
- * header is consistent with the file's size; HEADER_HDF5 for NetCDF-4;
- * HEADER_NOT_CLASSIC for anything else (also an unreadable file);
- * HEADER_CORRUPT with *out_at the byte where the header stops making sense. */
-static int classic_header_check(const char *path, int64_t *out_at)
+ * header is consistent with the file's size and whose variables' data lie
+ * inside the file (libnetcdf reads zeros past the end of a cut-off file);
+ * HEADER_HDF5 for NetCDF-4; HEADER_NOT_CLASSIC for anything else (also an
+ * unreadable file); HEADER_CORRUPT with *out_at the byte where the header
+ * stops making sense; HEADER_CUT with *out_at the end of the data the header
+ * describes, past the file's *out_size bytes. */
+static int classic_header_check(const char *path, int64_t *out_at, int64_t *out_size)
 {
-    *out_at = 0;
+    static const uint64_t type_size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
+    *out_at = *out_size = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return HEADER_NOT_CLASSIC;
     hdr_reader h = {.f = f};
     unsigned char magic[4] = {0};
     int ok = 1, kind = HEADER_NOT_CLASSIC;
+    uint64_t *dim_len = NULL;
+    hdr_var *vars = NULL;
     if (fseeko(f, 0, SEEK_END) == 0 && (h.size = ftello(f)) >= 4 && fseeko(f, 0, SEEK_SET) == 0 &&
         fread(magic, 1, 4, f) == 4 && memcmp(magic, "\x89HDF", 4) == 0)
         kind = HEADER_HDF5;
@@ -399,28 +420,84 @@ static int classic_header_check(const char *path, int64_t *out_at)
         h.pos = 4;
         h.wide = magic[3] == 5;
         /* Also what libnetcdf 4.9 divides by without checking: a valid type
-         * for every variable, one record dimension (length 0), first if used. */
-        uint64_t numrecs, n_dims, len, n, rec = UINT64_MAX;
+         * for every variable, one record dimension (length 0), first if used.
+         * The arrays grow as the header is read: they stay within its size. */
+        uint64_t numrecs, n_dims, len, n = 0, rec = UINT64_MAX, cap = 0;
         ok = hdr_count(&h, &numrecs) && hdr_list(&h, 0x0A, h.wide ? 16 : 8, &n_dims);
         for (uint64_t d = 0; ok && d < n_dims; ++d) {
             ok = hdr_name(&h) && hdr_count(&h, &len) && (len > 0 || rec == UINT64_MAX);
+            if (ok && d >= cap) {
+                cap = cap ? 2 * cap : 16;
+                uint64_t *grown = realloc(dim_len, sizeof *dim_len * cap);
+                ok = grown != NULL;
+                if (grown)
+                    dim_len = grown;
+            }
+            if (ok)
+                dim_len[d] = len;
             if (len == 0)
                 rec = d;
         }
         ok = ok && hdr_attrs(&h) && hdr_list(&h, 0x0B, h.wide ? 60 : 28, &n);
+        cap = 0;
         for (uint64_t v = 0; ok && v < n; ++v) {
-            uint64_t ndims, type, vsize, id;
+            if (v >= cap) {
+                cap = cap ? 2 * cap : 16;
+                hdr_var *grown = realloc(vars, sizeof *vars * cap);
+                if (!grown) {
+                    ok = 0;
+                    break;
+                }
+                vars = grown;
+            }
+            hdr_var *hv = &vars[v];
+            uint64_t ndims, type, id, bytes = 1, hi = 0, lo = 0;
+            hv->record = 0;
             ok = hdr_name(&h) && hdr_count(&h, &ndims) &&
                  ndims <= (uint64_t)(h.size - h.pos) / (h.wide ? 8 : 4);
-            for (uint64_t k = 0; ok && k < ndims; ++k)
+            for (uint64_t k = 0; ok && k < ndims; ++k) {
                 ok = hdr_count(&h, &id) && id < n_dims && (id != rec || k == 0);
+                if (ok && id == rec)
+                    hv->record = 1;
+                else if (ok)
+                    bytes = mul_add(bytes, dim_len[id], 0);
+            }
             ok = ok && hdr_attrs(&h) && hdr_u32(&h, &type) && type >= 1 &&
-                 type <= (h.wide ? 11u : 6u) && hdr_count(&h, &vsize) &&
-                 hdr_skip(&h, magic[3] == 1 ? 4 : 8);
+                 type <= (h.wide ? 11u : 6u) && hdr_count(&h, &hv->vsize) &&
+                 (magic[3] == 1 || hdr_u32(&h, &hi)) && hdr_u32(&h, &lo);
+            hv->begin = hi << 32 | lo;
+            hv->bytes = ok ? mul_add(bytes, type_size[type], 0) : 0;
         }
         *out_at = h.pos;
         kind = ok ? HEADER_OK : HEADER_CORRUPT;
+        /* The data: a record holds every record variable's vsize in turn (a
+         * lone record variable: its unpadded size), numrecs of them. A
+         * streaming numrecs (all ones) libnetcdf counts from the file's size. */
+        const uint64_t streaming = h.wide ? UINT64_MAX : 0xffffffffu;
+        uint64_t recsize = 0, n_rec = 0;
+        for (uint64_t v = 0; ok && v < n; ++v)
+            if (vars[v].record) {
+                recsize = mul_add(1, recsize, vars[v].vsize);
+                ++n_rec;
+            }
+        for (uint64_t v = 0; ok && v < n; ++v) {
+            const hdr_var *hv = &vars[v];
+            uint64_t end = mul_add(1, hv->begin, hv->bytes);
+            if (hv->record) {
+                if (numrecs == 0 || numrecs == streaming)
+                    continue;
+                end = mul_add(numrecs - 1, n_rec == 1 ? hv->bytes : recsize, end);
+            }
+            if (end > (uint64_t)h.size) {
+                kind = HEADER_CUT;
+                *out_at = end > INT64_MAX ? INT64_MAX : (int64_t)end;
+                *out_size = h.size;
+                break;
+            }
+        }
     }
+    free(dim_len);
+    free(vars);
     fclose(f);
     return kind;
 }
@@ -511,8 +588,8 @@ vkmd_result vkmd_netcdf_reader_open(const char *path, vkmd_netcdf_reader **out_r
         goto cleanup;
     }
     fclose(probe);
-    int64_t at = 0;
-    switch (classic_header_check(path, &at)) {
+    int64_t at = 0, size = 0;
+    switch (classic_header_check(path, &at, &size)) {
     case HEADER_OK:
         break;
     case HEADER_HDF5:
@@ -520,6 +597,12 @@ vkmd_result vkmd_netcdf_reader_open(const char *path, vkmd_netcdf_reader **out_r
                         "%s: a NetCDF-4 (HDF5) file; vkmd reads the NetCDF-3 files AMBER writes: "
                         "convert with nccopy -k 64-bit-offset",
                         path);
+        goto cleanup;
+    case HEADER_CUT:
+        res = vkmd_fail(VKMD_ERROR_PARSE,
+                        "%s: the file is cut off: its header describes data up to byte %lld, the "
+                        "file has %lld bytes",
+                        path, (long long)at, (long long)size);
         goto cleanup;
     case HEADER_CORRUPT:
         res = vkmd_fail(VKMD_ERROR_PARSE,
