@@ -1,9 +1,11 @@
 /* AMBER NetCDF trajectories and restarts (see netcdf.h).
  *
- * Every libnetcdf call goes through NC(): its status becomes a vkmd error
+ * A file's header is checked by io/netcdf_header.c before libnetcdf sees
+ * it. Every libnetcdf call goes through NC(): its status becomes a vkmd error
  * naming the file and nc_strerror's reason. Variable ids of the optional
  * variables are -1 when absent. */
 #include "io/netcdf.h"
+#include "io/netcdf_header.h"
 
 #include <netcdf.h>
 
@@ -295,213 +297,6 @@ cleanup:
     return res;
 }
 
-/* ---- classic header check ----------------------------------------------- */
-
-/* libnetcdf allocates what a classic header declares (a name of 3 GB, a
- * billion dimensions) before it finds the file too short for it. So the
- * header of a classic, 64-bit offset or CDF-5 file is walked here first
- * (the grammar of https://docs.unidata.ucar.edu/netcdf-c/current/file_format_specifications.html)
- * and every count checked against the bytes left in the file; only then does
- * libnetcdf parse it. Found by fuzz/fuzz_netcdf.c (tests/broken/fuzz). */
-typedef struct hdr_reader {
-    FILE *f;
-    int64_t pos, size;
-    int wide; /* CDF-5: 64-bit counts */
-} hdr_reader;
-
-static int hdr_u32(hdr_reader *h, uint64_t *out)
-{
-    unsigned char b[4];
-    if (h->size - h->pos < 4 || fread(b, 1, 4, h->f) != 4)
-        return 0;
-    h->pos += 4;
-    *out = (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];
-    return 1;
-}
-
-/* A count: 32 bits, or 64 in CDF-5. */
-static int hdr_count(hdr_reader *h, uint64_t *out)
-{
-    uint64_t hi = 0, lo;
-    if (h->wide && !hdr_u32(h, &hi))
-        return 0;
-    if (!hdr_u32(h, &lo))
-        return 0;
-    *out = hi << 32 | lo;
-    return 1;
-}
-
-static int hdr_skip(hdr_reader *h, uint64_t n)
-{
-    if ((uint64_t)(h->size - h->pos) < n || fseeko(h->f, (off_t)n, SEEK_CUR) != 0)
-        return 0;
-    h->pos += (int64_t)n;
-    return 1;
-}
-
-/* A list's tag and element count, the count bounded by the bytes left over
- * `min_bytes` per element. */
-static int hdr_list(hdr_reader *h, uint64_t want_tag, uint64_t min_bytes, uint64_t *out_n)
-{
-    uint64_t tag, n;
-    if (!hdr_u32(h, &tag) || !hdr_count(h, &n))
-        return 0;
-    if (tag == 0 && n == 0) { /* ABSENT */
-        *out_n = 0;
-        return 1;
-    }
-    *out_n = n;
-    return tag == want_tag && n <= (uint64_t)(h->size - h->pos) / min_bytes;
-}
-
-static int hdr_name(hdr_reader *h)
-{
-    uint64_t len;
-    return hdr_count(h, &len) && len <= NC_MAX_NAME && hdr_skip(h, (len + 3) & ~(uint64_t)3);
-}
-
-static int hdr_attrs(hdr_reader *h)
-{
-    static const uint64_t type_size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
-    uint64_t n;
-    if (!hdr_list(h, 0x0C, h->wide ? 24 : 12, &n))
-        return 0;
-    for (uint64_t a = 0; a < n; ++a) {
-        uint64_t type, count;
-        if (!hdr_name(h) || !hdr_u32(h, &type) || type < 1 || type > (h->wide ? 11u : 6u) ||
-            !hdr_count(h, &count) || count > (uint64_t)(h->size - h->pos) / type_size[type] ||
-            !hdr_skip(h, (count * type_size[type] + 3) & ~(uint64_t)3))
-            return 0;
-    }
-    return 1;
-}
-
-enum { HEADER_OK, HEADER_NOT_CLASSIC, HEADER_HDF5, HEADER_CORRUPT, HEADER_CUT };
-
-/* a * b + c, or UINT64_MAX when it overflows. */
-static uint64_t mul_add(uint64_t a, uint64_t b, uint64_t c)
-{
-    if (b != 0 && a > (UINT64_MAX - c) / b)
-        return UINT64_MAX;
-    return a * b + c;
-}
-
-/* What the data check needs of one variable. */
-typedef struct hdr_var {
-    uint64_t begin, vsize; /* data offset; the header's vsize (padded) */
-    uint64_t bytes;        /* unpadded bytes (of one record for a record variable) */
-    int record;
-} hdr_var;
-
-/* HEADER_OK when `path` is a classic NetCDF file (CDF-1, -2 or -5) whose
- * header is consistent with the file's size and whose variables' data lie
- * inside the file (libnetcdf reads zeros past the end of a cut-off file);
- * HEADER_HDF5 for NetCDF-4; HEADER_NOT_CLASSIC for anything else (also an
- * unreadable file); HEADER_CORRUPT with *out_at the byte where the header
- * stops making sense; HEADER_CUT with *out_at the end of the data the header
- * describes, past the file's *out_size bytes. */
-static int classic_header_check(const char *path, int64_t *out_at, int64_t *out_size)
-{
-    static const uint64_t type_size[12] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
-    *out_at = *out_size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return HEADER_NOT_CLASSIC;
-    hdr_reader h = {.f = f};
-    unsigned char magic[4] = {0};
-    int ok = 1, kind = HEADER_NOT_CLASSIC;
-    uint64_t *dim_len = NULL;
-    hdr_var *vars = NULL;
-    if (fseeko(f, 0, SEEK_END) == 0 && (h.size = ftello(f)) >= 4 && fseeko(f, 0, SEEK_SET) == 0 &&
-        fread(magic, 1, 4, f) == 4 && memcmp(magic, "\x89HDF", 4) == 0)
-        kind = HEADER_HDF5;
-    if (h.size >= 4 && memcmp(magic, "CDF", 3) == 0 &&
-        (magic[3] == 1 || magic[3] == 2 || magic[3] == 5)) {
-        h.pos = 4;
-        h.wide = magic[3] == 5;
-        /* Also what libnetcdf 4.9 divides by without checking: a valid type
-         * for every variable, one record dimension (length 0), first if used.
-         * The arrays grow as the header is read: they stay within its size. */
-        uint64_t numrecs, n_dims, len, n = 0, rec = UINT64_MAX, cap = 0;
-        ok = hdr_count(&h, &numrecs) && hdr_list(&h, 0x0A, h.wide ? 16 : 8, &n_dims);
-        for (uint64_t d = 0; ok && d < n_dims; ++d) {
-            ok = hdr_name(&h) && hdr_count(&h, &len) && (len > 0 || rec == UINT64_MAX);
-            if (ok && d >= cap) {
-                cap = cap ? 2 * cap : 16;
-                uint64_t *grown = realloc(dim_len, sizeof *dim_len * cap);
-                ok = grown != NULL;
-                if (grown)
-                    dim_len = grown;
-            }
-            if (ok)
-                dim_len[d] = len;
-            if (len == 0)
-                rec = d;
-        }
-        ok = ok && hdr_attrs(&h) && hdr_list(&h, 0x0B, h.wide ? 60 : 28, &n);
-        cap = 0;
-        for (uint64_t v = 0; ok && v < n; ++v) {
-            if (v >= cap) {
-                cap = cap ? 2 * cap : 16;
-                hdr_var *grown = realloc(vars, sizeof *vars * cap);
-                if (!grown) {
-                    ok = 0;
-                    break;
-                }
-                vars = grown;
-            }
-            hdr_var *hv = &vars[v];
-            uint64_t ndims, type, id, bytes = 1, hi = 0, lo = 0;
-            hv->record = 0;
-            ok = hdr_name(&h) && hdr_count(&h, &ndims) &&
-                 ndims <= (uint64_t)(h.size - h.pos) / (h.wide ? 8 : 4);
-            for (uint64_t k = 0; ok && k < ndims; ++k) {
-                ok = hdr_count(&h, &id) && id < n_dims && (id != rec || k == 0);
-                if (ok && id == rec)
-                    hv->record = 1;
-                else if (ok)
-                    bytes = mul_add(bytes, dim_len[id], 0);
-            }
-            ok = ok && hdr_attrs(&h) && hdr_u32(&h, &type) && type >= 1 &&
-                 type <= (h.wide ? 11u : 6u) && hdr_count(&h, &hv->vsize) &&
-                 (magic[3] == 1 || hdr_u32(&h, &hi)) && hdr_u32(&h, &lo);
-            hv->begin = hi << 32 | lo;
-            hv->bytes = ok ? mul_add(bytes, type_size[type], 0) : 0;
-        }
-        *out_at = h.pos;
-        kind = ok ? HEADER_OK : HEADER_CORRUPT;
-        /* The data: a record holds every record variable's vsize in turn (a
-         * lone record variable: its unpadded size), numrecs of them. A
-         * streaming numrecs (all ones) libnetcdf counts from the file's size. */
-        const uint64_t streaming = h.wide ? UINT64_MAX : 0xffffffffu;
-        uint64_t recsize = 0, n_rec = 0;
-        for (uint64_t v = 0; ok && v < n; ++v)
-            if (vars[v].record) {
-                recsize = mul_add(1, recsize, vars[v].vsize);
-                ++n_rec;
-            }
-        for (uint64_t v = 0; ok && v < n; ++v) {
-            const hdr_var *hv = &vars[v];
-            uint64_t end = mul_add(1, hv->begin, hv->bytes);
-            if (hv->record) {
-                if (numrecs == 0 || numrecs == streaming)
-                    continue;
-                end = mul_add(numrecs - 1, n_rec == 1 ? hv->bytes : recsize, end);
-            }
-            if (end > (uint64_t)h.size) {
-                kind = HEADER_CUT;
-                *out_at = end > INT64_MAX ? INT64_MAX : (int64_t)end;
-                *out_size = h.size;
-                break;
-            }
-        }
-    }
-    free(dim_len);
-    free(vars);
-    fclose(f);
-    return kind;
-}
-
 /* ---- reader ------------------------------------------------------------- */
 
 struct vkmd_netcdf_reader {
@@ -509,7 +304,6 @@ struct vkmd_netcdf_reader {
     nc_ids ids;
     vkmd_netcdf_info info;
     double vel_scale; /* stored * vel_scale = A/fs */
-    int time_double;
 };
 
 static void global_text(int ncid, const char *name, char *out, size_t out_size)
@@ -589,22 +383,22 @@ vkmd_result vkmd_netcdf_reader_open(const char *path, vkmd_netcdf_reader **out_r
     }
     fclose(probe);
     int64_t at = 0, size = 0;
-    switch (classic_header_check(path, &at, &size)) {
-    case HEADER_OK:
+    switch (vkmd_netcdf_header_check(path, &at, &size)) {
+    case VKMD_NETCDF_HEADER_OK:
         break;
-    case HEADER_HDF5:
+    case VKMD_NETCDF_HEADER_HDF5:
         res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                         "%s: a NetCDF-4 (HDF5) file; vkmd reads the NetCDF-3 files AMBER writes: "
                         "convert with nccopy -k 64-bit-offset",
                         path);
         goto cleanup;
-    case HEADER_CUT:
+    case VKMD_NETCDF_HEADER_CUT:
         res = vkmd_fail(VKMD_ERROR_PARSE,
                         "%s: the file is cut off: its header describes data up to byte %lld, the "
                         "file has %lld bytes",
                         path, (long long)at, (long long)size);
         goto cleanup;
-    case HEADER_CORRUPT:
+    case VKMD_NETCDF_HEADER_CORRUPT:
         res = vkmd_fail(VKMD_ERROR_PARSE,
                         "%s: byte %lld: the NetCDF header is cut off or corrupt (a count "
                         "beyond the file's size, a bad type or dimension)",
@@ -946,11 +740,9 @@ vkmd_result vkmd_netcdf_writer_open_append(const char *path, const vkmd_netcdf_d
             NC(nc_inq_varid(ncid, "cell_angles", &w->ids.var_cell_ang), VKMD_ERROR_PARSE,
                "cell_angles");
         }
-        int type_ok = 1;
         nc_type type;
         NC(nc_inq_vartype(ncid, w->ids.var_coords, &type), VKMD_ERROR_PARSE, "coordinates");
-        type_ok = type == NC_FLOAT;
-        if (!type_ok) {
+        if (type != NC_FLOAT) {
             res =
                 vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                           "%s: coordinates are not float: not a trajectory vkmd appends to", path);
