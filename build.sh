@@ -37,11 +37,12 @@ done
 # pytest: its tests. GLFW, cglm, libpng: the viewer. Xvfb (+ xauth for xvfb-run): the
 # viewer test's display. Open MPI: the MPI driver vkmd-mpi (ensembles, replica exchange;
 # tools/ensemble/) and its tests (tests/test_mpi_*.sh); the rest builds without it.
-# clang: the fuzz harnesses (libFuzzer).
+# clang: the fuzz harnesses (libFuzzer). libnetcdf: AMBER NetCDF trajectories and restarts.
 packages=(build-essential cmake pkgconf git libvulkan-dev glslang-tools mesa-vulkan-drivers
   vulkan-validationlayers libfftw3-dev python3 python3-simtk libopenmm-plugins python3-parmed
   clang-format libvkfft-dev glslang-dev python3-rdkit python3-mdtraj python3-numpy python3-pytest
-  libglfw3-dev libcglm-dev libpng-dev xvfb xauth openmpi-bin libopenmpi-dev clang)
+  libglfw3-dev libcglm-dev libpng-dev xvfb xauth openmpi-bin libopenmpi-dev clang
+  libnetcdf-dev)
 
 if [ "$install" = 1 ]; then
   missing=()

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Assembles each harness's seed corpus in BUILD/corpus/<harness>/ from
-# tests/data and tests/broken (and seed_writer's DCD, checkpoint and XSF
-# files): usage fuzz/seed_corpus.sh BUILD (the fuzz build directory).
+# tests/data and tests/broken (and seed_writer's DCD, checkpoint, XSF and
+# NetCDF files): usage fuzz/seed_corpus.sh BUILD (the fuzz build directory).
 # Nothing here is committed: the corpora are rebuilt from the test inputs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1
 corpus=$build/corpus
 rm -rf "$corpus"
-for h in prmtop coords pdb sdf xyz dcd checkpoint xsf atom_list spec args; do
+for h in prmtop coords pdb sdf xyz dcd checkpoint xsf atom_list spec args netcdf; do
   mkdir -p "$corpus/$h"
 done
 copy() { # harness, then files
@@ -23,6 +23,7 @@ copy() { # harness, then files
 small() { find "$@" -maxdepth 1 -type f -size -64k 2>/dev/null; }
 copy prmtop $(small "$root/tests/data" "$root/tests/broken" | grep '\.prmtop$')
 copy coords $(small "$root/tests/data" "$root/tests/broken" | grep -E '\.(inpcrd|rst7)$')
+copy netcdf "$root/tests/broken/netcdf.rst7"
 copy pdb $(small "$root/tests/data" "$root/tests/broken" "$root/assets" | grep '\.pdb$')
 copy sdf $(small "$root/tests/data/uff" "$root/tests/broken/uff" "$root/assets/molecules" | grep -E '\.(sdf|mol)$')
 copy xyz $(small "$root/tests/data/uff" "$root/tests/broken/uff" | grep '\.xyz$')

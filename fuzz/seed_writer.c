@@ -1,9 +1,11 @@
 /* Writes the seed inputs that tests/data has no file of (a DCD trajectory, a
- * checkpoint, an XSF grid) with the engine's own writers, so the fuzzers
- * start from valid files: seed_writer DIR writes DIR/dcd/seed.dcd,
- * DIR/checkpoint/seed.chk and DIR/xsf/seed.xsf (the directories exist). */
+ * checkpoint, an XSF grid, AMBER NetCDF files) with the engine's own
+ * writers, so the fuzzers start from valid files: seed_writer DIR writes
+ * DIR/dcd/seed.dcd, DIR/checkpoint/seed.chk, DIR/xsf/seed.xsf and
+ * DIR/netcdf/seed{0,1}.nc and seed.ncrst (the directories exist). */
 #include "io/checkpoint.h"
 #include "io/dcd.h"
+#include "io/netcdf.h"
 #include "io/xsf.h"
 
 #include <stdio.h>
@@ -40,6 +42,30 @@ int main(int argc, char **argv)
             r = vkmd_dcd_writer_append(w, xyz, &box);
         if (w && vkmd_dcd_writer_close(w) != VKMD_OK && r == VKMD_OK)
             r = VKMD_ERROR_IO;
+        if (r != VKMD_OK)
+            return fail(path, r);
+    }
+
+    for (int periodic = 0; periodic < 2; ++periodic) {
+        snprintf(path, sizeof path, "%s/netcdf/seed%d.nc", argv[1], periodic);
+        const vkmd_netcdf_desc d = {
+            .atom_count = 3, .periodic = periodic, .velocities = periodic, .title = "seed"};
+        vkmd_netcdf_writer *w = NULL;
+        vkmd_result r = vkmd_netcdf_writer_create(path, &d, &w);
+        vkmd_box box = {0};
+        vkmd_box_set_rect(&box, (const double[3]){10, 11, 12});
+        for (int f = 0; r == VKMD_OK && f < 2; ++f)
+            r = vkmd_netcdf_writer_append(w, 0.02 * (f + 1), xyz, vel, &box);
+        if (w && vkmd_netcdf_writer_close(w) != VKMD_OK && r == VKMD_OK)
+            r = VKMD_ERROR_IO;
+        if (r != VKMD_OK)
+            return fail(path, r);
+    }
+    {
+        snprintf(path, sizeof path, "%s/netcdf/seed.ncrst", argv[1]);
+        vkmd_system sys = {.atom_count = 3, .positions = xyz, .velocities = vel};
+        vkmd_box_set_rect(&sys.box, (const double[3]){10, 11, 12});
+        const vkmd_result r = vkmd_netcdf_write_restart(path, &sys, 0.2);
         if (r != VKMD_OK)
             return fail(path, r);
     }

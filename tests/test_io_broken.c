@@ -11,6 +11,7 @@
 #include "io/checkpoint.h"
 #include "io/coords.h"
 #include "io/dcd.h"
+#include "io/netcdf.h"
 #include "io/load.h"
 #include "io/pdb.h"
 #include "io/prmtop.h"
@@ -95,6 +96,11 @@ static vkmd_result read_with(const char *reader, const char *path, size_t *out_p
         r = vkmd_dcd_reader_open(path, &d);
         PEAK();
         vkmd_dcd_reader_close(d);
+    } else if (!strcmp(reader, "netcdf")) {
+        vkmd_netcdf_reader *nc = NULL;
+        r = vkmd_netcdf_reader_open(path, &nc);
+        PEAK();
+        vkmd_netcdf_reader_close(nc);
     } else if (!strcmp(reader, "checkpoint")) {
         vkmd_checkpoint c = {0};
         r = vkmd_checkpoint_read(path, &c);

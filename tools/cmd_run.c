@@ -26,8 +26,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: vkmd run SYSTEM [options]\n"
             "  SYSTEM                 AMBER prmtop, or water:N (N TIP3P waters)\n"
-            "  --coords FILE          coordinates: inpcrd, rst7 or pdb (default: SYSTEM's\n"
-            "                         basename .inpcrd or .rst7)\n"
+            "  --coords FILE          coordinates: inpcrd, rst7, ncrst (AMBER NetCDF), pdb or\n"
+            "                         chk (default: SYSTEM's basename .inpcrd or .rst7)\n"
             "  --steps N              steps to run (default 10000)\n"
             "  --dt FS                time step in fs (default 2)\n"
             "  --integrator langevin|verlet   Langevin middle (default) or velocity Verlet (NVE)\n"
@@ -51,8 +51,14 @@ static void usage(FILE *out)
             "  --com-every N          remove centre-of-mass motion every N steps (default 100;\n"
             "                         0 never)\n"
             "  --report-every N       energy.csv row and progress every N steps (default 1000)\n"
-            "  --traj-every N         traj.dcd frame every N steps (default: --report-every;\n"
+            "  --traj-every N         trajectory frame every N steps (default: --report-every;\n"
             "                         0 no trajectory)\n"
+            "  --traj FILE            the trajectory (default DIR/traj.dcd): AMBER NetCDF when\n"
+            "                         FILE ends .nc (or .ncdf), DCD otherwise\n"
+            "  --restart-out FILE     write the state (positions, velocities, box) at every\n"
+            "                         checkpoint and at the end: AMBER NetCDF restart for\n"
+            "                         .ncrst (doubles), ASCII rst7 otherwise; start a new run\n"
+            "                         from it with --coords FILE"
             "  --out DIR              output directory (default vkmd_run; created)\n"
             "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"
             "                         --report-every (default: the multiple nearest above\n"
@@ -115,6 +121,7 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
         ARG_CHOICE("--constraints", &constraints, "hbonds|none"),
         ARG_CHOICE("--rigid-water", &flexible, "yes|no"), ARG_STRING("--coords", &d->coords),
         ARG_STRING("--out", &d->out_dir), ARG_STRING("--device", &q->device),
+        ARG_STRING("--traj", &d->traj_path), ARG_STRING("--restart-out", &d->restart_out),
         ARG_STRING("--restart", &d->restart), ARG_FLAG("--minimize", &d->minimize),
         ARG_FLAG("--json", &q->json), ARGS_RESTRAINT_OPTIONS(d->restraints)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {

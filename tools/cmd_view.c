@@ -23,8 +23,9 @@ static void usage(FILE *out)
             "  SYSTEM               AMBER prmtop, water:N, or a molecule: .sdf/.mol/.xyz or a\n"
             "                       built-in name (formic-acid, xylitol); conformers play as\n"
             "                       frames\n"
-            "  --coords FILE        coordinates for a prmtop (inpcrd, rst7 or pdb)\n"
-            "  --traj FILE.dcd      play this trajectory (e.g. vkmd run's traj.dcd); loops\n"
+            "  --coords FILE        coordinates for a prmtop (inpcrd, rst7, ncrst or pdb)\n"
+            "  --traj FILE          play this trajectory, DCD or AMBER NetCDF (e.g. vkmd run's\n"
+            "                       traj.dcd or --traj traj.nc); loops\n"
             "  --every N            with --traj: advance N frames per drawn frame (default 1)\n"
             "  --color MODE         element (default) or replica (velocity and force colours\n"
             "                       need a running simulation: vkmd run)\n"
@@ -108,7 +109,10 @@ int cmd_view(int argc, char **argv)
     VKMD_TRY(vkmd_viewer_attach(view, ctx, &fs.sys, &src));
     const int32_t frame_count = fs.frame_count;
     char note[96];
-    snprintf(note, sizeof note, "%d FRAMES%s", frame_count, fs.dcd ? " (DCD)" : "");
+    snprintf(note, sizeof note, "%d FRAMES%s", frame_count,
+             fs.dcd  ? " (DCD)"
+             : fs.nc ? " (NETCDF)"
+                     : "");
     int32_t shown = -1, current = 0;
     for (;;) {
         if (current != shown) {

@@ -1,4 +1,5 @@
-/* AMBER inpcrd/rst7 reader and rst7 writer (see coords.h).
+/* AMBER inpcrd/rst7 reader and rst7 writer (see coords.h); a NetCDF
+ * restart given where coordinates are expected goes to io/netcdf.c.
  *
  * Sections are found by line count, as AMBER does: the coordinates take
  * ceil(N/2) lines, velocities (if present) as many again, and the box one
@@ -6,6 +7,7 @@
  * values or its last three read as 90-degree angles. */
 #include "io/coords.h"
 
+#include "io/netcdf.h"
 #include "io/text.h"
 
 #include <errno.h>
@@ -107,11 +109,9 @@ vkmd_result vkmd_coords_read_amber(const char *path, vkmd_system *sys)
     if (res != VKMD_OK)
         return res;
     if (vkmd_text_is_netcdf(&t)) {
-        res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                        "%s: NetCDF restarts are not supported; convert with cpptraj/ParmEd to "
-                        "ASCII (inpcrd/rst7)",
-                        path);
-        goto cleanup;
+        /* Binary: an AMBER NetCDF restart (io/netcdf.h), whatever its name. */
+        vkmd_text_free(&t);
+        return vkmd_netcdf_read_restart(path, sys, NULL);
     }
     if (t.size == 0) {
         res =

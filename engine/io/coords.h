@@ -6,7 +6,8 @@
  * velocities in the same layout; optionally one box line (a b c [alpha beta
  * gamma]). Fields are cut by column because numbers may run together.
  * Velocities are stored in A per (1/20.455 ps) and converted to A/fs.
- * NetCDF restarts (binary) are recognised and refused with advice. */
+ * NetCDF restarts (binary, .ncrst) are recognised by their first bytes and
+ * read as io/netcdf.h reads them. */
 #ifndef VKMD_IO_COORDS_H
 #define VKMD_IO_COORDS_H
 
@@ -17,13 +18,14 @@
 #define VKMD_AMBER_VELOCITY_TO_A_PER_FS (20.455 / 1000.0)
 
 /* Reads coordinates (and velocities and the box when present) from the
- * inpcrd/rst7 at `path` into `sys`, whose atom_count must match the file.
+ * inpcrd/rst7 or AMBER NetCDF restart at `path` into `sys`, whose atom_count must match the file.
  * Replaces sys->positions (and sys->velocities and sys->box when the file has
  * them); on failure `sys` is unchanged. Errors: VKMD_ERROR_IO (cannot read),
  * VKMD_ERROR_PARSE ("path:line: expected ..., found ..."; also an atom count
  * that differs from the system's, or box lengths and angles that describe no
- * cell), VKMD_ERROR_UNSUPPORTED (NetCDF file), VKMD_ERROR_OUT_OF_MEMORY. A box
- * line with angles other than 90 gives a triclinic box (system/box.h). */
+ * cell), those of vkmd_netcdf_read_restart for a NetCDF file,
+ * VKMD_ERROR_OUT_OF_MEMORY. A box line with angles other than 90 gives a
+ * triclinic box (system/box.h). */
 vkmd_result vkmd_coords_read_amber(const char *path, vkmd_system *sys);
 
 /* Writes sys->positions (required), sys->velocities (if non-NULL) and the box

@@ -4,8 +4,36 @@
 #include "io/uff_load.h"
 #include "system/molecule_system.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* 1 when the file at `path` starts as a NetCDF file does (classic, 64-bit
+ * offset or HDF5-based NetCDF-4). */
+static int starts_as_netcdf(const char *path)
+{
+    unsigned char head[4] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    const size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return (n >= 3 && memcmp(head, "CDF", 3) == 0) || (n == 4 && memcmp(head, "\x89HDF", 4) == 0);
+}
+
+/* The NetCDF trajectory (or restart, one frame) `traj` into s. */
+static vkmd_result open_netcdf(vkmd_frame_source *s, const char *system, const char *traj)
+{
+    VKMD_TRY_RETURN(vkmd_netcdf_reader_open(traj, &s->nc));
+    const vkmd_netcdf_info *in = vkmd_netcdf_reader_info(s->nc);
+    if (in->atom_count != s->sys.atom_count)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %d atoms per frame, %s has %d", traj,
+                         in->atom_count, system, s->sys.atom_count);
+    if (in->frame_count < 1)
+        return vkmd_fail(VKMD_ERROR_PARSE, "%s: no frame", traj);
+    s->frame_count = in->frame_count;
+    return VKMD_OK;
+}
 
 vkmd_result vkmd_frame_source_open(const char *system, const char *coords, const char *traj,
                                    vkmd_frame_source *out)
@@ -23,7 +51,16 @@ vkmd_result vkmd_frame_source_open(const char *system, const char *coords, const
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                              "%s: no coordinates (give --coords or --traj)", system);
     }
-    if (traj) {
+    if (traj && starts_as_netcdf(traj)) {
+        VKMD_TRY_RETURN(open_netcdf(s, system, traj));
+        if (!s->sys.positions) {
+            s->sys.positions = calloc(3 * (size_t)s->sys.atom_count, sizeof(double));
+            if (!s->sys.positions)
+                return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "view: out of memory");
+        }
+        VKMD_TRY_RETURN(
+            vkmd_netcdf_reader_frame(s->nc, 0, s->sys.positions, NULL, &s->sys.box, NULL));
+    } else if (traj) {
         VKMD_TRY_RETURN(vkmd_dcd_read_info(traj, &s->info));
         if (s->info.atom_count != s->sys.atom_count)
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %d atoms per frame, %s has %d", traj,
@@ -51,6 +88,8 @@ vkmd_result vkmd_frame_source_read(vkmd_frame_source *s, int32_t index, float *o
     const size_t n3 = 3 * (size_t)s->sys.atom_count;
     if (s->dcd)
         VKMD_TRY_RETURN(vkmd_dcd_reader_frame(s->dcd, index, s->xyz, &s->sys.box));
+    else if (s->nc)
+        VKMD_TRY_RETURN(vkmd_netcdf_reader_frame(s->nc, index, s->xyz, NULL, &s->sys.box, NULL));
     else if (s->mol_count)
         memcpy(s->xyz, s->mols[0].positions + n3 * (size_t)index, sizeof *s->xyz * n3);
     else
@@ -65,6 +104,10 @@ vkmd_result vkmd_frame_source_read(vkmd_frame_source *s, int32_t index, float *o
 
 double vkmd_frame_source_time_ps(const vkmd_frame_source *s, int32_t index)
 {
+    if (s->nc) {
+        double t = 0;
+        return vkmd_netcdf_reader_time(s->nc, index, &t) == VKMD_OK ? t : 0;
+    }
     if (!s->dcd)
         return 0;
     return (double)(s->info.first_step + (int64_t)index * s->info.steps_per_frame) * s->info.dt_fs *
@@ -74,6 +117,7 @@ double vkmd_frame_source_time_ps(const vkmd_frame_source *s, int32_t index)
 void vkmd_frame_source_close(vkmd_frame_source *s)
 {
     vkmd_dcd_reader_close(s->dcd);
+    vkmd_netcdf_reader_close(s->nc);
     vkmd_molecules_destroy(&s->molecules);
     vkmd_uff_molecule_array_free(s->mols, s->mol_count);
     vkmd_system_destroy(&s->sys);

@@ -1,7 +1,9 @@
 /* The run's file outputs as reporters (see file_reporters.h). */
 #include "run/file_reporters.h"
 
+#include "io/coords.h"
 #include "io/dcd.h"
+#include "io/netcdf.h"
 #include "io/pdb.h"
 #include "run/energy_csv.h"
 #include "run/run.h"
@@ -14,8 +16,14 @@ typedef struct file_reporter {
     const vkmd_run_info *info; /* valid from begin to the end of the run */
     vkmd_energy_csv *csv;
     vkmd_dcd_writer *dcd;
+    vkmd_netcdf_writer *nc;
     int64_t first_step;
     int restart;
+    /* The restart reporter's copy of the last report's state. */
+    double *x, *v; /* [3 * atoms] A, A/fs */
+    vkmd_box box;
+    double time_ps;
+    int64_t step; /* -1: none held */
 } file_reporter;
 
 static vkmd_result make(const char *path, vkmd_reporter *out, file_reporter **out_f)
@@ -38,9 +46,12 @@ static vkmd_result finish(void *user)
     file_reporter *f = user;
     vkmd_result res = vkmd_energy_csv_close(f->csv);
     vkmd_result dres = vkmd_dcd_writer_close(f->dcd);
+    vkmd_result nres = vkmd_netcdf_writer_close(f->nc);
     free(f->path);
+    free(f->x);
+    free(f->v);
     free(f);
-    return res != VKMD_OK ? res : dres;
+    return res != VKMD_OK ? res : dres != VKMD_OK ? dres : nres;
 }
 
 /* ---- energy CSV --------------------------------------------------------- */
@@ -137,6 +148,106 @@ vkmd_result vkmd_reporter_dcd(const char *path, vkmd_reporter *out)
     VKMD_TRY_RETURN(make(path, out, &f));
     out->begin = dcd_begin;
     out->frame = dcd_frame;
+    out->finish = finish;
+    return VKMD_OK;
+}
+
+/* ---- NetCDF trajectory -------------------------------------------------- */
+
+static vkmd_result netcdf_begin(void *user, const vkmd_run_info *info)
+{
+    file_reporter *f = user;
+    const vkmd_run_desc *d = info->desc;
+    if (d->traj_every <= 0)
+        return VKMD_OK;
+    const vkmd_netcdf_desc nd = {.atom_count = info->system->atom_count,
+                                 .periodic = info->system->box.periodic,
+                                 .title =
+                                     info->system->title[0] ? info->system->title : "vkmd run"};
+    if (!info->restart)
+        return vkmd_netcdf_writer_create(f->path, &nd, &f->nc);
+    const int64_t keep = info->first_step / d->traj_every;
+    if (keep > INT32_MAX)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: %lld frames: too many", f->path,
+                         (long long)keep);
+    return vkmd_netcdf_writer_open_append(f->path, &nd, (int32_t)keep, &f->nc);
+}
+
+static vkmd_result netcdf_frame(void *user, const vkmd_run_sample *s)
+{
+    file_reporter *f = user;
+    return f->nc ? vkmd_netcdf_writer_append(f->nc, s->time_ps, s->positions, NULL, s->box)
+                 : VKMD_OK;
+}
+
+vkmd_result vkmd_reporter_netcdf(const char *path, vkmd_reporter *out)
+{
+    file_reporter *f = NULL;
+    VKMD_TRY_RETURN(make(path, out, &f));
+    out->begin = netcdf_begin;
+    out->frame = netcdf_frame;
+    out->finish = finish;
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_reporter_trajectory(const char *path, vkmd_reporter *out)
+{
+    return vkmd_netcdf_is_traj_path(path) ? vkmd_reporter_netcdf(path, out)
+                                          : vkmd_reporter_dcd(path, out);
+}
+
+/* ---- restart ------------------------------------------------------------ */
+
+static vkmd_result restart_begin(void *user, const vkmd_run_info *info)
+{
+    file_reporter *f = user;
+    const size_t n3 = 3 * (size_t)info->system->atom_count;
+    f->info = info;
+    f->step = -1;
+    f->x = malloc(sizeof *f->x * n3);
+    f->v = malloc(sizeof *f->v * n3);
+    if (!f->x || !f->v)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: reporter: out of memory", f->path);
+    return VKMD_OK;
+}
+
+/* Keeps the report's state: a checkpoint at this step writes it. */
+static vkmd_result restart_report(void *user, const vkmd_run_sample *s)
+{
+    file_reporter *f = user;
+    const size_t n3 = 3 * (size_t)f->info->system->atom_count;
+    if (!s->velocities)
+        return VKMD_OK;
+    memcpy(f->x, s->positions, sizeof *f->x * n3);
+    memcpy(f->v, s->velocities, sizeof *f->v * n3);
+    f->box = s->box ? *s->box : f->info->system->box;
+    f->time_ps = s->time_ps;
+    f->step = s->step;
+    return VKMD_OK;
+}
+
+static vkmd_result restart_checkpoint(void *user, int64_t step, const char *path)
+{
+    (void)path;
+    file_reporter *f = user;
+    if (step != f->step)
+        return VKMD_OK;
+    vkmd_system out = *f->info->system;
+    out.positions = f->x;
+    out.velocities = f->v;
+    out.box = f->box;
+    if (vkmd_netcdf_is_restart_path(f->path))
+        return vkmd_netcdf_write_restart(f->path, &out, f->time_ps);
+    return vkmd_coords_write_rst7(f->path, &out, f->time_ps);
+}
+
+vkmd_result vkmd_reporter_restart(const char *path, vkmd_reporter *out)
+{
+    file_reporter *f = NULL;
+    VKMD_TRY_RETURN(make(path, out, &f));
+    out->begin = restart_begin;
+    out->report = restart_report;
+    out->checkpoint = restart_checkpoint;
     out->finish = finish;
     return VKMD_OK;
 }

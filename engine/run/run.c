@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define FILE_REPORTERS 3
+#define FILE_REPORTERS 4 /* energy.csv, trajectory, final.pdb, restart */
 #define SETTINGS_MAX   8192
 
 struct vkmd_run {
@@ -114,6 +114,10 @@ vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *d)
                          "run: hydrogen mass %g amu is outside [1, 10] amu", d->hmr_mass_amu);
     if (!d->out_dir || !d->out_dir[0])
         d->out_dir = VKMD_RUN_OUT_DIR;
+    if (d->traj_path && !d->traj_path[0])
+        d->traj_path = NULL;
+    if (d->restart_out && !d->restart_out[0])
+        d->restart_out = NULL;
     return VKMD_OK;
 }
 
@@ -770,16 +774,22 @@ vkmd_result vkmd_run_execute(vkmd_run *run, vkmd_vk_context *ctx, const vkmd_rep
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
     vkmd_result res = VKMD_OK;
     if (!run->d.no_file_outputs) {
-        static const char *const names[FILE_REPORTERS] = {"energy.csv", "traj.dcd", "final.pdb"};
-        vkmd_result (*const make[FILE_REPORTERS])(const char *, vkmd_reporter *) = {
-            vkmd_reporter_energy_csv, vkmd_reporter_dcd, vkmd_reporter_final_pdb};
-        for (int k = 0; k < FILE_REPORTERS && res == VKMD_OK; ++k) {
+        static const char *const names[3] = {"energy.csv", "traj.dcd", "final.pdb"};
+        vkmd_result (*const make[3])(const char *, vkmd_reporter *) = {
+            vkmd_reporter_energy_csv, vkmd_reporter_trajectory, vkmd_reporter_final_pdb};
+        for (int k = 0; k < 3 && res == VKMD_OK; ++k) {
             char path[4200];
             snprintf(path, sizeof path, "%s/%s", run->d.out_dir, names[k]);
-            res = make[k](path, &run->rep[run->rep_count]);
+            res = make[k](k == 1 && run->d.traj_path ? run->d.traj_path : path,
+                          &run->rep[run->rep_count]);
             if (res == VKMD_OK)
                 ++run->rep_count;
         }
+    }
+    if (run->d.restart_out && res == VKMD_OK) {
+        res = vkmd_reporter_restart(run->d.restart_out, &run->rep[run->rep_count]);
+        if (res == VKMD_OK)
+            ++run->rep_count;
     }
     for (int32_t k = 0; k < reporter_count; ++k)
         run->rep[run->rep_count++] = reporters[k];

@@ -21,9 +21,11 @@
  * (run/run_settings.h): everything that changes the trajectory, so that any
  * client's checkpoint continues in any other only with the same settings.
  *
- * Outputs in desc->out_dir (created): energy.csv, traj.dcd, final.pdb and
- * checkpoint.chk (run/file_reporters.h). On a restart energy.csv and
- * traj.dcd are cut back to the checkpoint's step and continued. */
+ * Outputs in desc->out_dir (created): energy.csv, traj.dcd (or
+ * desc->traj_path, DCD or AMBER NetCDF), final.pdb and checkpoint.chk
+ * (run/file_reporters.h), and desc->restart_out when given. On a restart
+ * energy.csv and the trajectory are cut back to the checkpoint's step and
+ * continued. */
 #ifndef VKMD_RUN_RUN_H
 #define VKMD_RUN_RUN_H
 
@@ -78,10 +80,16 @@ typedef struct vkmd_run_desc {
     int minimize;                     /* 0; 1: minimise on the device before dynamics */
     vkmd_minimize_desc min;           /* its settings (sim/minimize.h's defaults) */
     const char *out_dir;              /* VKMD_RUN_OUT_DIR, created if missing */
-    const char *restart; /* NULL; a checkpoint to continue (same settings; steps may grow;
-                            minimize and equilibrate are skipped: they were done) */
-    int no_file_outputs; /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
-                            still written) */
+    const char *restart;     /* NULL; a checkpoint to continue (same settings; steps may grow;
+                                minimize and equilibrate are skipped: they were done) */
+    int no_file_outputs;     /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are
+                                still written) */
+    const char *traj_path;   /* NULL: out_dir/traj.dcd; else this path: AMBER NetCDF when it
+                                ends .nc, .ncdf or .netcdf (io/netcdf.h), DCD otherwise */
+    const char *restart_out; /* NULL: none; else the state (positions, velocities, box) is
+                                written here at every checkpoint, so at the end: an AMBER
+                                NetCDF restart for .ncrst/.nc/.ncdf, ASCII rst7 otherwise;
+                                written also with no_file_outputs */
     vkmd_restraint_spec restraints; /* none; positional restraints (io/restraint_spec.h),
                                        referenced to the loaded coordinates (before any
                                        minimisation) unless restraints.reference is given;

@@ -64,8 +64,15 @@ void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_
     vkmd_precision_print_json(out, c);
     fprintf(out, ", \"lj_precision\": \"%s\", \"lj_fp16_min_r_a\": %g",
             vkmd_lj_form_name(c->nonbonded_fp16), c->nonbonded_fp16 ? c->fp16_min_r_a : 0.0);
-    fprintf(out,
-            ", \"outputs\": {\"energy\": \"energy.csv\", \"trajectory\": %s, "
-            "\"final\": \"final.pdb\", \"checkpoint\": \"checkpoint.chk\"}}\n",
-            d->traj_every > 0 ? "\"traj.dcd\"" : "null");
+    fprintf(out, ", \"outputs\": {\"energy\": \"energy.csv\", \"trajectory\": ");
+    if (d->traj_every > 0 && d->traj_path)
+        vkmd_json_write_string(out, d->traj_path);
+    else
+        fprintf(out, "%s", d->traj_every > 0 ? "\"traj.dcd\"" : "null");
+    fprintf(out, ", \"final\": \"final.pdb\", \"checkpoint\": \"checkpoint.chk\"");
+    if (d->restart_out) {
+        fprintf(out, ", \"restart\": ");
+        vkmd_json_write_string(out, d->restart_out);
+    }
+    fprintf(out, "}}\n");
 }
