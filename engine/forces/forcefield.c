@@ -473,11 +473,6 @@ void vkmd_forcefield_get_box(const vkmd_forcefield *ff, double out_box[3])
         out_box[d] = ff->periodic ? ff->box.len[d] : 0.0;
 }
 
-void vkmd_forcefield_get_cell(const vkmd_forcefield *ff, vkmd_box *out_cell)
-{
-    *out_cell = ff->box;
-}
-
 vkmd_result vkmd_forcefield_grow_neighbors(vkmd_vk_context *ctx, vkmd_forcefield *ff)
 {
     vkmd_result res = VKMD_OK;

@@ -185,9 +185,6 @@ vkmd_result vkmd_forcefield_set_cell(vkmd_forcefield *ff, const vkmd_box *cell);
 /* The current box edges (A); zeros for vacuum. */
 void vkmd_forcefield_get_box(const vkmd_forcefield *ff, double out_box[3]);
 
-/* The current cell (the system's box until a set_box / set_cell). */
-void vkmd_forcefield_get_cell(const vkmd_forcefield *ff, vkmd_box *out_cell);
-
 /* Device memory held by the force field and its passes, bytes. */
 size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff);
 
