@@ -26,7 +26,9 @@ RANDOM=21 # the kill moments are seeded
 rows() { [ -f "$1" ] && grep -c . "$1" || echo 0; }
 out=$scratch/b
 kills=0 loaded=0 none=0 torn=0 chains=0 chain_kills=0 tries=0 failed=0
-while [ $kills -lt $want ] && [ $tries -lt $((want * 3)) ]; do
+# Until both counts hold: `want` kills and 3 chains run to the end (on a
+# loaded machine each try gets fewer steps in, so chains end later).
+while { [ $kills -lt $want ] || [ $chains -lt 3 ]; } && [ $tries -lt $((want * 3 + 60)) ]; do
   tries=$((tries + 1))
   args=()
   [ -f "$out/checkpoint.chk" ] && args=(--restart "$out/checkpoint.chk")
