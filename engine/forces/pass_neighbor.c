@@ -298,6 +298,19 @@ static vkmd_result make_rows(const vkmd_neighbor_plan *plan, uint32_t **out)
     return VKMD_OK;
 }
 
+/* push.limits: the inner-list capacity, then prune^2, the cutoff and half
+ * the outer skin as float bits (the same for every box shape). */
+static void set_push_limits(vkmd_neighbor *nl, double prune)
+{
+    const float prune2 = (float)(prune * prune), cutoff = (float)nl->cutoff_a;
+    const float drift = (float)(0.5 * nl->outer_skin_a);
+    uint32_t bits[3];
+    memcpy(&bits[0], &prune2, 4);
+    memcpy(&bits[1], &cutoff, 4);
+    memcpy(&bits[2], &drift, 4);
+    nl->push.limits = (vkmd_gpu_uvec4){nl->plan.max_inner, bits[0], bits[1], bits[2]};
+}
+
 /* A triclinic cell: box.xyz = (ax, by, cz), box_lo.xyz = (bx, cx, cy)
  * (common/box.glsl), the cells cover the brick. */
 static void set_push_box_triclinic(vkmd_neighbor *nl, const vkmd_box *box)
@@ -317,13 +330,7 @@ static void set_push_box_triclinic(vkmd_neighbor *nl, const vkmd_box *box)
         (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], (float)p->list_radius_a};
     nl->push.cell = (vkmd_gpu_vec4){(float)(v[0][0] / p->grid[0]), (float)(v[1][1] / p->grid[1]),
                                     (float)(v[2][2] / p->grid[2]), (float)(rebuild * rebuild)};
-    const float prune2 = (float)(prune * prune), cutoff = (float)nl->cutoff_a;
-    const float drift = (float)(0.5 * nl->outer_skin_a);
-    uint32_t bits[3];
-    memcpy(&bits[0], &prune2, 4);
-    memcpy(&bits[1], &cutoff, 4);
-    memcpy(&bits[2], &drift, 4);
-    nl->push.limits = (vkmd_gpu_uvec4){p->max_inner, bits[0], bits[1], bits[2]};
+    set_push_limits(nl, prune);
 }
 
 static void set_push_box(vkmd_neighbor *nl, const vkmd_box *box)
@@ -346,13 +353,7 @@ static void set_push_box(vkmd_neighbor *nl, const vkmd_box *box)
     nl->push.cell =
         (vkmd_gpu_vec4){(float)(box->len[0] / p->grid[0]), (float)(box->len[1] / p->grid[1]),
                         (float)(box->len[2] / p->grid[2]), (float)(rebuild * rebuild)};
-    const float prune2 = (float)(prune * prune), cutoff = (float)nl->cutoff_a;
-    const float drift = (float)(0.5 * nl->outer_skin_a);
-    uint32_t bits[3];
-    memcpy(&bits[0], &prune2, 4);
-    memcpy(&bits[1], &cutoff, 4);
-    memcpy(&bits[2], &drift, 4);
-    nl->push.limits = (vkmd_gpu_uvec4){p->max_inner, bits[0], bits[1], bits[2]};
+    set_push_limits(nl, prune);
 }
 
 vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box)

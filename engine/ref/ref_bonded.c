@@ -39,12 +39,15 @@ static void cross3(const double *a, const double *b, double *out)
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-double ref_bonds(const vkmd_system *sys, double *f)
+/* Harmonic pair terms E = k (r - r0)^2 over `count` entries of `list`: the
+ * bonds and, with the same form, CHARMM's Urey-Bradley 1-3 pairs. */
+static double harmonic_pairs(const vkmd_system *sys, const vkmd_bond *list, int32_t count,
+                             double *f)
 {
     const double *x = sys->positions;
     double energy = 0;
-    for (int32_t n = 0; n < sys->bond_count; ++n) {
-        const vkmd_bond *b = &sys->bonds[n];
+    for (int32_t n = 0; n < count; ++n) {
+        const vkmd_bond *b = &list[n];
         double d[3];
         ref_delta(&sys->box, &x[3 * b->i], &x[3 * b->j], d); /* r_j - r_i */
         double r = sqrt(dot3(d, d));
@@ -59,6 +62,11 @@ double ref_bonds(const vkmd_system *sys, double *f)
         }
     }
     return energy;
+}
+
+double ref_bonds(const vkmd_system *sys, double *f)
+{
+    return harmonic_pairs(sys, sys->bonds, sys->bond_count, f);
 }
 
 double ref_angles(const vkmd_system *sys, double *f)
@@ -181,24 +189,7 @@ void ref_dihedral_apply(const vkmd_box *box, const double *x, int32_t i, int32_t
 
 double ref_urey_bradley(const vkmd_system *sys, double *f)
 {
-    const double *x = sys->positions;
-    double energy = 0;
-    for (int32_t n = 0; n < sys->urey_bradley_count; ++n) {
-        const vkmd_bond *b = &sys->urey_bradleys[n];
-        double d[3];
-        ref_delta(&sys->box, &x[3 * b->i], &x[3 * b->j], d);
-        double r = sqrt(dot3(d, d));
-        double de_dr;
-        energy += form_bond(r, b->k, b->r0, &de_dr);
-        if (f && r > 0) {
-            double s = de_dr / r;
-            for (int c = 0; c < 3; ++c) {
-                f[3 * b->i + c] += s * d[c];
-                f[3 * b->j + c] -= s * d[c];
-            }
-        }
-    }
-    return energy;
+    return harmonic_pairs(sys, sys->urey_bradleys, sys->urey_bradley_count, f);
 }
 
 double ref_impropers_harmonic(const vkmd_system *sys, double *f)
