@@ -52,8 +52,10 @@ layout(std430, binding = VKMD_FORCES_BINDING_LJ) readonly buffer LJ { float lj[]
 layout(std430, binding = VKMD_FORCES_BINDING_ORDER) readonly buffer Order { uint order[]; };
 layout(std430, binding = VKMD_FORCES_BINDING_REL) readonly buffer Rel { vec4 rel[]; };
 layout(std430, binding = VKMD_FORCES_BINDING_OUTER) readonly buffer Outer { uvec4 outer[]; };
-layout(std430, binding = VKMD_FORCES_BINDING_INNER) buffer Inner { uvec4 inner[]; };
-layout(std430, binding = VKMD_FORCES_BINDING_MASKS) buffer Masks { uvec2 masks[]; };
+// coherent: with split tiles a group reads inner tiles that other groups of
+// its workgroup wrote in this dispatch (pairs_split)
+layout(std430, binding = VKMD_FORCES_BINDING_INNER) coherent buffer Inner { uvec4 inner[]; };
+layout(std430, binding = VKMD_FORCES_BINDING_MASKS) coherent buffer Masks { uvec2 masks[]; };
 layout(std430, binding = VKMD_FORCES_BINDING_COUNTS) buffer Counts { uvec4 counts[]; };
 layout(std430, binding = VKMD_FORCES_BINDING_NL_STATE) buffer State { VKMD_NL_STATE_FIELDS } st;
 layout(std430, binding = VKMD_FORCES_BINDING_NL_SAVED) buffer Saved { vec4 saved[]; };
@@ -111,52 +113,15 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #define PME_ATOM_CONVERT
 #include "common/pme_atom.glsl"
 
-#define NLP (prm.nl)
-#include "common/nl_prune.glsl"
-
-// The pair role: the i-clusters of groups group, group + groups, ... When
-// the list's check asked for a prune, each group first prunes its cluster's
-// outer tiles into the inner list, syncs (it then reads what lane 0 wrote),
-// and computes the inner tiles; every group of a subgroup runs the same
-// number of iterations so that the sync sees them all.
-void pairs(uint group, uint groups)
-{
-    if (st.prune_now == 0u) {
-        list_tiles(group, groups);
-        return;
-    }
-    uint lane = tile_lane();
-    uint used = (st.slot_count + C - 1u) / C;
-    uint inner_stride = prm.nl.limits.x;
-    uint iters = (used + groups - 1u) / groups;
-    for (uint it = 0u; it < iters; ++it) {
-        uint ci = group + it * groups;
-        bool on_list = ci < used;
-        uint si = ci * C + lane;
-        vec3 xi = on_list ? rel[NB_SLOTS + si].xyz : vec3(0.0);
-        uint ai = on_list ? order[si] : VKMD_NL_EMPTY;
-        vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
-        if (ai != VKMD_NL_EMPTY)
-            saved[prm.nl.sizes.x + ai] = pos[ai];
-        uvec4 cnt = on_list ? counts[ci] : uvec4(0u);
-        uint k0 = prune_kind(ci, cnt.x, false, xi);
-        uint k1 = prune_kind(ci, cnt.y, true, xi);
-        if (on_list && lane == 0u) {
-            uint total = k0 + k1;
-            counts[ci].zw = uvec2(min(k0, inner_stride), min(k1, inner_stride));
-            atomicMax(st.max_inner, total);
-            atomicAdd(st.tiles_inner, total);
-            if (total > inner_stride)
-                atomicMax(st.overflow, 1u);
-        }
-        tile_sync();
-        // The parts the split kernel gives other groups, here one after the
-        // other: the same partial sums, so the same bits as list_tiles.
-        if (on_list)
-            for (uint part = 0u; part < TILE_SPLIT; ++part)
-                cluster_part(ci, part, min(k0, inner_stride), min(k1, inner_stride), xi, pi, ai);
-    }
-}
+#define NLP_BOX          (prm.nl.box.xyz)
+#define NLP_BOX_LO       (prm.nl.box_lo.xyz)
+#define NLP_R_INNER      (prm.nl.box_lo.w)
+#define NLP_SLOTS        (prm.nl.sizes.y)
+#define NLP_CLUSTERS     (prm.nl.sizes.z)
+#define NLP_OUTER_STRIDE (prm.nl.sizes.w)
+#define NLP_INNER_STRIDE (prm.nl.limits.x)
+#define NLP_ATOMS        (prm.nl.sizes.x)
+#include "common/pair_prune.glsl"
 
 shared vkmd_fixed red[BD_SLOTS][WORKGROUP_SIZE];
 
@@ -190,8 +155,7 @@ void main()
     prm = params_buf.p;
     uint role = gl_WorkGroupID.x % VKMD_FORCES_ROLES, role_wg = gl_WorkGroupID.x / VKMD_FORCES_ROLES;
     if (role == VKMD_FORCES_ROLE_PAIRS) {
-        uint per_wg = WORKGROUP_SIZE / C;
-        pairs(role_wg * per_wg + gl_LocalInvocationID.x / C, prm.roles.x * per_wg);
+        pair_tiles(role_wg, prm.roles.x);
     } else if (role == VKMD_FORCES_ROLE_BONDED) {
         bonded(vkmd_group_block(role_wg, prm.roles.x, prm.roles.y));
     } else {

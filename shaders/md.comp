@@ -17,13 +17,15 @@ layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 layout(std430, binding = VKMD_MD_BINDING_POSITIONS) buffer Positions { vec4 pos[]; };
 layout(std430, binding = VKMD_MD_BINDING_POSITIONS_REF) buffer PositionsRef { vec4 pos_ref[]; };
 layout(std430, binding = VKMD_MD_BINDING_VELOCITIES) buffer Velocities { vec4 vel[]; };
-layout(std430, binding = VKMD_MD_BINDING_FORCES) readonly buffer Forces { vkmd_fixed force[]; };
+layout(std430, binding = VKMD_MD_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
 layout(std430, binding = VKMD_MD_BINDING_MOMENTUM) buffer Momentum { vkmd_fixed momentum[]; };
 layout(std430, binding = VKMD_MD_BINDING_COUNTER) buffer Counter { uvec4 counter; };
 layout(std430, binding = VKMD_MD_BINDING_MOLECULE) readonly buffer Molecule { uint molecule[]; };
 layout(std430, binding = VKMD_MD_BINDING_SHIFT) buffer Shift { vec4 shift[]; };
 layout(std430, binding = VKMD_MD_BINDING_POSITIONS_X) buffer PositionsX { uvec4 pos_x[]; };
 layout(std430, binding = VKMD_MD_BINDING_REF_X) buffer PositionsRefX { uvec4 ref_x[]; };
+layout(std430, binding = VKMD_MD_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
+layout(std430, binding = VKMD_MD_BINDING_NL_STATE) readonly buffer NlState { VKMD_NL_STATE_FIELDS } nls;
 layout(push_constant) uniform Push { VKMD_MD_PUSH_FIELDS } pc;
 
 VKMD_POS_LOAD(load_pos, pos, pos_x)
@@ -44,6 +46,17 @@ vec3 accel(uint a, float inv_mass)
                   fixed_to_float(force[VKMD_FORCE_INDEX(1u, a, pc.atom_count)]),
                   fixed_to_float(force[VKMD_FORCE_INDEX(2u, a, pc.atom_count)]));
     return f * (inv * ACCEL * inv_mass);
+}
+
+// After the last read of a step's forces: the accumulators cleared for the
+// next evaluation (flags.x).
+void clear_after_read(uint a)
+{
+    if (pc.flags.x != 0u) {
+        force[VKMD_FORCE_INDEX(0u, a, pc.atom_count)] = VKMD_FIXED_ZERO;
+        force[VKMD_FORCE_INDEX(1u, a, pc.atom_count)] = VKMD_FIXED_ZERO;
+        force[VKMD_FORCE_INDEX(2u, a, pc.atom_count)] = VKMD_FIXED_ZERO;
+    }
 }
 
 // Momentum of the workgroup's atoms summed in a fixed tree order, then one
@@ -80,7 +93,7 @@ void main()
     }
     if (MODE == VKMD_MD_MODE_ADVANCE) {
         if (a == 0u) {
-            uint lo = counter.x + pc.steps;
+            uint lo = counter.x + (pc.steps == VKMD_MD_STEPS_RUN ? nls.batch_checks : pc.steps);
             counter.y += lo < counter.x ? 1u : 0u;
             counter.x = lo;
             for (uint c = 0u; c < 4u; ++c)
@@ -101,6 +114,9 @@ void main()
             shift[a] = vec4(-pc.box.xyz * floor(x / pc.box.xyz), 0.0);
         return;
     }
+    if ((MODE == VKMD_MD_MODE_LM_KICK || MODE == VKMD_MD_MODE_VV_KICK_DRIFT) && pc.flags.y != 0u &&
+        a < VKMD_ENERGY_SLOT_COUNT)
+        energy[a] = VKMD_FIXED_ZERO; // the step's evaluation sums energies
     if (a >= pc.atom_count)
         return;
     const float dt = pc.dt_fs;
@@ -109,6 +125,7 @@ void main()
         vkmd_pos x = load_pos(a);
         store_ref(a, x);
         v.xyz += (0.5 * dt) * accel(a, v.w);
+        clear_after_read(a);
         vel[a] = v;
         store_pos(a, pos_add(x, dt * v.xyz));
     } else if (MODE == VKMD_MD_MODE_VV_KICK) {
@@ -116,6 +133,7 @@ void main()
         vel[a] = v;
     } else if (MODE == VKMD_MD_MODE_LM_KICK) {
         v.xyz += dt * accel(a, v.w);
+        clear_after_read(a);
         vel[a] = v;
     } else if (MODE == VKMD_MD_MODE_LM_DRIFT) {
         vkmd_pos x = load_pos(a);

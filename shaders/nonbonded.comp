@@ -6,7 +6,8 @@
 // has the design and its cost):
 //
 // LIST: cluster-pair tiles from the neighbour list's inner list, each pair
-//   once. One group of 8 lanes per i-cluster (common/tile.glsl): lane l
+//   once, pruned from the outer list first when the list's check asked
+//   (common/pair_prune.glsl). One group of 8 lanes per i-cluster (common/tile.glsl): lane l
 //   holds i atom l; for each tile it loads j atom l, and 8 rotations pass the
 //   j atoms, their parameters and their force sums around the group, so
 //   every lane computes one pair per rotation and the 64 pairs need no
@@ -71,10 +72,15 @@ layout(std430, binding = VKMD_NB_BINDING_LJ) readonly buffer LJ { float lj[]; };
 layout(std430, binding = VKMD_NB_BINDING_EXCL) readonly buffer Excl { uint excl[]; };
 layout(std430, binding = VKMD_NB_BINDING_ORDER) readonly buffer Order { uint order[]; };
 layout(std430, binding = VKMD_NB_BINDING_REL) readonly buffer Rel { vec4 rel[]; };
-layout(std430, binding = VKMD_NB_BINDING_TILES) readonly buffer Tiles { uvec4 inner[]; };
-layout(std430, binding = VKMD_NB_BINDING_MASKS) readonly buffer Masks { uvec2 masks[]; };
-layout(std430, binding = VKMD_NB_BINDING_COUNTS) readonly buffer Counts { uvec4 counts[]; };
-layout(std430, binding = VKMD_NB_BINDING_NL_STATE) readonly buffer NlState { VKMD_NL_STATE_FIELDS } st;
+// Written by the prune in front of the tiles (common/pair_prune.glsl);
+// coherent: with split tiles a group reads inner tiles that other groups of
+// its workgroup wrote in this dispatch.
+layout(std430, binding = VKMD_NB_BINDING_TILES) coherent buffer Tiles { uvec4 inner[]; };
+layout(std430, binding = VKMD_NB_BINDING_MASKS) coherent buffer Masks { uvec2 masks[]; };
+layout(std430, binding = VKMD_NB_BINDING_COUNTS) buffer Counts { uvec4 counts[]; };
+layout(std430, binding = VKMD_NB_BINDING_NL_STATE) buffer NlState { VKMD_NL_STATE_FIELDS } st;
+layout(std430, binding = VKMD_NB_BINDING_OUTER) readonly buffer Outer { uvec4 outer[]; };
+layout(std430, binding = VKMD_NB_BINDING_NL_SAVED) buffer Saved { vec4 saved[]; };
 layout(std430, binding = VKMD_NB_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(push_constant) uniform Push { VKMD_NB_PUSH_FIELDS } pc;
 
@@ -96,6 +102,16 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 #define NB_BOX_LO    (pc.box_lo.xyz)
 #define NB_BOX_INV   (pc.box_inv.xyz)
 #include "common/nonbonded_tiles.glsl"
+
+#define NLP_BOX          (pc.box.xyz)
+#define NLP_BOX_LO       (pc.box_lo.xyz)
+#define NLP_R_INNER      (pc.box_lo.w)
+#define NLP_SLOTS        (pc.sizes.y)
+#define NLP_CLUSTERS     (pc.sizes.z)
+#define NLP_OUTER_STRIDE (floatBitsToUint(pc.box_inv.w))
+#define NLP_INNER_STRIDE (pc.sizes.w)
+#define NLP_ATOMS        (pc.sizes.x)
+#include "common/pair_prune.glsl"
 
 // ---- ALL_PAIRS: vacuum ------------------------------------------------------
 
@@ -146,7 +162,7 @@ void all_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
 void main()
 {
     if (MODE == VKMD_NB_MODE_LIST) {
-        list_tiles(tile_group(), tile_group_count());
+        pair_tiles(gl_WorkGroupID.x, gl_NumWorkGroups.x);
         return;
     }
     vkmd_fixed e_lj = VKMD_FIXED_ZERO, e_c = VKMD_FIXED_ZERO;

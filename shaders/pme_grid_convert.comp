@@ -3,7 +3,8 @@
 // 2 (K2/2 + 1) floats, padding set to 0. One thread per padded float,
 // grid-stride loop. The one fp32 rounding of each grid value happens here
 // (to nearest even, the same in the int64 and "+words" builds,
-// common/fixed_point.glsl).
+// common/fixed_point.glsl). The charge grid is left zero for the next
+// spread (so no evaluation clears it with a transfer command).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common/vkmd_layout.h"
@@ -12,7 +13,7 @@
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
-layout(std430, binding = VKMD_PME_BINDING_CHARGE) readonly buffer ChargeGrid { vkmd_fixed qgrid[]; };
+layout(std430, binding = VKMD_PME_BINDING_CHARGE) buffer ChargeGrid { vkmd_fixed qgrid[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) writeonly buffer FftGrid { float grid[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
 
@@ -23,8 +24,12 @@ void main()
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
     for (uint p = gl_GlobalInvocationID.x; p < total; p += stride) {
         uint z = p % row_len, row = p / row_len;
-        grid[p] = z < pc.grid.z
-                      ? fixed_to_float(qgrid[row * pc.grid.z + z]) * float(VKMD_PME_GRID_INV_SCALE)
-                      : 0.0;
+        float v = 0.0;
+        if (z < pc.grid.z) {
+            uint at = row * pc.grid.z + z;
+            v = fixed_to_float(qgrid[at]) * float(VKMD_PME_GRID_INV_SCALE);
+            qgrid[at] = VKMD_FIXED_ZERO; // the next spread adds onto a cleared grid
+        }
+        grid[p] = v;
     }
 }

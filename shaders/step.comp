@@ -52,7 +52,8 @@ layout(std430, binding = VKMD_STEP_BINDING_PARAMS) readonly buffer Params { vkmd
 // the loops, every use would be a load (lavapipe does not hoist them).
 vkmd_step_params prm;
 layout(std430, binding = VKMD_STEP_BINDING_NL_STATE) buffer State { VKMD_NL_STATE_FIELDS } st;
-layout(std430, binding = VKMD_STEP_BINDING_NL_SAVED) readonly buffer Saved { vec4 saved[]; };
+layout(std430, binding = VKMD_STEP_BINDING_NL_SAVED) buffer Saved { vec4 saved[]; };
+layout(std430, binding = VKMD_STEP_BINDING_NL_GATE) buffer Gate { uint gate[]; };
 layout(std430, binding = VKMD_STEP_BINDING_NL_SLOT_OF) readonly buffer SlotOf { uint slot_of[]; };
 layout(std430, binding = VKMD_STEP_BINDING_NL_CLUSTER) readonly buffer Cluster { vec4 cluster[]; };
 layout(std430, binding = VKMD_STEP_BINDING_NL_REL) buffer Rel { vec4 rel[]; };
@@ -157,7 +158,7 @@ void vv_open(uint a)
 }
 
 // The next evaluation's per-atom work; m: the largest displacements so far.
-void finish(uint a, inout vec2 m)
+void finish(uint a, inout vec3 m)
 {
     uint n = prm.counts.x;
     vkmd_pos x = load_pos(a);
@@ -167,8 +168,7 @@ void finish(uint a, inout vec2 m)
         pos_pair(x, c, fine);
         pme_spread_atom(q, c, fine);
     }
-    vec2 d = nl_disp2(a, pos_float(x));
-    m = vec2(nl_nan_max(m.x, d.x), nl_nan_max(m.y, d.y));
+    m = nl_nan_max3(m, nl_measure(a, pos_float(x)));
     uint s = slot_of[a];
     rel[NLP.sizes.y + s] = vec4(nl_relative(s, x), 1.0);
     force[VKMD_FORCE_INDEX(0u, a, n)] = VKMD_FIXED_ZERO;
@@ -180,7 +180,7 @@ void finish(uint a, inout vec2 m)
 // then its hydrogens; a free atom), KIND 0 water, 1 cluster, 2 free (a
 // constant at each call). The per-atom loops are kept loops: their bodies
 // (the PME gather and spread) would otherwise be copied for every atom.
-void unit(uint u[5], uint n, const uint KIND, uvec4 w, vkmd_hcluster_record cl, inout vec2 m)
+void unit(uint u[5], uint n, const uint KIND, uvec4 w, vkmd_hcluster_record cl, inout vec3 m)
 {
     const bool vv = MODE != VKMD_STEP_MODE_LM;
     if (!vv || MODE == VKMD_STEP_MODE_VV_STEP || MODE == VKMD_STEP_MODE_VV_CLOSE) {
@@ -218,7 +218,7 @@ void main()
               gl_LocalInvocationID.x;
     if (pc.energy != 0u && g < VKMD_ENERGY_SLOT_COUNT)
         energy[g] = VKMD_FIXED_ZERO;
-    vec2 m = vec2(0.0);
+    vec3 m = vec3(0.0);
     vkmd_hcluster_record no_cluster;
     no_cluster.h = uvec4(0u);
     no_cluster.info = uvec4(0u);
@@ -238,5 +238,5 @@ void main()
         unit(u, 1u, 2u, uvec4(0u), no_cluster, m);
     }
     if (MODE != VKMD_STEP_MODE_VV_CLOSE)
-        nl_check_reduce(m, pc.may_rebuild != 0u, prm.seed.z);
+        nl_check_reduce(m, pc.may_rebuild != 0u);
 }

@@ -187,7 +187,7 @@ static void test_reject(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd
         snapshot before, after;
         snap(ctx, md, sys->atom_count, &before);
         int acc = 0;
-        CHECK_OK(vkmd_barostat_attempt(ctx, b, md, &acc));
+        CHECK_OK(vkmd_md_barostat_move(ctx, md, b, &acc));
         snap(ctx, md, sys->atom_count, &after);
         if (acc) {
             ++accepted;

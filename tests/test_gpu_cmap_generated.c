@@ -26,7 +26,6 @@ static int run_md(vkmd_vk_context *ctx, const vkmd_system *sys, int unfused, dou
                             .dt_fs = 2.0,
                             .seed = 5,
                             .max_batch_steps = 10,
-                            .rebuild_every = 1,
                             .unfused = unfused ? 1 : -1};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));

@@ -126,7 +126,7 @@ static void record_once(vkmd_vk_context *ctx, const vkmd_neighbor *nl, int inval
     CHECK_OK(vkmd_vk_oneshot_begin(ctx, &cb));
     if (invalidate)
         vkmd_neighbor_record_invalidate(nl, cb);
-    vkmd_neighbor_record(nl, cb);
+    vkmd_neighbor_record(nl, cb, 0);
     CHECK_OK(vkmd_vk_oneshot_submit(ctx, cb));
 }
 
@@ -270,7 +270,7 @@ static void displacement_trials(vkmd_vk_context *ctx, const vkmd_system *sys, vk
             vkmd_vk_barrier_compute_to_transfer(cb);
             vkCmdCopyBuffer(cb, src.buffer, pos->buffer, 1, &region);
             vkmd_vk_barrier_transfer_to_compute(cb);
-            vkmd_neighbor_record(nl, cb);
+            vkmd_neighbor_record(nl, cb, 0);
         }
         CHECK_OK(vkmd_vk_oneshot_submit(ctx, cb));
         if (past_prune) { /* the list may have been pruned: read it again */
@@ -354,7 +354,7 @@ static void stale_list_energies(vkmd_vk_context *ctx, vkmd_system *sys, int conf
             VkCommandBuffer cb;
             CHECK_OK(vkmd_vk_oneshot_begin(ctx, &cb));
             vkmd_accum_record_clear(cb, &acc);
-            vkmd_neighbor_record(nl, cb);
+            vkmd_neighbor_record(nl, cb, VKMD_NL_RECORD_NO_PRUNE); /* the pair pass prunes */
             vkmd_pass_nonbonded_record(pass, cb, 1);
             CHECK_OK(vkmd_vk_oneshot_submit(ctx, cb));
             vkmd_energy e = {0};

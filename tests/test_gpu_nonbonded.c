@@ -91,7 +91,7 @@ static void run_gpu(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_ff_
                 CHECK_OK(vkmd_vk_cmd_begin(ctx, &cmd));
                 vkmd_accum_record_clear(cmd.cb, &acc);
                 if (nl)
-                    vkmd_neighbor_record(nl, cmd.cb);
+                    vkmd_neighbor_record(nl, cmd.cb, VKMD_NL_RECORD_NO_PRUNE);
                 vkmd_pass_nonbonded_record(pass, cmd.cb, k == 0);
                 vkmd_vk_barrier_compute_to_transfer(cmd.cb);
                 CHECK_OK(vkmd_vk_cmd_end(ctx, &cmd));

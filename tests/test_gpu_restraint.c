@@ -188,7 +188,6 @@ static void md_run(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_rest
     const vkmd_md_desc d = {.settings = &s,
                             .seed = 3,
                             .max_batch_steps = 20,
-                            .rebuild_every = unfused ? 0 : 1,
                             .unfused = unfused ? 1 : -1,
                             .restraints = r};
     vkmd_md *md = NULL;

@@ -1,31 +1,26 @@
 /* The fused MD step (engine/sim/step.c, shaders/step.comp, forces.comp)
- * against the pass-by-pass step it replaces (engine/sim/md.c with
+ * against the pass-by-pass step it replaces (engine/sim/md_batch.c with
  * desc.unfused):
- *   - with the neighbour list's rebuild recorded at every step
- *     (rebuild_every 1, so both rebuild at the same steps), 120 steps in
- *     batches of 40 give the same positions and velocities to the bit (on
- *     a CPU device; on a GPU within TOL_FUSED_GPU_RMSD_A, testlib.h), for
- *     Langevin middle and velocity Verlet, on water:216 (18.6 A box: tiles
- *     that need the minimum image pair by pair), water_nacl (ions: atoms in
- *     no constraint unit) and villin in a 40 A box (H clusters), in the
- *     three positions modes;
- *   - with the default rebuild_every (10) the lists are rebuilt at other
- *     steps, the pair coordinates are taken relative to other cluster anchors
- *     and round otherwise, and the trajectories part as any two MD runs whose
- *     forces differ in the last bit: chaotically, by 6e-3 A (RMSD) after
- *     240 fs on the unminimised water lattice, 5e-7 A on villin. The control
- *     is the pass-by-pass run itself with another outer skin (4 A instead of
- *     3.2 A: the same physics rounded otherwise): the fused run stays within
- *     4x the control's RMSD of the pass-by-pass one (+1e-6 A). A missing pair
- *     or a stale list would put it far outside (forces wrong by whole pair
- *     terms, not by rounding);
- *   - a fused step records at most 10 dispatches and 12 barriers, the
- *     pass-by-pass one more;
+ *   - both check the neighbour list at every step with the same arithmetic,
+ *     so they halt their batches and rebuild the list at the same steps
+ *     (gated batches, sim/md_batch.c; or, without conditional rendering, a
+ *     rebuild recorded at every step), and 120 steps in batches of 40 give
+ *     the same positions and velocities to the bit (on a CPU device; on a
+ *     GPU within TOL_FUSED_GPU_RMSD_A, testlib.h), for Langevin middle and
+ *     velocity Verlet, on water:216 (18.6 A box: tiles that need the
+ *     minimum image pair by pair), water_nacl (ions: atoms in no constraint
+ *     unit) and villin in a 40 A box (H clusters), in the three positions
+ *     modes, with the same rebuild count and no repeated step;
+ *   - in gated batches a step that does not rebuild records at most
+ *     VKMD_TEST_FUSED_DISPATCHES dispatches and barriers fused and
+ *     VKMD_TEST_UNFUSED_DISPATCHES pass by pass (issue 31's bar), and a
+ *     rebuild adds the list's seven rebuild dispatches at the first step of
+ *     a batch only;
  *   - the list is never stale at 4 fs (water_nacl; villin with hydrogen
- *     masses 1.5 amu): the forces at the end of every 10-step batch, the
- *     farthest a step gets from a recorded rebuild, hold every pair within
- *     the cutoff in the inner list (brute force in double) and match the
- *     CPU reference at the same positions within the force field's limits;
+ *     masses 1.5 amu): the forces at the end of every 10-step batch hold
+ *     every pair within the cutoff in the inner list (brute force in
+ *     double) and match the CPU reference at the same positions within the
+ *     force field's limits;
  *   - no validation error. */
 #include "test_md_common.h"
 #include "forces/positions.h"
@@ -34,18 +29,21 @@
 #include "system/hmr.h"
 #include "tolerance.h"
 
-#define STEPS 120
-#define BATCH 40
+#define STEPS                        120
+#define BATCH                        40
+#define VKMD_TEST_FUSED_DISPATCHES   10.0
+#define VKMD_TEST_UNFUSED_DISPATCHES 18.5
 
 typedef struct run_out {
     double *x, *v;
     vkmd_md_profile prof;
-    int fused;
-    int64_t repeats;
+    int fused, gated;
+    int64_t repeats, halts;
+    uint32_t builds;
 } run_out;
 
 static void run_md(vkmd_vk_context *ctx, const vkmd_system *sys, int verlet, int positions,
-                   int unfused, int rebuild_every, double outer_skin, run_out *out)
+                   int unfused, run_out *out)
 {
     const int32_t n = sys->atom_count;
     memset(out, 0, sizeof *out);
@@ -59,8 +57,6 @@ static void run_md(vkmd_vk_context *ctx, const vkmd_system *sys, int verlet, int
                             .dt_fs = 2.0,
                             .seed = 11,
                             .max_batch_steps = BATCH,
-                            .rebuild_every = rebuild_every,
-                            .outer_skin_a = outer_skin,
                             .unfused = unfused ? 1 : -1};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));
@@ -70,9 +66,12 @@ static void run_md(vkmd_vk_context *ctx, const vkmd_system *sys, int verlet, int
     CHECK_OK(vkmd_md_step(ctx, md, STEPS));
     vkmd_md_report r;
     CHECK_OK(vkmd_md_read(ctx, md, &r, out->x, out->v));
+    CHECK_OK(vkmd_forcefield_neighbor_builds(ctx, vkmd_md_forcefield(md), &out->builds));
     CHECK_OK(vkmd_md_profile_steps(ctx, md, 2, &out->prof));
     out->fused = vkmd_md_fused(md);
+    out->gated = vkmd_md_gated(md);
     out->repeats = vkmd_md_repeats(md);
+    out->halts = vkmd_md_halts(md);
     vkmd_md_destroy(ctx, md);
 }
 
@@ -86,40 +85,43 @@ static void compare(vkmd_vk_context *ctx, const char *label, const vkmd_system *
                     int positions)
 {
     const int32_t n = sys->atom_count;
-    run_out a, b, c, e;
-    run_md(ctx, sys, verlet, positions, 1, 0, 0, &a);
-    run_md(ctx, sys, verlet, positions, 0, 1, 0, &b);
-    run_md(ctx, sys, verlet, positions, 0, 0, 0, &c);
-    run_md(ctx, sys, verlet, positions, 1, 0, 4.0, &e);
-    if (a.x && b.x && c.x && e.x) {
+    run_out a, b;
+    run_md(ctx, sys, verlet, positions, 1, &a);
+    run_md(ctx, sys, verlet, positions, 0, &b);
+    if (a.x && b.x) {
         int same = !memcmp(a.x, b.x, sizeof(double) * 3 * (size_t)n) &&
                    !memcmp(a.v, b.v, sizeof(double) * 3 * (size_t)n);
         double worst = 0;
         for (int i = 0; i < 3 * n && !same; ++i)
             worst = fmax(worst, fabs(a.x[i] - b.x[i]));
-        double rmsd = md_rmsd(sys, a.x, c.x, NULL);
-        double control = md_rmsd(sys, a.x, e.x, NULL);
-        printf("== %s, %s, %s positions: fused %d; rebuild every step: %s (max |dx| %.3g A); "
-               "every 10 steps: RMSD %.3g A (pass by pass, outer skin 4 A: %.3g A); dispatches / "
-               "barriers per step: pass by pass "
-               "%.1f / %.1f, fused %.1f / %.1f; steps repeated %lld\n",
+        printf("== %s, %s, %s positions: fused %d, gated %d: %s (max |dx| %.3g A); list builds "
+               "%u / %u, halts %lld / %lld, steps repeated %lld / %lld (pass by pass / fused); "
+               "dispatches / barriers per step without a rebuild: pass by pass %.1f / %.1f, "
+               "fused %.1f / %.1f; a rebuild adds %.0f / %.0f\n",
                label, verlet ? "Verlet" : "Langevin", vkmd_positions_mode_name(positions), b.fused,
-               same ? "bitwise identical" : "DIFFERENT", worst, rmsd, control,
-               a.prof.dispatches_per_step, a.prof.barriers_per_step, c.prof.dispatches_per_step,
-               c.prof.barriers_per_step, (long long)c.repeats);
-        CHECK(b.fused && c.fused && !a.fused);
-        if (test_same_bits_device(ctx))
+               b.gated, same ? "bitwise identical" : "DIFFERENT", worst, a.builds, b.builds,
+               (long long)a.halts, (long long)b.halts, (long long)a.repeats, (long long)b.repeats,
+               a.prof.dispatches_per_step, a.prof.barriers_per_step, b.prof.dispatches_per_step,
+               b.prof.barriers_per_step, b.prof.rebuild_dispatches, b.prof.rebuild_barriers);
+        CHECK(b.fused && !a.fused);
+        if (test_same_bits_device(ctx)) {
             CHECK(same);
-        else
+            CHECK(a.builds == b.builds);
+        } else {
             CHECK(md_rmsd(sys, a.x, b.x, NULL) <= TOL_FUSED_GPU_RMSD_A);
-        CHECK(rmsd <= TOL_FUSED_RMSD_FACTOR * control + TOL_FUSED_RMSD_FLOOR_A);
-        CHECK(c.prof.dispatches_per_step <= 10.0 && c.prof.barriers_per_step <= 12.0);
-        CHECK(a.prof.dispatches_per_step > c.prof.dispatches_per_step);
+        }
+        CHECK(a.repeats == 0 && b.repeats == 0);
+        if (b.gated) {
+            CHECK(b.prof.dispatches_per_step <= VKMD_TEST_FUSED_DISPATCHES &&
+                  b.prof.barriers_per_step <= VKMD_TEST_FUSED_DISPATCHES);
+            CHECK(a.prof.dispatches_per_step <= VKMD_TEST_UNFUSED_DISPATCHES &&
+                  a.prof.barriers_per_step <= VKMD_TEST_UNFUSED_DISPATCHES);
+            CHECK(b.prof.rebuild_dispatches <= 8 && a.prof.rebuild_dispatches <= 8);
+        }
+        CHECK(a.prof.dispatches_per_step > b.prof.dispatches_per_step);
     }
     run_free(&a);
     run_free(&b);
-    run_free(&c);
-    run_free(&e);
 }
 
 /* An MD created with Verlet, switched to Langevin at a new bath temperature
@@ -136,7 +138,6 @@ static void switch_run(vkmd_vk_context *ctx, const vkmd_system *sys, int unfused
                             .dt_fs = 2.0,
                             .seed = 3,
                             .max_batch_steps = BATCH,
-                            .rebuild_every = unfused ? 0 : 1,
                             .unfused = unfused ? 1 : -1};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));
@@ -220,10 +221,9 @@ static size_t missing_pairs(vkmd_vk_context *ctx, const vkmd_system *sys, const 
     return missing;
 }
 
-/* The list is never stale: runs `batches` batches of 10 steps (the
- * default rebuild_every, so a batch's end is as far from a recorded rebuild
- * as a step gets) and after each compares the force accumulator (the whole
- * force at the batch's end) with the CPU reference at the same positions.
+/* The list is never stale: runs `batches` batches of 10 steps and after
+ * each compares the force accumulator (the whole force at the batch's end)
+ * with a fresh list's forces and the CPU reference at the same positions,
  * and reads the inner list: no pair within the cutoff may be missing. */
 static void list_safety(vkmd_vk_context *ctx, const char *label, const vkmd_system *sys,
                         double dt_fs, int batches)
@@ -240,22 +240,29 @@ static void list_safety(vkmd_vk_context *ctx, const char *label, const vkmd_syst
     const vkmd_md_desc d = {.settings = &ff, .dt_fs = dt_fs, .seed = 3, .max_batch_steps = 10};
     vkmd_md *md = NULL;
     CHECK_OK(vkmd_md_create(ctx, sys, &d, &md));
+    /* A second force field at the same settings: a fresh list at every
+     * batch's positions, the device's own answer without any history. */
+    const vkmd_forcefield_desc fd = {.settings = &ff};
+    vkmd_forcefield *fresh = NULL;
+    CHECK_OK(vkmd_forcefield_create(ctx, sys, &fd, &fresh));
     double *x = calloc(3 * (size_t)n, sizeof(double)), *fg = calloc(3 * (size_t)n, sizeof(double)),
-           *fr = calloc(3 * (size_t)n, sizeof(double));
-    if (!md || !x || !fg || !fr) {
+           *fr = calloc(3 * (size_t)n, sizeof(double)),
+           *ff2 = calloc(3 * (size_t)n, sizeof(double));
+    if (!md || !fresh || !x || !fg || !fr || !ff2) {
         CHECK(0);
         goto done;
     }
     CHECK_OK(vkmd_md_init_velocities(ctx, md, 300, 9));
     vkmd_neighbor_stats n0, n1;
     CHECK_OK(vkmd_forcefield_neighbor_stats(ctx, vkmd_md_forcefield(md), &n0));
-    double worst_rel = 0, worst_max = 0;
+    double worst_rel = 0, worst_max = 0, worst_fresh = 0;
     size_t missing = 0, within = 0;
     for (int b = 0; b < batches; ++b) {
         CHECK_OK(vkmd_md_step(ctx, md, 10));
         const vkmd_forcefield *f = vkmd_md_forcefield(md);
         CHECK_OK(vkmd_forcefield_read_positions(ctx, f, x));
         CHECK_OK(vkmd_forcefield_readback(ctx, f, NULL, fg));
+        CHECK_OK(vkmd_forcefield_evaluate(ctx, fresh, x, NULL, ff2));
         vkmd_system at = *sys;
         at.positions = x;
         vkmd_energy e;
@@ -273,23 +280,37 @@ static void list_safety(vkmd_vk_context *ctx, const char *label, const vkmd_syst
             dmax = fmax(dmax, sqrt(di));
         }
         const double frms = sqrt(r2 / n);
+        double e2 = 0;
+        for (int i = 0; i < 3 * n; ++i)
+            e2 += (fg[i] - ff2[i]) * (fg[i] - ff2[i]);
+        worst_fresh = fmax(worst_fresh, sqrt(e2 / r2));
         worst_rel = fmax(worst_rel, sqrt(d2 / r2));
         worst_max = fmax(worst_max, dmax / frms);
     }
     CHECK_OK(vkmd_forcefield_neighbor_stats(ctx, vkmd_md_forcefield(md), &n1));
     const int steps = 10 * batches;
-    printf("== list safety, %s, %g fs, %d steps: forces at every 10th step against the reference: "
-           "worst RMS rel %.3g (limit %g), worst max |dF| / RMS(F) %.3g (limit %g); pairs within "
-           "the cutoff missing from the inner list %zu of %zu; rebuilds per 100 steps %.1f, "
-           "prunes %.1f, steps repeated %lld\n",
-           label, dt_fs, steps, worst_rel, TOL_FP32_FORCE_RMS, worst_max, TOL_FP32_FORCE_MAX,
-           missing, within, 100.0 * (n1.builds - n0.builds) / steps,
-           100.0 * (n1.prunes - n0.prunes) / steps, (long long)vkmd_md_repeats(md));
+    printf("== list safety, %s, %g fs, %d steps: forces at every 10th step against a fresh "
+           "list's at the same positions: worst RMS rel %.3g (limit %g); against the reference: "
+           "worst RMS rel %.3g, worst max |dF| / RMS(F) %.3g (limit %g); pairs within the cutoff "
+           "missing from the inner list %zu of %zu; rebuilds per 100 steps %.1f, prunes %.1f, "
+           "halts %lld, steps repeated %lld\n",
+           label, dt_fs, steps, worst_fresh, TOL_FP32_FORCE_RMS, worst_rel, worst_max,
+           TOL_FP32_FORCE_MAX, missing, within, 100.0 * (n1.builds - n0.builds) / steps,
+           100.0 * (n1.prunes - n0.prunes) / steps, (long long)vkmd_md_halts(md),
+           (long long)vkmd_md_repeats(md));
     CHECK(vkmd_md_fused(md));
-    CHECK(worst_rel <= TOL_FP32_FORCE_RMS);
+    /* A stale list misses whole pair terms: the forces differ from a fresh
+     * list's at the same positions by far more than rounding (7e-7 here).
+     * Against the double reference the RMS is also ~2e-6, but a pair that
+     * sits within float rounding of the cutoff (an ion's LJ cut off at
+     * 9 A) is in one and not the other at some batches (1e-5 - 2e-5 RMS,
+     * 4e-4 max): the reference bounds the largest error only. */
+    CHECK(worst_fresh <= TOL_FP32_FORCE_RMS);
     CHECK(worst_max <= TOL_FP32_FORCE_MAX);
     CHECK(missing == 0 && within > 0);
 done:
+    vkmd_forcefield_destroy(ctx, fresh);
+    free(ff2);
     free(x);
     free(fg);
     free(fr);

@@ -122,7 +122,7 @@ static void barostat(vkmd_vk_context *ctx, vkmd_system *sys, const vkmd_ff_setti
         vkmd_md_get_cell(md, &before);
         CHECK_OK(vkmd_md_read(ctx, md, NULL, x, NULL));
         int acc = 0;
-        CHECK_OK(vkmd_barostat_attempt(ctx, b, md, &acc));
+        CHECK_OK(vkmd_md_barostat_move(ctx, md, b, &acc));
         vkmd_md_get_cell(md, &after);
         CHECK_OK(vkmd_md_read(ctx, md, NULL, xa, NULL));
         if (acc && !accepted) {

@@ -251,6 +251,18 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
                          const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     const int energy = (flags & VKMD_FF_RECORD_ENERGY) != 0;
+    /* The nonbonded pass prunes the list in front of its tiles. */
+    const unsigned nl_flags =
+        VKMD_NL_RECORD_NO_PRUNE |
+        ((flags & VKMD_FF_RECORD_NO_REBUILD) ? VKMD_NL_RECORD_NO_REBUILD : 0u) |
+        ((flags & VKMD_FF_RECORD_GATED) ? VKMD_NL_RECORD_GATED : 0u);
+    /* The accumulators cleared by transfer commands unless the caller's
+     * integration cleared them (a gated MD step records no transfers). The
+     * PME charge grid needs no clear: the conversion leaves it zero. */
+    if (!(flags & VKMD_FF_RECORD_CLEARED)) {
+        vkmd_vk_barrier_compute_to_transfer(cb); /* earlier reads of the accumulators first */
+        vkmd_accum_record_clear(cb, &ff->accum); /* + transfer -> compute barrier */
+    }
     if (!timer && ff->pme) {
         /* Passes that write different buffers share a barrier interval: the
          * nonbonded pass (forces, energies) with the PME spread (charge
@@ -258,11 +270,8 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
          * conversion (FFT grid); passes adding into the same accumulators
          * stay separated by barriers. Timed records (bench) keep one pass
          * per interval so each can be timed alone. */
-        vkmd_vk_barrier_compute_to_transfer(cb);
-        vkmd_pass_pme_record_fill(ff->pme, cb);
-        vkmd_accum_record_clear(cb, &ff->accum); /* + transfer -> compute barrier */
         if (ff->neighbor)
-            vkmd_neighbor_record(ff->neighbor, cb);
+            vkmd_neighbor_record(ff->neighbor, cb, nl_flags);
         vkmd_pass_nonbonded_record(ff->nonbonded, cb, energy);
         vkmd_pass_pme_record_spread(ff->pme, cb);
         vkmd_vk_barrier_compute(cb);
@@ -273,11 +282,9 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
         vkmd_vk_barrier_compute(cb);
         return;
     }
-    vkmd_vk_barrier_compute_to_transfer(cb); /* earlier reads of the accumulators first */
-    vkmd_accum_record_clear(cb, &ff->accum);
     mark(cb, timer, first_slot + MARK_START);
     if (ff->neighbor)
-        vkmd_neighbor_record(ff->neighbor, cb);
+        vkmd_neighbor_record(ff->neighbor, cb, nl_flags);
     mark(cb, timer, first_slot + MARK_NEIGHBOR);
     vkmd_pass_nonbonded_record(ff->nonbonded, cb, energy);
     vkmd_vk_barrier_compute(cb);

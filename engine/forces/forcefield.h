@@ -117,6 +117,14 @@ vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefie
 #define VKMD_FF_RECORD_ENERGY                                                                      \
     1u /* sum energies too (else forces only, and the energy                                       \
           slots keep what they held) */
+#define VKMD_FF_RECORD_NO_REBUILD                                                                  \
+    2u /* the list's check with its gather, no rebuild dispatches                                  \
+          (VKMD_NL_RECORD_NO_REBUILD: a rebuild due marks the list's state missed) */
+#define VKMD_FF_RECORD_GATED                                                                       \
+    4u /* inside a gated MD batch (VKMD_NL_RECORD_GATED; needs conditional rendering) */
+#define VKMD_FF_RECORD_CLEARED                                                                     \
+    8u /* the caller cleared the force accumulators (and the energy slots, with                    \
+          VKMD_FF_RECORD_ENERGY) since the last evaluation: no transfer command is recorded */
 void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
                             const vkmd_vk_timer *timer, uint32_t first_slot);
 

@@ -19,6 +19,7 @@
 
 enum {
     PIPE_CHECK,
+    PIPE_CHECK_GATHER,
     PIPE_BIN,
     PIPE_ROWS,
     PIPE_ROWSCAN,
@@ -36,7 +37,7 @@ struct vkmd_neighbor {
     vkmd_vk_pipeline pipes[PIPE_COUNT];
     vkmd_vk_descset sets[PIPE_COUNT];
     vkmd_vk_buffer state, args, saved, atom_key, cells, rows, order, slot_of, rel, cluster, excl,
-        outer, inner, masks, counts, excl_tiles;
+        outer, inner, masks, counts, excl_tiles, gate;
     const vkmd_vk_buffer *positions;
     vkmd_nl_push push;
     uint32_t check_groups, gather_groups;
@@ -186,10 +187,10 @@ vkmd_result vkmd_neighbor_plan_make(const vkmd_system *sys, const vkmd_neighbor_
     const size_t strides = (size_t)out->max_neighbors + out->max_inner;
     out->total_bytes = 24 * (size_t)out->cluster_capacity * strides +
                        (64 + 16 * VKMD_NL_EXCL_TILES) * (size_t)out->cluster_capacity +
-                       36 * (size_t)out->slot_capacity + 48 * (size_t)sys->atom_count + 4 +
+                       36 * (size_t)out->slot_capacity + 64 * (size_t)sys->atom_count + 4 +
                        8 * (size_t)sys->exclusion_count + 8 * (size_t)out->cell_count +
                        12 * (size_t)rows + sizeof(vkmd_nl_state) +
-                       16 * (VKMD_NL_DISPATCH_COUNT + 1);
+                       16 * (VKMD_NL_DISPATCH_COUNT + 1) + 4 * VKMD_NL_GATE_WORDS;
     return VKMD_OK;
 }
 
@@ -403,8 +404,20 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     while (scan_wg > ctx->info.max_workgroup_invocations)
         scan_wg /= 2;
     const char *prune_shader = NULL, *build_shader = NULL;
-    uint32_t tile_wg = 0;
-    res = vkmd_tile_shader(ctx, "neighbour list", "nl_prune.comp", wg, 0, &prune_shader, &tile_wg);
+    uint32_t tile_wg = 0, prune_wg = 0;
+    /* The prune splits each cluster's outer tiles over the groups of one
+     * workgroup where the pair kernel splits its tiles (GPUs; nl_prune.comp),
+     * which needs subgroup shuffles (the shared build is one group). */
+    uint32_t prune_split = vkmd_tile_split(ctx);
+    res = vkmd_tile_shader(ctx, "neighbour list", "nl_prune.comp",
+                           prune_split > 1 ? C * prune_split : wg, 0, &prune_shader, &prune_wg);
+    if (res == VKMD_OK && prune_wg != C * prune_split)
+        prune_split = 1;
+    if (res == VKMD_OK && prune_wg > ctx->info.max_workgroup_invocations)
+        res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                        "neighbour list: a prune split of %u needs workgroups of %u invocations "
+                        "(the device allows %u)",
+                        prune_split, prune_wg, ctx->info.max_workgroup_invocations);
     if (res == VKMD_OK)
         res = vkmd_tile_shader(ctx, "neighbour list", "nl_build.comp", wg, 0, &build_shader,
                                &tile_wg);
@@ -442,7 +455,12 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(make_buffer(ctx, &nl->state, sizeof(vkmd_nl_state), 0, fs, "neighbour state"));
     VKMD_TRY(make_buffer(ctx, &nl->args, 16 * (VKMD_NL_DISPATCH_COUNT + 1),
                          VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, fs, "neighbour dispatch args"));
-    VKMD_TRY(make_buffer(ctx, &nl->saved, 32 * (VkDeviceSize)n, 0, fs, "neighbour saved"));
+    VKMD_TRY(make_buffer(ctx, &nl->saved, 48 * (VkDeviceSize)n, 0, fs, "neighbour saved"));
+    VKMD_TRY(make_buffer(ctx, &nl->gate, 4 * VKMD_NL_GATE_WORDS,
+                         ctx->info.features.conditional_rendering
+                             ? VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT
+                             : 0,
+                         fs, "neighbour gate"));
     VKMD_TRY(make_buffer(ctx, &nl->atom_key, 8 * (VkDeviceSize)n, 0, fs, "neighbour keys"));
     VKMD_TRY(
         make_buffer(ctx, &nl->cells, 8 * (VkDeviceSize)p->cell_count, 0, fs, "neighbour cells"));
@@ -479,6 +497,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     vkmd_vk_buffer_record_fill(cb, &nl->order, VKMD_NL_EMPTY);
     vkmd_vk_buffer_record_fill(cb, &nl->counts, 0);
     vkmd_vk_buffer_record_fill(cb, &nl->args, 0);
+    vkmd_vk_buffer_record_fill(cb, &nl->gate, 0);
     vkmd_vk_barrier_transfer_to_compute(cb);
     res = vkmd_vk_oneshot_submit(ctx, cb);
     cb = VK_NULL_HANDLE;
@@ -490,6 +509,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         uint32_t mode;
     } kinds[PIPE_COUNT] = {
         [PIPE_CHECK] = {"nl_check.comp", VKMD_NL_MODE_CHECK_DISPLACEMENT},
+        [PIPE_CHECK_GATHER] = {"nl_check.comp", VKMD_NL_MODE_CHECK_GATHER},
         [PIPE_BIN] = {"nl_bin.comp", 0},
         [PIPE_ROWS] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWS},
         [PIPE_ROWSCAN] = {"nl_scan.comp", VKMD_NL_MODE_SCAN_ROWSCAN},
@@ -518,17 +538,20 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     bufs[VKMD_NL_BINDING_COUNTS] = &nl->counts;
     bufs[VKMD_NL_BINDING_ARGS] = &nl->args;
     bufs[VKMD_NL_BINDING_EXCL_TILES] = &nl->excl_tiles;
+    bufs[VKMD_NL_BINDING_GATE] = &nl->gate;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "neighbour list",
                                           &bufs[VKMD_NL_BINDING_POSITIONS_X]));
     for (int q = 0; q < PIPE_COUNT; ++q) {
-        const uint32_t size = q == PIPE_ROWSCAN                    ? scan_wg
-                              : q == PIPE_PRUNE || q == PIPE_BUILD ? tile_wg
-                                                                   : wg;
+        const uint32_t size = q == PIPE_ROWSCAN ? scan_wg
+                              : q == PIPE_PRUNE ? prune_wg
+                              : q == PIPE_BUILD ? tile_wg
+                                                : wg;
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, size},
                                       {VKMD_SPEC_NL_MODE, kinds[q].mode},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
-                                      {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u}};
+                                      {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u},
+                                      {VKMD_SPEC_NB_TILE_SPLIT, prune_split}};
         const vkmd_vk_pipeline_desc pd = {
             .shader = q == PIPE_PRUNE   ? prune_shader
                       : q == PIPE_BUILD ? build_shader
@@ -536,7 +559,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
             .buffer_count = VKMD_NL_BINDING_COUNT,
             .push_size = sizeof(vkmd_nl_push),
             .specs = specs,
-            .spec_count = 4,
+            .spec_count = q == PIPE_PRUNE ? 5 : 4,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &nl->pipes[q]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &nl->pipes[q], bufs, &nl->sets[q]));
@@ -552,7 +575,8 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     g[VKMD_NL_DISPATCH_CELLS] = cap_groups(ctx, p->cell_count, wg);
     g[VKMD_NL_DISPATCH_CLUSTERS] = cap_groups(ctx, p->cluster_capacity, wg);
     g[VKMD_NL_DISPATCH_BUILD] = cap_groups(ctx, p->cluster_capacity, tile_wg / C);
-    g[VKMD_NL_DISPATCH_PRUNE] = cap_groups(ctx, p->cluster_capacity, tile_wg / C);
+    g[VKMD_NL_DISPATCH_PRUNE] =
+        cap_groups(ctx, p->cluster_capacity, prune_split > 1 ? 1 : prune_wg / C);
     nl->push.groups_a = (vkmd_gpu_uvec4){g[0], g[1], g[2], g[3]};
     nl->push.groups_b = (vkmd_gpu_uvec4){g[4], g[5], g[6], g[7]};
     nl->check_groups = cap_groups(ctx, n, wg);
@@ -579,10 +603,10 @@ void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl)
         vkmd_vk_descset_destroy(ctx, &nl->sets[k]);
         vkmd_vk_pipeline_destroy(ctx, &nl->pipes[k]);
     }
-    vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,    &nl->saved,  &nl->atom_key,
-                              &nl->cells, &nl->rows,    &nl->order,  &nl->slot_of,
-                              &nl->rel,   &nl->cluster, &nl->excl,   &nl->outer,
-                              &nl->inner, &nl->masks,   &nl->counts, &nl->excl_tiles};
+    vkmd_vk_buffer *bufs[] = {
+        &nl->state, &nl->args,    &nl->saved,  &nl->atom_key,   &nl->cells, &nl->rows,
+        &nl->order, &nl->slot_of, &nl->rel,    &nl->cluster,    &nl->excl,  &nl->outer,
+        &nl->inner, &nl->masks,   &nl->counts, &nl->excl_tiles, &nl->gate};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(nl);
@@ -606,22 +630,57 @@ static void dispatch_indirect(VkCommandBuffer cb, const vkmd_neighbor *nl, int k
     vkmd_vk_barrier_compute(cb);
 }
 
-void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb)
+void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb, unsigned flags)
 {
+    const int rebuild = !(flags & VKMD_NL_RECORD_NO_REBUILD);
     /* Orders the indirect reads of an earlier record before the check
      * rewrites the arguments (its last workgroup decides, nl_check.comp). */
     vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    bind(cb, nl, PIPE_CHECK);
-    vkCmdDispatch(cb, nl->check_groups, 1, 1);
+    const int pipe = rebuild ? PIPE_CHECK : PIPE_CHECK_GATHER;
+    bind(cb, nl, pipe);
+    vkCmdDispatch(cb, rebuild ? nl->check_groups : nl->gather_groups, 1, 1);
     vkmd_vk_stats_add_dispatches(1);
-    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
-                        VK_ACCESS_SHADER_WRITE_BIT);
-    vkmd_neighbor_record_rebuild(nl, cb); /* empty dispatches unless the check asked */
-    dispatch_indirect(cb, nl, PIPE_PRUNE, VKMD_NL_DISPATCH_PRUNE);
+    vkmd_neighbor_record_check_barrier(cb, flags);
+    if (rebuild)
+        vkmd_neighbor_record_rebuild(nl, cb); /* empty dispatches unless the check asked */
+    if (!(flags & VKMD_NL_RECORD_NO_PRUNE))
+        dispatch_indirect(cb, nl, PIPE_PRUNE, VKMD_NL_DISPATCH_PRUNE);
+}
+
+void vkmd_neighbor_record_check_barrier(VkCommandBuffer cb, unsigned flags)
+{
+    /* The dispatch arguments (indirect reads), the state and relative
+     * positions (compute), and in a gated batch the gate words the next
+     * steps' conditional rendering reads. */
+    VkPipelineStageFlags dst =
+        VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkAccessFlags access = VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                           VK_ACCESS_SHADER_WRITE_BIT;
+    if (flags & VKMD_NL_RECORD_GATED) {
+        dst |= VK_PIPELINE_STAGE_CONDITIONAL_RENDERING_BIT_EXT;
+        access |= VK_ACCESS_CONDITIONAL_RENDERING_READ_BIT_EXT;
+    }
+    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, dst,
+                    access);
+}
+
+void vkmd_neighbor_record_gate_open(const vkmd_neighbor *nl, VkCommandBuffer cb, int predict)
+{
+    vkCmdFillBuffer(cb, nl->gate.buffer, 0, VK_WHOLE_SIZE, 0);
+    const uint32_t words[3] = {0, 0, predict ? 1u : 0u}; /* halt, batch_checks, predict */
+    vkCmdUpdateBuffer(cb, nl->state.buffer, offsetof(vkmd_nl_state, halt), sizeof words, words);
+}
+
+void vkmd_neighbor_record_gate_close(const vkmd_neighbor *nl, VkCommandBuffer cb)
+{
+    vkCmdFillBuffer(cb, nl->state.buffer, offsetof(vkmd_nl_state, predict), 4, 0);
+}
+
+VkBuffer vkmd_neighbor_gate(const vkmd_neighbor *nl)
+{
+    return nl->gate.buffer;
 }
 
 void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb)
@@ -675,6 +734,10 @@ vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *
     out->trigger_a = sqrt((double)nl->push.cell.w);
     out->prune_trigger_a = sqrt((double)p2);
     out->missed = st.missed;
+    out->halted = st.halt;
+    out->halts = st.halts;
+    out->batch_checks = st.batch_checks;
+    out->force = st.force;
     return VKMD_OK;
 }
 
@@ -707,10 +770,10 @@ uint64_t vkmd_neighbor_lane_pairs(const vkmd_neighbor_stats *stats)
 
 size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl)
 {
-    const vkmd_vk_buffer *bufs[] = {&nl->state, &nl->args,    &nl->saved,  &nl->atom_key,
-                                    &nl->cells, &nl->rows,    &nl->order,  &nl->slot_of,
-                                    &nl->rel,   &nl->cluster, &nl->excl,   &nl->outer,
-                                    &nl->inner, &nl->masks,   &nl->counts, &nl->excl_tiles};
+    const vkmd_vk_buffer *bufs[] = {
+        &nl->state, &nl->args,    &nl->saved,  &nl->atom_key,   &nl->cells, &nl->rows,
+        &nl->order, &nl->slot_of, &nl->rel,    &nl->cluster,    &nl->excl,  &nl->outer,
+        &nl->inner, &nl->masks,   &nl->counts, &nl->excl_tiles, &nl->gate};
     size_t total = 0;
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         total += (size_t)bufs[k]->size;
@@ -731,6 +794,7 @@ void vkmd_neighbor_view_get(const vkmd_neighbor *nl, vkmd_neighbor_view *out)
         .slot_of = &nl->slot_of,
         .cluster = &nl->cluster,
         .args = &nl->args,
+        .gate = &nl->gate,
         .push = nl->push,
         .atom_count = (uint32_t)nl->atom_count,
         .slot_capacity = nl->plan.slot_capacity,

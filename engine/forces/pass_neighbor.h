@@ -41,11 +41,27 @@
  *   x-range shortened by its (y, z) distance; a candidate is kept when the
  *   two boxes are within r_outer; kept tiles are placed by shared-memory
  *   ballots (deterministic order). Prune (nl_prune.comp): one group of 8
- *   lanes per i-cluster measures the 64 pairs of each outer tile.
+ *   lanes per i-cluster measures the 64 pairs of each outer tile; on a GPU
+ *   (forces/tile.h: vkmd_tile_split groups) a workgroup of that many groups
+ *   per i-cluster takes its outer tiles in rounds and places the kept ones
+ *   in order through shared memory (the same inner list).
  * - Rebuild and prune on the device: every record runs a check (largest
  *   displacements since the build and since the prune) whose last workgroup
  *   writes the indirect dispatch arguments of the seven rebuild dispatches
  *   and of the prune: their group counts when due, zero otherwise.
+ * - Steps that record no rebuild (MD on a device with conditional
+ *   rendering, sim/md_batch.c): the check and the gather are one dispatch
+ *   (VKMD_NL_RECORD_NO_REBUILD) and no rebuild dispatch is recorded. In such
+ *   a gated batch every step's dispatches are conditional on its gate word
+ *   (VK_EXT_conditional_rendering); a check that finds an atom may pass the
+ *   rebuild trigger by the next check (its displacement since the build plus
+ *   twice its motion in the last step, VKMD_NL_PREDICT_STEPS) halts the
+ *   batch after its own step: it sets the gate words of the later steps,
+ *   counts the steps run (batch_checks) and forces a rebuild at the next
+ *   check, which the caller records at the start of the next batch. A
+ *   rebuild due at a step that records none anyway (the look ahead was
+ *   wrong) marks the state `missed` and halts; the caller repeats the batch
+ *   with a rebuild recorded at every step.
  * - Skins: skin_a (default 1 A, OpenMM's padding is 10 % of the cutoff) sets
  *   how often the inner list is pruned; outer_skin_a how often the outer one
  *   is rebuilt (default 3 A; vkmd_md sets it from the time step so that a
@@ -77,16 +93,18 @@
  * strides, and the grid's cells and rows:
  *   24 K (O + I) (tiles and masks) + 16 K (counts) + 48 K (clusters)
  *   + 512 K (tables of tiles with exclusions) + 36 S (order, relative
- *   positions) + 48 N + 4 (saved positions, cell keys, slots, CSR starts)
- *   + 8 E + 8 cells + 12 rows + 256 (state, arguments)
+ *   positions) + 64 N + 4 (saved positions, cell keys, slots, CSR starts)
+ *   + 8 E + 8 cells + 12 rows + 256 (state, arguments) + 1024 (gate)
  * (vkmd_neighbor_plan_make computes it; the test checks it against the
  * buffers). The outer tiles are one storage buffer, so they must fit the
  * device's maxStorageBufferRange (4 GiB on NVIDIA and AMD drivers, 128 MiB on
  * lavapipe); create fails with VKMD_ERROR_UNSUPPORTED beyond it.
  *
- * Cost per evaluation without a rebuild or prune: the check (a dispatch over
- * the atoms), the gather (one over the slots), eight empty indirect
- * dispatches and their barriers. */
+ * Cost per evaluation without a rebuild or prune: recorded with the rebuild,
+ * the check (a dispatch over the atoms), seven empty indirect dispatches and
+ * their barriers, the gather (one over the slots) and the empty prune;
+ * without it (VKMD_NL_RECORD_NO_REBUILD), the check with the gather and the
+ * empty prune: two dispatches, two barriers. */
 #ifndef VKMD_FORCES_PASS_NEIGHBOR_H
 #define VKMD_FORCES_PASS_NEIGHBOR_H
 
@@ -164,11 +182,41 @@ void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl);
  * 2 cutoffs); the box is then unchanged. */
 vkmd_result vkmd_neighbor_set_box(vkmd_neighbor *nl, const vkmd_box *box);
 
+#define VKMD_NL_RECORD_NO_REBUILD                                                                  \
+    1u /* the check with the gather, no rebuild dispatches (a                                      \
+          rebuild due marks the state missed) */
+#define VKMD_NL_RECORD_GATED                                                                       \
+    2u /* inside a gated batch: the check's gate writes reach the                                  \
+          conditional rendering of the next steps */
+#define VKMD_NL_RECORD_NO_PRUNE                                                                    \
+    4u /* the caller's pair kernel prunes in front of its tiles                                    \
+          (common/pair_prune.glsl): no prune dispatch */
+
 /* Records the check, the conditional rebuild, the gather and the conditional
- * prune with their barriers. The caller orders the positions' writes before
- * it (a compute barrier); after it the inner list, counts, order and
- * relative positions are readable by compute shaders. */
-void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb);
+ * prune with their barriers (flags VKMD_NL_RECORD_*). The caller orders the
+ * positions' writes before it (a compute barrier); after it the inner list,
+ * counts, order and relative positions are readable by compute shaders.
+ * VKMD_NL_RECORD_GATED needs the device's conditional rendering
+ * (vkmd_vk_features.conditional_rendering). */
+void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb, unsigned flags);
+
+/* The barrier after a check (nl_check.comp, or the fused step's step.comp):
+ * its arguments, state and relative positions to indirect and compute
+ * reads, and with VKMD_NL_RECORD_GATED its gate words to conditional
+ * rendering. */
+void vkmd_neighbor_record_check_barrier(VkCommandBuffer cb, unsigned flags);
+
+/* A gated batch (see the header comment): at its start (transfer commands;
+ * the caller's barrier to compute and conditional-rendering reads follows)
+ * every gate word 0, the halt flag and the batch's check count cleared, and
+ * the look ahead on when `predict`; at its end the look ahead off again, so
+ * checks outside MD batches never halt. */
+void vkmd_neighbor_record_gate_open(const vkmd_neighbor *nl, VkCommandBuffer cb, int predict);
+void vkmd_neighbor_record_gate_close(const vkmd_neighbor *nl, VkCommandBuffer cb);
+
+/* The gate buffer: uint [VKMD_NL_GATE_WORDS], word s the inverted predicate
+ * of step s of a gated batch (0: the step runs). */
+VkBuffer vkmd_neighbor_gate(const vkmd_neighbor *nl);
 
 /* For the fused MD step (sim/step.h), whose step.comp does the check and the
  * gather and whose forces.comp prunes: the seven rebuild dispatches (their
@@ -197,6 +245,10 @@ typedef struct vkmd_neighbor_stats {
     double trigger_a;         /* displacement since the build that triggers a rebuild, A */
     double prune_trigger_a;   /* displacement since the prune that triggers a prune, A */
     uint32_t missed;          /* 1 if a check needed a rebuild where none was recorded */
+    uint32_t halted;          /* 1 if a check of the last gated batch halted it */
+    uint32_t halts;           /* halts since create */
+    uint32_t batch_checks;    /* checks in the last gated batch (the steps it ran) */
+    uint32_t force;           /* 1: the next check rebuilds */
 } vkmd_neighbor_stats;
 
 /* Reads the device counters (waits for earlier queue work). */
@@ -227,10 +279,12 @@ typedef struct vkmd_neighbor_view {
     const vkmd_vk_buffer *counts;  /* uvec4 [cluster_capacity]: .zw inner tiles of kinds 0, 1 */
     const vkmd_vk_buffer *state;   /* vkmd_nl_state (slot_count) */
     const vkmd_vk_buffer *outer;   /* uvec4 [cluster_capacity * max_neighbors] tiles */
-    const vkmd_vk_buffer *saved;   /* vec4 [2 * atom_count]: positions at the build, the prune */
+    const vkmd_vk_buffer *saved;   /* vec4 [3 * atom_count]: positions at the build, the
+                                      prune, the last check */
     const vkmd_vk_buffer *slot_of; /* uint [atom_count] */
     const vkmd_vk_buffer *cluster; /* vec4 [3 * cluster_capacity]: anchors and boxes */
     const vkmd_vk_buffer *args;    /* uvec4 dispatch arguments (the check writes them) */
+    const vkmd_vk_buffer *gate;    /* uint [VKMD_NL_GATE_WORDS] (the check writes them) */
     vkmd_nl_push push;             /* the push constants of every nl_*.comp */
     uint32_t atom_count;
     uint32_t slot_capacity;

@@ -25,6 +25,8 @@ struct vkmd_pass_nonbonded {
     uint32_t pair_groups;
     int periodic;
     int lj_table;
+    float list_radius;     /* the list's inner radius (the prune's), A */
+    uint32_t outer_stride; /* the list's outer stride */
 };
 
 static uint32_t cap_groups(const vkmd_vk_context *ctx, uint32_t n, uint32_t wg)
@@ -47,21 +49,25 @@ void vkmd_pass_nonbonded_set_box(vkmd_pass_nonbonded *pass, const vkmd_box *box)
     if (box->periodic && box->triclinic) { /* common/box.glsl: L, T */
         const double(*v)[3] = box->vec;
         pass->push.box = (vkmd_gpu_vec4){(float)v[0][0], (float)v[1][1], (float)v[2][2], 1.0f};
-        pass->push.box_lo = (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], 0.0f};
+        pass->push.box_lo =
+            (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], pass->list_radius};
         pass->push.box_inv = (vkmd_gpu_vec4){(float)(1.0 / v[0][0]), (float)(1.0 / v[1][1]),
                                              (float)(1.0 / v[2][2]), 0.0f};
+        memcpy(&pass->push.box_inv.w, &pass->outer_stride, 4);
         return;
     }
     float hi[3];
     for (int d = 0; d < 3; ++d)
         hi[d] = box->periodic ? (float)box->len[d] : 0.0f;
     pass->push.box = (vkmd_gpu_vec4){hi[0], hi[1], hi[2], box->periodic ? 1.0f : 0.0f};
-    pass->push.box_lo = (vkmd_gpu_vec4){(float)(box->periodic ? box->len[0] - hi[0] : 0.0),
-                                        (float)(box->periodic ? box->len[1] - hi[1] : 0.0),
-                                        (float)(box->periodic ? box->len[2] - hi[2] : 0.0), 0.0f};
+    pass->push.box_lo =
+        (vkmd_gpu_vec4){(float)(box->periodic ? box->len[0] - hi[0] : 0.0),
+                        (float)(box->periodic ? box->len[1] - hi[1] : 0.0),
+                        (float)(box->periodic ? box->len[2] - hi[2] : 0.0), pass->list_radius};
     pass->push.box_inv = (vkmd_gpu_vec4){box->periodic ? (float)(1.0 / box->len[0]) : 0.0f,
                                          box->periodic ? (float)(1.0 / box->len[1]) : 0.0f,
                                          box->periodic ? (float)(1.0 / box->len[2]) : 0.0f, 0.0f};
+    memcpy(&pass->push.box_inv.w, &pass->outer_stride, 4);
 }
 
 /* IEEE binary16 bits of x (round to nearest even; x in the normal range). */
@@ -174,6 +180,12 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
                          VKMD_NL_CLUSTER_SIZE, ctx->info.max_workgroup_invocations);
     const char *shader = NULL;
     uint32_t tile_wg = 0;
+    /* With split tiles (GPUs) a workgroup is the split's groups, which
+     * prune one cluster together before each takes its part (pair_prune). */
+    const uint32_t split = vkmd_tile_split(ctx);
+    if (!desc->workgroup_size && split > 1 &&
+        VKMD_NL_CLUSTER_SIZE * split <= ctx->info.max_workgroup_invocations)
+        wg = VKMD_NL_CLUSTER_SIZE * split;
     res = vkmd_tile_shader(ctx, "nonbonded pass", "nonbonded.comp", wg, 1, &shader, &tile_wg);
     if (res != VKMD_OK)
         return res;
@@ -226,6 +238,8 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "nonbonded pass");
     p->accum = desc->accum;
     p->periodic = periodic;
+    p->list_radius = periodic ? view.push.box_lo.w : 0.0f;
+    p->outer_stride = periodic ? view.max_neighbors : 0u;
     const int fs = desc->force_staging;
     const uint32_t n = (uint32_t)sys->atom_count, nt = (uint32_t)sys->lj_type_count;
     VKMD_TRY(make_buffer(ctx, &p->params, 16 * (VkDeviceSize)n, fs, "nonbonded parameters"));
@@ -253,12 +267,13 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     bufs[VKMD_NB_BINDING_MASKS] = periodic ? view.masks : ph;
     bufs[VKMD_NB_BINDING_COUNTS] = periodic ? view.counts : ph;
     bufs[VKMD_NB_BINDING_NL_STATE] = periodic ? view.state : ph;
+    bufs[VKMD_NB_BINDING_OUTER] = periodic ? view.outer : ph;
+    bufs[VKMD_NB_BINDING_NL_SAVED] = periodic ? view.saved : ph;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "nonbonded pass",
                                           &bufs[VKMD_NB_BINDING_POSITIONS_X]));
 
     const uint32_t use_wg = periodic ? tile_wg : wg;
-    const uint32_t split = vkmd_tile_split(ctx);
     for (int k = 0; k < 2; ++k) {
         const vkmd_vk_spec specs[] = {
             {VKMD_SPEC_WORKGROUP_SIZE, use_wg},

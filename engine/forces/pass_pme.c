@@ -12,6 +12,7 @@
 #include "forces/positions.h"
 #include "maths/ewald.h"
 #include "vk/barrier.h"
+#include "vk/command.h"
 #include "vk/pipeline.h"
 
 #include <math.h>
@@ -220,6 +221,10 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipelines[st], bufs, &p->sets[st]));
     }
     VKMD_TRY(vkmd_pme_fft_create(ctx, k, &p->fft_grid, &p->fft));
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
+    vkmd_pass_pme_record_fill(p, cb); /* every conversion leaves it zero again */
+    VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
 
     /* A thread per atom, per padded real value, per complex value, capped by
      * the device limit; the shaders' grid-stride loops cover the rest. */
@@ -301,11 +306,8 @@ void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int wit
                           const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     mark(cb, timer, first_slot + 0);
-    /* An earlier evaluation in the same command buffer or queue may still be
-     * reading the charge grid (convert): finish it before the refill. */
-    vkmd_vk_barrier_compute_to_transfer(cb);
-    vkmd_pass_pme_record_fill(pass, cb);
-    vkmd_vk_barrier_transfer_to_compute(cb);
+    /* The charge grid is zero: made so at create, left so by every
+     * conversion (pme_grid_convert.comp). */
     vkmd_pass_pme_record_spread(pass, cb);
     vkmd_vk_barrier_compute(cb);
     vkmd_pass_pme_record_convert(pass, cb);

@@ -6,7 +6,6 @@
 #include "core/units.h"
 #include "maths/density.h"
 #include "maths/volume_move.h"
-#include "sim/md.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,18 +84,18 @@ static void adapt(vkmd_barostat_state *s, int k, double volume)
     s->window_accepted[k] = 0;
 }
 
-vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_md *md,
-                                  int *out_accepted)
+vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b,
+                                  const vkmd_barostat_target *t, int *out_accepted)
 {
     vkmd_result res = VKMD_OK;
-    const vkmd_system *sys = vkmd_md_system(md);
+    const vkmd_system *sys = t->sys;
     const size_t n3 = 3 * (size_t)sys->atom_count;
     int accepted = 0;
     double *x = malloc(sizeof *x * n3);
     if (!x)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "barostat: out of memory");
 
-    const uint64_t step = (uint64_t)vkmd_md_steps_done(md);
+    const uint64_t step = t->step;
     const uint32_t counter[4] = {0, (uint32_t)step, (uint32_t)(step >> 32), VKMD_BAROSTAT_STREAM};
     const uint32_t key[2] = {(uint32_t)b->seed, (uint32_t)(b->seed >> 32)};
     uint32_t bits[4];
@@ -106,9 +105,10 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
         u[k] = ((double)bits[k] + 0.5) * 0x1p-32;
 
     double box[3], trial[3];
-    vkmd_box cell, trial_cell;
-    vkmd_md_get_box(md, box);
-    vkmd_md_get_cell(md, &cell);
+    const vkmd_box cell = t->cell;
+    vkmd_box trial_cell;
+    for (int d = 0; d < 3; ++d)
+        box[d] = cell.len[d];
     if (cell.triclinic && b->mode != VKMD_BAROSTAT_ISO) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                         "barostat: a triclinic box takes isotropic moves only (anisotropic and "
@@ -136,7 +136,7 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
         scale[0] = scale[1] = sqrt(ratio);
     else
         scale[2] = ratio;
-    const double min_edge = 2.0 * vkmd_md_cutoff(md);
+    const double min_edge = 2.0 * t->cutoff_a;
     int fits = v_new > 0;
     for (int d = 0; d < 3; ++d) {
         trial[d] = box[d] * scale[d];
@@ -152,15 +152,14 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
     if (fits) {
         /* the energy the batch's last step summed (of these positions) */
         vkmd_energy e_old, e;
-        VKMD_TRY(vkmd_md_read(ctx, md, NULL, x, NULL));
-        VKMD_TRY(vkmd_forcefield_readback(ctx, vkmd_md_forcefield(md), &e_old, NULL));
-        VKMD_TRY(vkmd_md_save_state(ctx, md));
-        vkmd_volume_move_scale(sys, vkmd_md_molecules(md), scale, x);
-        if (cell.triclinic)
-            VKMD_TRY(vkmd_md_set_cell_state(ctx, md, &trial_cell, x));
-        else
-            VKMD_TRY(vkmd_md_set_box_state(ctx, md, trial, x));
-        VKMD_TRY(vkmd_forcefield_readback(ctx, vkmd_md_forcefield(md), &e, NULL));
+        VKMD_TRY(t->read_positions(ctx, t->user, x));
+        VKMD_TRY(t->energy(ctx, t->user, &e_old));
+        VKMD_TRY(t->save(ctx, t->user));
+        vkmd_volume_move_scale(sys, t->molecules, scale, x);
+        if (!cell.triclinic)
+            vkmd_box_set_rect(&trial_cell, trial);
+        VKMD_TRY(t->set_cell_state(ctx, t->user, &trial_cell, x));
+        VKMD_TRY(t->energy(ctx, t->user, &e));
         const double w = vkmd_volume_move_exponent(e.total - e_old.total, b->pressure, volume,
                                                    v_new, b->molecule_count, b->kt);
         accepted = isfinite(w) && (w <= 0 || u[2] < exp(-w));
@@ -168,7 +167,7 @@ vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_m
             s->accepted[kind]++;
             s->window_accepted[kind]++;
         } else {
-            VKMD_TRY(vkmd_md_restore_state(ctx, md));
+            VKMD_TRY(t->restore(ctx, t->user));
         }
         vkmd_log_debug("barostat: step %llu, V %.1f -> %.1f A^3, dU %.3f kcal/mol, w/kT %.3f: %s",
                        (unsigned long long)step, volume, v_new, e.total - e_old.total, w,

@@ -26,6 +26,10 @@
 #define VKMD_SIM_BAROSTAT_H
 
 #include "core/result.h"
+#include "forces/forcefield.h"
+#include "system/box.h"
+#include "system/molecules.h"
+#include "system/system.h"
 #include "vk/context.h"
 
 #include <stdint.h>
@@ -52,8 +56,28 @@ typedef struct vkmd_barostat_state {
     int32_t window_accepted[VKMD_BAROSTAT_SLOTS];
 } vkmd_barostat_state;
 
-typedef struct vkmd_md vkmd_md;
 typedef struct vkmd_barostat vkmd_barostat;
+
+/* What a trial move needs of the simulation it changes (sim/md fills it:
+ * the barostat knows no MD). `user` is passed back to every call. */
+typedef struct vkmd_barostat_target {
+    const vkmd_system *sys;
+    const vkmd_molecules *molecules; /* whole molecules move with the box */
+    uint64_t step;                   /* the current step (keys the random numbers) */
+    vkmd_box cell;                   /* the current box */
+    double cutoff_a;                 /* a trial box narrower than 2 cutoffs is rejected */
+    void *user;
+    /* The current positions [3 N] (A, whole molecules). */
+    vkmd_result (*read_positions)(vkmd_vk_context *ctx, void *user, double *out_x);
+    /* The energy of the current state (as summed by the last evaluation). */
+    vkmd_result (*energy)(vkmd_vk_context *ctx, void *user, vkmd_energy *out);
+    /* Saves the state; puts the saved state back bit for bit. */
+    vkmd_result (*save)(vkmd_vk_context *ctx, void *user);
+    vkmd_result (*restore)(vkmd_vk_context *ctx, void *user);
+    /* Sets the box and positions and evaluates the energy there. */
+    vkmd_result (*set_cell_state)(vkmd_vk_context *ctx, void *user, const vkmd_box *cell,
+                                  const double *x);
+} vkmd_barostat_target;
 
 /* pressure_bar > 0, every >= 1, kt > 0 (kcal/mol). Errors:
  * VKMD_ERROR_INVALID_ARGUMENT, VKMD_ERROR_OUT_OF_MEMORY. */
@@ -65,11 +89,11 @@ void vkmd_barostat_destroy(vkmd_barostat *b); /* NULL: no-op */
 /* Changes the pressure (bar, > 0) of later attempts; the step sizes stay. */
 void vkmd_barostat_set_pressure(vkmd_barostat *b, double pressure_bar);
 
-/* One trial move of `md` (its state between steps) at its current step:
- * reads positions and energy, scales, evaluates, accepts or restores.
+/* One trial move of the target (its state between steps) at its current
+ * step: reads positions and energy, scales, evaluates, accepts or restores.
  * *out_accepted (may be NULL) says which. Errors: device errors. */
-vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b, vkmd_md *md,
-                                  int *out_accepted);
+vkmd_result vkmd_barostat_attempt(vkmd_vk_context *ctx, vkmd_barostat *b,
+                                  const vkmd_barostat_target *t, int *out_accepted);
 
 const vkmd_barostat_state *vkmd_barostat_state_get(const vkmd_barostat *b);
 void vkmd_barostat_state_set(vkmd_barostat *b, const vkmd_barostat_state *state);

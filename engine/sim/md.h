@@ -21,6 +21,12 @@
  * grown, the forces recomputed and the batch repeated, so results never
  * depend on an overflow.
  *
+ * Neighbour-list rebuilds: on a device with conditional rendering, batches
+ * are gated (sim/md_batch.c): a step that does not rebuild records no
+ * rebuild work, and the list halts a batch after the step where it sees a
+ * rebuild coming; the next batch rebuilds at its first step. Elsewhere
+ * every step records the rebuild dispatches, empty unless due.
+ *
  * Buffers (owned here unless said): positions (the force field's, vec4 fp32,
  * A), positions_ref (vec4), velocities (vec4, xyz A/fs, w = 1/m), backups
  * of both, momentum (fixed point [4]), step counter (uvec4), molecule table
@@ -66,8 +72,6 @@ typedef struct vkmd_md_desc {
     double outer_skin_a;               /* 0: from the time step (vkmd_md_outer_skin); the
                                           outer list, rebuilt when an atom moved outer skin / 2,
                                           reaches skin + outer skin past the cutoff */
-    int32_t rebuild_every;             /* 0: 10; the fused step records the neighbour list's
-                                          rebuild every this many steps (sim/step.h) */
     int unfused;                       /* 1: pass by pass; -1: the fused step where the system
                                           allows it (periodic, PME); 0: fused on a CPU device,
                                           pass by pass on a GPU, $VKMD_MD_UNFUSED (1 / 0)
@@ -206,6 +210,12 @@ vkmd_result vkmd_md_restore_state(vkmd_vk_context *ctx, vkmd_md *md);
  * non-finite pressure; a vacuum system; velocity Verlet). */
 vkmd_result vkmd_md_set_pressure(vkmd_md *md, double pressure_bar);
 
+/* One trial move of barostat `b` on the MD's state between steps (the MD
+ * runs its own barostat's moves inside vkmd_md_step; tests make others).
+ * *out_accepted (may be NULL) says whether it was kept. */
+vkmd_result vkmd_md_barostat_move(vkmd_vk_context *ctx, vkmd_md *md, vkmd_barostat *b,
+                                  int *out_accepted);
+
 /* The barostat's statistics and state (all zero when it never ran). */
 typedef struct vkmd_barostat_stats {
     double pressure_bar; /* 0: off */
@@ -251,12 +261,18 @@ typedef struct vkmd_md_profile {
     double step_ns;                     /* GPU time per step (sum of the passes) */
     double pass_ns[VKMD_MD_PASS_COUNT]; /* per step */
     int32_t batch_steps;                /* steps per recorded command buffer */
-    double dispatches_per_step;         /* recorded in a normal batch, per step */
+    int gated;                          /* batches stop themselves (md_batch.c) */
+    double dispatches_per_step;         /* recorded in a batch whose steps do not rebuild
+                                           (without conditional rendering every step records
+                                           the rebuild), per step */
     double barriers_per_step;           /* likewise */
+    double rebuild_dispatches;          /* more in a step that rebuilds (gated batches) */
+    double rebuild_barriers;            /* likewise */
 } vkmd_md_profile;
 
 /* Runs `steps` (1..16) steps as one batch with GPU timestamps between the
- * passes (the simulation advances) and counts what a normal batch records.
+ * passes (the simulation advances; a halt may end the batch sooner: `steps`
+ * of the result says how many ran) and counts what a normal batch records.
  * Errors: VKMD_ERROR_UNSUPPORTED (no timestamps on this device),
  * VKMD_ERROR_INVALID_ARGUMENT, device errors. */
 vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps,
@@ -266,9 +282,18 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
 int vkmd_md_fused(const vkmd_md *md);
 
 /* Steps repeated because a rebuild was due at a step that records none (the
- * fused step; the whole batch is redone with a rebuild recorded at every
- * step, so the count is in steps of the batches redone). */
+ * look ahead of a gated batch missed it; the whole batch is redone with a
+ * rebuild recorded at every step, so the count is in steps of the batches
+ * redone). */
 int64_t vkmd_md_repeats(const vkmd_md *md);
+
+/* Batches the neighbour list stopped before their last step (to rebuild at
+ * the first step of the next), since create. */
+int64_t vkmd_md_halts(const vkmd_md *md);
+
+/* 1 when batches are gated (a periodic system on a device with conditional
+ * rendering: steps that do not rebuild record no rebuild work). */
+int vkmd_md_gated(const vkmd_md *md);
 
 /* Accessors. */
 int64_t vkmd_md_dof(const vkmd_md *md);

@@ -101,9 +101,7 @@ vkmd_result vkmd_step_update(vkmd_vk_context *ctx, vkmd_step *st)
         .box = {pv.push.box.x, pv.push.box.y, pv.push.box.z, 1.0f},
         .counts = {nv.atom_count, cv.water_count, cv.cluster_count, st->free_count},
         .md = {d->dt_fs, d->c1, d->c2, 1.0f / d->dt_fs},
-        .seed = {(uint32_t)d->seed, (uint32_t)(d->seed >> 32),
-                 (uint32_t)(d->rebuild_every > 0 ? d->rebuild_every : 1),
-                 group_stride(st->step_groups)},
+        .seed = {(uint32_t)d->seed, (uint32_t)(d->seed >> 32), 0u, group_stride(st->step_groups)},
         .hold = {cv.d_hh, cv.height, cv.tol, max_iter_bits},
         .pme_grid = pv.push.grid,
         .nl = nv.push,
@@ -141,8 +139,18 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     const char *step_shader = NULL, *forces_shader = NULL;
     uint32_t tile_wg = 0;
     VKMD_TRY(vkmd_fixed_shader(ctx, "step", "step.comp", &step_shader));
-    VKMD_TRY(vkmd_tile_shader(ctx, "step", "forces.comp", VKMD_NB_WORKGROUP_SIZE, 1, &forces_shader,
-                              &tile_wg));
+    /* With split tiles (GPUs) a pair-role workgroup is the split's groups,
+     * which prune one cluster together before each takes its part
+     * (forces.comp). */
+    const uint32_t split = vkmd_tile_split(ctx);
+    VKMD_TRY(vkmd_tile_shader(ctx, "step", "forces.comp",
+                              split > 1 ? VKMD_NL_CLUSTER_SIZE * split : VKMD_NB_WORKGROUP_SIZE, 1,
+                              &forces_shader, &tile_wg));
+    if (tile_wg > ctx->info.max_workgroup_invocations)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                           "step: a tile split of %u needs workgroups of %u invocations (the "
+                           "device allows %u)",
+                           split, tile_wg, ctx->info.max_workgroup_invocations));
 
     st = calloc(1, sizeof *st);
     if (!st)
@@ -181,7 +189,6 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     const uint32_t max_groups =
         ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
     st->step_groups = vkmd_vk_div_up(most ? most : 1, VKMD_STEP_WORKGROUP_SIZE);
-    const uint32_t split = vkmd_tile_split(ctx);
     st->forces_groups = vkmd_vk_div_up(nv.cluster_capacity * split, tile_wg / VKMD_NL_CLUSTER_SIZE);
     if (st->step_groups > max_groups)
         st->step_groups = max_groups;
@@ -210,6 +217,7 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     sb[VKMD_STEP_BINDING_NL_CLUSTER] = nv.cluster;
     sb[VKMD_STEP_BINDING_NL_REL] = nv.rel;
     sb[VKMD_STEP_BINDING_NL_ARGS] = nv.args;
+    sb[VKMD_STEP_BINDING_NL_GATE] = nv.gate;
     sb[VKMD_STEP_BINDING_CHARGES] = pv.charges;
     sb[VKMD_STEP_BINDING_QGRID] = pv.charge_grid;
     sb[VKMD_STEP_BINDING_GRID] = pv.fft_grid;
@@ -323,12 +331,10 @@ void vkmd_step_record(const vkmd_step *st, VkCommandBuffer cb, uint32_t offset, 
     dispatch_step(st, cb, mode, &push);
     if (mark)
         mark(user, cb, VKMD_STEP_PIECE_STEP);
-    /* The check's dispatch arguments (indirect reads) and the spread grid,
-     * relative positions, cleared forces (compute reads). */
-    vkmd_vk_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
-                        VK_ACCESS_SHADER_WRITE_BIT);
+    /* The check's dispatch arguments (indirect reads), its gate words in a
+     * gated batch, and the spread grid, relative positions, cleared forces
+     * (compute reads). */
+    vkmd_neighbor_record_check_barrier(cb, (flags & VKMD_STEP_GATED) ? VKMD_NL_RECORD_GATED : 0u);
     if (rebuild)
         vkmd_neighbor_record_rebuild(st->nl, cb);
     if (mark)

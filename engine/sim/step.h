@@ -9,19 +9,19 @@
  * forces.comp (the pair tiles with the prune when due, the bonded terms,
  * the charge grid converted), VkFFT's forward transform (3), the PME
  * convolution, VkFFT's inverse (3); the next step.comp gathers the
- * reciprocal-space forces. Every `rebuild_every` steps the list's seven
- * rebuild dispatches follow step.comp (empty unless the check asks): the
- * check rebuilds there early when the displacement, extrapolated, would
- * pass the trigger before the next chance, and marks the state `missed` if
- * a rebuild was due anyway at a step without one (md.c then repeats the
- * batch with a rebuild recorded at every step). A batch ends with the PME
+ * reciprocal-space forces. The list's seven rebuild dispatches follow
+ * step.comp only where the caller asks (VKMD_STEP_REBUILD: the first step
+ * of a batch after the list halted the last one, sim/md_batch.c; empty
+ * unless the check asks); the check marks the state `missed` if a rebuild
+ * was due at a step without them (md_batch.c then repeats the batch with a
+ * rebuild recorded at every step). A batch ends with the PME
  * gather into the force accumulator (so the accumulator holds the whole
  * force between batches, as after a pass-by-pass evaluation) and, for
  * Verlet, the closing half kick.
  *
- * Every piece runs the code of the pass-by-pass step on the same values: the
- * two give the same bits when the list is rebuilt at the same steps (with
- * rebuild_every 1; tests/test_md_fused.c). */
+ * Every piece runs the code of the pass-by-pass step on the same values, and
+ * the list is checked, halts and rebuilds at the same steps in both, so the
+ * two give the same bits on a CPU device (tests/test_md_fused.c). */
 #ifndef VKMD_SIM_STEP_H
 #define VKMD_SIM_STEP_H
 
@@ -40,7 +40,6 @@ typedef struct vkmd_step_desc {
     int verlet;                              /* 0: Langevin middle; 1: velocity Verlet */
     float dt_fs, c1, c2;                     /* as md.comp's push constants */
     uint64_t seed;                           /* Philox key */
-    int32_t rebuild_every;                   /* steps between recorded rebuilds (>= 1) */
     int force_staging;                       /* as vkmd_vk_buffer_desc */
 } vkmd_step_desc;
 
@@ -56,6 +55,9 @@ void vkmd_step_destroy(vkmd_vk_context *ctx, vkmd_step *step);
 #define VKMD_STEP_FIRST   1u /* first step of a batch: the accumulator holds the whole force */
 #define VKMD_STEP_ENERGY  2u /* sum the energies of this step's evaluation */
 #define VKMD_STEP_REBUILD 4u /* record the list's rebuild dispatches after the check */
+#define VKMD_STEP_GATED                                                                            \
+    8u /* inside a gated batch (the check's gate words to conditional                              \
+          rendering; sim/md_batch.c) */
 
 /* Pieces of a step, for profiles: mark(user, cb, piece) is called after
  * each (VKMD_STEP_PIECE_*). */

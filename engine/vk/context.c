@@ -354,6 +354,8 @@ static void apply_feature_overrides(vkmd_vk_features *f)
         f->buffer_int64_atomics = 0;
     if (env_on("VKMD_FORCE_TILE_SHARED"))
         f->subgroup_shuffle = 0;
+    if (env_on("VKMD_NO_CONDITIONAL_RENDERING"))
+        f->conditional_rendering = 0;
 }
 
 static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_info *info)
@@ -423,11 +425,17 @@ static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_inf
 
     if (v12) {
         int has_af = device_extension_present(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+        int has_cr = device_extension_present(pd, VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME);
+        VkPhysicalDeviceConditionalRenderingFeaturesEXT cr = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
         VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
-            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+            .pNext = has_cr ? &cr : NULL};
         VkPhysicalDeviceVulkan12Features f12 = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-            .pNext = has_af ? &af : NULL};
+            .pNext = has_af   ? (void *)&af
+                     : has_cr ? (void *)&cr
+                              : NULL};
         VkPhysicalDeviceVulkan11Features f11 = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f12};
         VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
@@ -438,6 +446,7 @@ static void query_device(VkPhysicalDevice pd, uint32_t index, vkmd_vk_device_inf
         info->features.shader_int64 = !!f.features.shaderInt64;
         info->features.buffer_int64_atomics = !!f12.shaderBufferInt64Atomics;
         info->features.buffer_float32_atomic_add = has_af && af.shaderBufferFloat32AtomicAdd;
+        info->features.conditional_rendering = has_cr && cr.conditionalRendering;
     } else {
         VkPhysicalDeviceFeatures f;
         vkGetPhysicalDeviceFeatures(pd, &f);
@@ -566,19 +575,28 @@ static vkmd_result create_device(vkmd_vk_context *ctx)
     uint32_t ext_count = 0;
     if (have->buffer_float32_atomic_add)
         exts[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+    if (have->conditional_rendering)
+        exts[ext_count++] = VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME;
     /* Required by the spec whenever a portability-subset driver offers it. */
     if (device_extension_present(pd, "VK_KHR_portability_subset"))
         exts[ext_count++] = "VK_KHR_portability_subset";
     if (ctx->graphics_family != UINT32_MAX)
         exts[ext_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
 
+    VkPhysicalDeviceConditionalRenderingFeaturesEXT cr = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT,
+        .conditionalRendering = VK_TRUE,
+    };
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+        .pNext = have->conditional_rendering ? &cr : NULL,
         .shaderBufferFloat32AtomicAdd = (VkBool32)have->buffer_float32_atomic_add,
     };
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = have->buffer_float32_atomic_add ? &af : NULL,
+        .pNext = have->buffer_float32_atomic_add ? (void *)&af
+                 : have->conditional_rendering   ? (void *)&cr
+                                                 : NULL,
         .shaderFloat16 = (VkBool32)have->shader_float16,
         .shaderBufferInt64Atomics = (VkBool32)have->buffer_int64_atomics,
     };
@@ -616,6 +634,14 @@ static vkmd_result create_device(vkmd_vk_context *ctx)
         .ppEnabledExtensionNames = exts,
     };
     VKMD_VK_CHECK(vkCreateDevice(pd, &ci, NULL, &ctx->device));
+    if (have->conditional_rendering) {
+        ctx->cmd_begin_conditional = (PFN_vkCmdBeginConditionalRenderingEXT)vkGetDeviceProcAddr(
+            ctx->device, "vkCmdBeginConditionalRenderingEXT");
+        ctx->cmd_end_conditional = (PFN_vkCmdEndConditionalRenderingEXT)vkGetDeviceProcAddr(
+            ctx->device, "vkCmdEndConditionalRenderingEXT");
+        if (!ctx->cmd_begin_conditional || !ctx->cmd_end_conditional)
+            have->conditional_rendering = 0;
+    }
     vkGetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
     if (ctx->graphics_family != UINT32_MAX)
         vkGetDeviceQueue(ctx->device, ctx->graphics_family, ctx->graphics_queue_index,

@@ -40,6 +40,9 @@ typedef struct vkmd_vk_features {
                                       multiple of 8 lanes (the tile kernels' groups); 0 under
                                       VKMD_FORCE_TILE_SHARED=1 (tests of the fallback) */
     int timestamps;                /* compute-queue timestamps (valid bits > 0) */
+    int conditional_rendering;     /* VK_EXT_conditional_rendering (dispatches skipped by a
+                                      device value: MD batches that stop themselves, sim/md.h);
+                                      0 under VKMD_NO_CONDITIONAL_RENDERING=1 (tests) */
 } vkmd_vk_features;
 
 /* Everything vkmd reports about one physical device. */
@@ -113,6 +116,10 @@ typedef struct vkmd_vk_context {
     int graphics_separate;
     uint32_t graphics_queue_index; /* 0, or 1 for a second queue of the compute family */
     vkmd_vk_device_info info;      /* the chosen device; features = those enabled */
+    /* VK_EXT_conditional_rendering's commands (NULL without the feature);
+     * vk/conditional.h wraps them. */
+    PFN_vkCmdBeginConditionalRenderingEXT cmd_begin_conditional;
+    PFN_vkCmdEndConditionalRenderingEXT cmd_end_conditional;
     VkPhysicalDeviceMemoryProperties memory;
     VkPhysicalDeviceLimits limits;
     int validation_enabled; /* 1 if the layer and messenger are active */

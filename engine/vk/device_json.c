@@ -54,6 +54,8 @@ static void write_one(FILE *out, const vkmd_vk_device_info *d, int is_default, i
             f->buffer_int64_atomics ? "true" : "false");
     fprintf(out, "        \"shader_buffer_float32_atomic_add\": %s,\n",
             f->buffer_float32_atomic_add ? "true" : "false");
+    fprintf(out, "        \"conditional_rendering\": %s,\n",
+            f->conditional_rendering ? "true" : "false");
     fprintf(out, "        \"subgroup_size\": %u,\n", f->subgroup_size);
     fprintf(out, "        \"timestamps\": %s,\n", f->timestamps ? "true" : "false");
     fprintf(out, "        \"timestamp_period_ns\": %.9g\n", d->timestamp_period_ns);

@@ -32,9 +32,10 @@ void vkmd_vk_device_write_text(FILE *out, const vkmd_vk_device_info *d, int is_d
     const vkmd_vk_features *f = &d->features;
     fprintf(out,
             "    features  float16 %s, 16-bit storage %s, int64 %s, int64 atomics %s, "
-            "float32 atomic add %s\n",
+            "float32 atomic add %s, conditional dispatch %s\n",
             yes(f->shader_float16), yes(f->storage_buffer_16bit), yes(f->shader_int64),
-            yes(f->buffer_int64_atomics), yes(f->buffer_float32_atomic_add));
+            yes(f->buffer_int64_atomics), yes(f->buffer_float32_atomic_add),
+            yes(f->conditional_rendering));
     fprintf(out, "    compute   subgroup %u, workgroup <= %u, shared %u KiB, timestamps %s",
             f->subgroup_size, d->max_workgroup_invocations, d->max_shared_memory_bytes / 1024,
             yes(f->timestamps));

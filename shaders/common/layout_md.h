@@ -15,7 +15,12 @@
  *   WRAP_SHIFT     per molecule: the box translation putting its first atom in [0, L)
  *                  (a triclinic cell's lattice translation into its brick, common/box.glsl)
  *   WRAP_APPLY     per atom: x += shift(molecule), x_ref too
- *   ADVANCE        one thread: step counter += pc.steps, momentum cleared
+ *   ADVANCE        one thread: step counter += pc.steps (in a gated batch, sim/md_batch.c,
+ *                  the steps it ran: the neighbour list's batch_checks), momentum cleared
+ * VV_KICK_DRIFT and LM_KICK, the last readers of a step's forces, clear the
+ * force accumulators after reading them (flags.x) and the energy slots
+ * (flags.y, a step that sums energies), so that a step records no transfer
+ * commands (which a gated batch would not skip).
  * a(x) = F(x) / m * VKMD_ACCEL_PER_FORCE_MASS with F read from the int64
  * fixed-point force planes (forces/accum.h) and 1/m from velocities.w. */
 #ifndef VKMD_LAYOUT_MD_H
@@ -36,20 +41,26 @@
 #define VKMD_MD_MODE_COUNT         9
 
 /* Bindings (every mode binds all of them). */
-#define VKMD_MD_BINDING_POSITIONS     0 /* vec4 [N] xyz A */
-#define VKMD_MD_BINDING_POSITIONS_REF 1 /* vec4 [N] */
-#define VKMD_MD_BINDING_VELOCITIES    2 /* vec4 [N] xyz A/fs, w = 1/m (1/amu) */
-#define VKMD_MD_BINDING_FORCES        3 /* fixed [3N], planes x | y | z */
-#define VKMD_MD_BINDING_MOMENTUM      4 /* fixed [4]: sum of m v (x, y, z), amu A/fs at 2^32 */
-#define VKMD_MD_BINDING_COUNTER       5 /* uvec4: x = step low bits, y = step high bits */
-#define VKMD_MD_BINDING_MOLECULE      6 /* uint [N] molecule of each atom; then [M] first atoms */
-#define VKMD_MD_BINDING_SHIFT         7 /* vec4 [M] translation of each molecule, A */
-#define VKMD_MD_BINDING_POSITIONS_X   8 /* uvec4 [2N]: extra parts of POSITIONS (vkmd_layout.h) */
-#define VKMD_MD_BINDING_REF_X         9 /* uvec4 [2N]: extra parts of POSITIONS_REF */
-#define VKMD_MD_BINDING_COUNT         10
+#define VKMD_MD_BINDING_POSITIONS     0  /* vec4 [N] xyz A */
+#define VKMD_MD_BINDING_POSITIONS_REF 1  /* vec4 [N] */
+#define VKMD_MD_BINDING_VELOCITIES    2  /* vec4 [N] xyz A/fs, w = 1/m (1/amu) */
+#define VKMD_MD_BINDING_FORCES        3  /* fixed [3N], planes x | y | z */
+#define VKMD_MD_BINDING_MOMENTUM      4  /* fixed [4]: sum of m v (x, y, z), amu A/fs at 2^32 */
+#define VKMD_MD_BINDING_COUNTER       5  /* uvec4: x = step low bits, y = step high bits */
+#define VKMD_MD_BINDING_MOLECULE      6  /* uint [N] molecule of each atom; then [M] first atoms */
+#define VKMD_MD_BINDING_SHIFT         7  /* vec4 [M] translation of each molecule, A */
+#define VKMD_MD_BINDING_POSITIONS_X   8  /* uvec4 [2N]: extra parts of POSITIONS (vkmd_layout.h) */
+#define VKMD_MD_BINDING_REF_X         9  /* uvec4 [2N]: extra parts of POSITIONS_REF */
+#define VKMD_MD_BINDING_ENERGIES      10 /* fixed [VKMD_ENERGY_SLOT_COUNT] (cleared on request) */
+#define VKMD_MD_BINDING_NL_STATE                                                                   \
+    11 /* the neighbour list's vkmd_nl_state (ADVANCE reads                                        \
+          batch_checks); a placeholder for vacuum systems */
+#define VKMD_MD_BINDING_COUNT 12
 
 /* Momentum fixed-point scale: 2^32 per amu A/fs (a water at 300 K carries
  * ~0.09 amu A/fs; a 1M-atom sum stays far below 2^31). */
+#define VKMD_MD_STEPS_RUN 0xFFFFFFFFu /* ADVANCE's steps: as many as the batch's checks */
+
 #define VKMD_MD_MOMENTUM_SCALE     4294967296.0
 #define VKMD_MD_MOMENTUM_INV_SCALE 2.3283064365386963e-10
 
@@ -65,15 +76,17 @@
     VKMD_UINT seed_lo;                                                                             \
     VKMD_UINT seed_hi;                                                                             \
     VKMD_UINT step_offset; /* step = counter + step_offset (steps recorded before in the batch) */ \
-    VKMD_UINT steps;       /* ADVANCE: steps to add */                                             \
+    VKMD_UINT steps;       /* ADVANCE: steps to add (VKMD_MD_STEPS_RUN: the batch's checks) */     \
     VKMD_UINT tri_cx;      /* triclinic: cx, float bits (else 0) */                                \
-    VKMD_UINT tri_cy;      /* triclinic: cy, float bits (else 0) */
+    VKMD_UINT tri_cy;      /* triclinic: cy, float bits (else 0) */                                \
+    VKMD_UVEC4 flags;      /* x: clear the forces after reading them; y: clear the energies */
 
 #ifdef __STDC__
 typedef struct vkmd_md_push {
     VKMD_MD_PUSH_FIELDS
 } vkmd_md_push;
-_Static_assert(sizeof(vkmd_md_push) == 64, "MD push constants are 64 bytes");
+_Static_assert(sizeof(vkmd_md_push) == 80, "MD push constants are 80 bytes");
+_Static_assert(offsetof(vkmd_md_push, flags) == 64, "md push flags at 64");
 _Static_assert(offsetof(vkmd_md_push, atom_count) == 16, "md push atom_count at 16");
 _Static_assert(offsetof(vkmd_md_push, steps) == 52, "md push steps at 52");
 #endif

@@ -29,23 +29,32 @@
 #define VKMD_NL_SCAN_WORKGROUP 256         /* nl_scan.comp MODE ROWSCAN: one workgroup */
 #define VKMD_NL_EXCL_TILES     32          /* tiles with excluded pairs per i-cluster, at most */
 #define VKMD_NL_FAR            1.0e5       /* A: the relative position of a padding slot */
+#define VKMD_NL_GATE_WORDS     256         /* gate words: steps of a gated batch, at most */
+#define VKMD_NL_PREDICT_STEPS                                                                      \
+    1.5 /* a check's look ahead: displacement since the build                                      \
+           plus this many times the last step's motion */
 
 /* ---- Specialization-constant ids (8..15) -------------------------------- */
 #define VKMD_SPEC_NL_MODE 8 /* nl_check / nl_scan / nl_sort: which kernel of the file */
 
-#define VKMD_NL_MODE_CHECK_DISPLACEMENT 0 /* nl_check: max displacements, then the decision */
-#define VKMD_NL_MODE_SCAN_ROWS          0 /* nl_scan: per-row scan of the cell counts */
-#define VKMD_NL_MODE_SCAN_ROWSCAN       1 /* nl_scan: scan of the padded row totals */
-#define VKMD_NL_MODE_SORT_SCATTER       0 /* nl_sort: atoms to slots */
-#define VKMD_NL_MODE_SORT_CELLS         1 /* nl_sort: order each cell by atom index */
-#define VKMD_NL_MODE_SORT_CLUSTERS      2 /* nl_sort: anchors, relative slots, boxes */
+#define VKMD_NL_MODE_CHECK_DISPLACEMENT                                                            \
+    0 /* nl_check: max displacements, then the decision                                            \
+         (the rebuild dispatches follow; the gather after) */
+#define VKMD_NL_MODE_CHECK_GATHER                                                                  \
+    1                                /* nl_check: the same and the gather, by slot (no             \
+                                        rebuild follows: one due marks the state missed) */
+#define VKMD_NL_MODE_SCAN_ROWS     0 /* nl_scan: per-row scan of the cell counts */
+#define VKMD_NL_MODE_SCAN_ROWSCAN  1 /* nl_scan: scan of the padded row totals */
+#define VKMD_NL_MODE_SORT_SCATTER  0 /* nl_sort: atoms to slots */
+#define VKMD_NL_MODE_SORT_CELLS    1 /* nl_sort: order each cell by atom index */
+#define VKMD_NL_MODE_SORT_CLUSTERS 2 /* nl_sort: anchors, relative slots, boxes */
 
 /* ---- Bindings (every nl_*.comp uses this one layout) --------------------- */
 #define VKMD_NL_BINDING_POSITIONS 0 /* vec4 [atom_count], the caller's, xyz in A */
 #define VKMD_NL_BINDING_STATE     1 /* vkmd_nl_state: counters, box of the last build */
 #define VKMD_NL_BINDING_SAVED                                                                      \
-    2                              /* vec4 [2 * atom_count]: positions at the last build, then     \
-                                      at the last prune */
+    2                              /* vec4 [3 * atom_count]: positions at the last build, at the   \
+                                      last prune, at the last check */
 #define VKMD_NL_BINDING_ATOM_KEY 3 /* uint [2 * atom_count]: cell key | rank in the cell */
 #define VKMD_NL_BINDING_CELLS    4 /* uint [2 * cell_count]: count | slot start in the row */
 #define VKMD_NL_BINDING_ROWS     5 /* uint [3 * row_count]: rank of row (cy, cz) | atoms | slot */
@@ -72,7 +81,11 @@
 #define VKMD_NL_BINDING_EXCL_TILES                                                                 \
     17 /* uvec4 [VKMD_NL_EXCL_TILES * cluster_capacity]: per cluster, the clusters it pairs with   \
           excluded pairs in its tiles (cj, bits to clear x, y, -), cj EMPTY after the last */
-#define VKMD_NL_BINDING_COUNT 18
+#define VKMD_NL_BINDING_GATE                                                                       \
+    18 /* uint [VKMD_NL_GATE_WORDS]: step s of a gated batch runs while word s is 0 (the           \
+          predicate of its conditional rendering); a check that halts the batch sets the words     \
+          of the steps after its own */
+#define VKMD_NL_BINDING_COUNT 19
 
 /* Dispatches whose group counts the check's decision writes (x, 1, 1), or
  * (0, 1, 1) when not due: the six rebuild steps and the prune. */
@@ -87,30 +100,34 @@
 #define VKMD_NL_DISPATCH_COUNT    8
 
 /* Device-side state: counters read back by vkmd_neighbor_stats_read and
- * the box of the last build. */
+ * the box of the last build. The host writes halt, batch_checks and predict
+ * at the start of a gated MD batch (vkmd_neighbor_record_gate_open). */
 #define VKMD_NL_STATE_FIELDS                                                                       \
-    VKMD_UINT max_disp2;   /* float bits: largest squared displacement since the build */          \
-    VKMD_UINT force;       /* 1: the next check rebuilds */                                        \
-    VKMD_UINT builds;      /* rebuilds since create */                                             \
-    VKMD_UINT checks;      /* checks since create */                                               \
-    VKMD_UINT overflow;    /* 1 once any cluster needed more entries than its stride */            \
-    VKMD_UINT max_count;   /* largest outer entries per cluster any build needed */                \
-    VKMD_UINT slot_count;  /* slots in use after the last build (atoms + row padding) */           \
-    VKMD_UINT last_disp2;  /* float bits: squared displacement since the build, last check */      \
-    VKMD_VEC4 build_box;   /* box edges at the last build (a change forces a rebuild) */           \
-    VKMD_UINT done_groups; /* check workgroups finished; the last one decides, resets it */        \
-    VKMD_UINT prunes;      /* prunes since create (each build is followed by one) */               \
-    VKMD_UINT max_disp2_p; /* float bits: largest squared displacement since the prune */          \
-    VKMD_UINT max_inner;   /* largest inner entries per cluster any prune kept */                  \
-    VKMD_UINT tiles_inner; /* inner tiles after the last prune */                                  \
-    VKMD_UINT tiles_outer; /* outer tiles after the last build */                                  \
-    VKMD_UINT build_age;   /* checks since the last build (0 at the check that built) */           \
-    VKMD_UINT prune_now;   /* 1: the last check asked for a prune (the fused force pass) */        \
-    VKMD_UINT missed;      /* 1: a rebuild was due where none was recorded */                      \
-    VKMD_UINT history;     /* next slot of disp_history */                                         \
+    VKMD_UINT max_disp2;    /* float bits: largest squared displacement since the build */         \
+    VKMD_UINT force;        /* 1: the next check rebuilds */                                       \
+    VKMD_UINT builds;       /* rebuilds since create */                                            \
+    VKMD_UINT checks;       /* checks since create */                                              \
+    VKMD_UINT overflow;     /* 1 once any cluster needed more entries than its stride */           \
+    VKMD_UINT max_count;    /* largest outer entries per cluster any build needed */               \
+    VKMD_UINT slot_count;   /* slots in use after the last build (atoms + row padding) */          \
+    VKMD_UINT last_disp2;   /* float bits: squared displacement since the build, last check */     \
+    VKMD_VEC4 build_box;    /* box edges at the last build (a change forces a rebuild) */          \
+    VKMD_UINT done_groups;  /* check workgroups finished; the last one decides, resets it */       \
+    VKMD_UINT prunes;       /* prunes since create (each build is followed by one) */              \
+    VKMD_UINT max_disp2_p;  /* float bits: largest squared displacement since the prune */         \
+    VKMD_UINT max_inner;    /* largest inner entries per cluster any prune kept */                 \
+    VKMD_UINT tiles_inner;  /* inner tiles after the last prune */                                 \
+    VKMD_UINT tiles_outer;  /* outer tiles after the last build */                                 \
+    VKMD_UINT max_ahead2;   /* float bits: largest squared look-ahead displacement (predict) */    \
+    VKMD_UINT prune_now;    /* 1: the last check asked for a prune (the fused force pass) */       \
+    VKMD_UINT missed;       /* 1: a rebuild was due where none was recorded */                     \
+    VKMD_UINT halt;         /* 1: a check of this batch halted it (the next check rebuilds) */     \
+    VKMD_UINT batch_checks; /* checks since the batch began (the steps it ran) */                  \
+    VKMD_UINT predict;      /* 1: checks look ahead and halt the batch (a gated MD batch) */       \
+    VKMD_UINT halts;        /* halts since create */                                               \
     VKMD_UINT pad0;                                                                                \
     VKMD_UINT pad1;                                                                                \
-    VKMD_VEC4 disp_history; /* largest displacement since the build (A) at the last 4 checks */
+    VKMD_UINT pad2;
 
 /* One push-constant block for every nl_*.comp.
  * box: edges in A (float); w = outer list radius (cutoff + skin + outer
@@ -151,9 +168,11 @@ _Static_assert(offsetof(vkmd_nl_state, build_box) == 32, "state.build_box at 32"
 _Static_assert(offsetof(vkmd_nl_state, done_groups) == 48, "state.done_groups at 48");
 _Static_assert(offsetof(vkmd_nl_state, prunes) == 52, "state.prunes at 52");
 _Static_assert(offsetof(vkmd_nl_state, tiles_outer) == 68, "state.tiles_outer at 68");
-_Static_assert(offsetof(vkmd_nl_state, build_age) == 72, "state.build_age at 72");
+_Static_assert(offsetof(vkmd_nl_state, max_ahead2) == 72, "state.max_ahead2 at 72");
 _Static_assert(offsetof(vkmd_nl_state, missed) == 80, "state.missed at 80");
-_Static_assert(offsetof(vkmd_nl_state, disp_history) == 96, "state.disp_history at 96");
+_Static_assert(offsetof(vkmd_nl_state, halt) == 84, "state.halt at 84");
+_Static_assert(offsetof(vkmd_nl_state, batch_checks) == 88, "state.batch_checks at 88");
+_Static_assert(offsetof(vkmd_nl_state, predict) == 92, "state.predict at 92");
 _Static_assert(sizeof(vkmd_nl_state) == 112, "state is 112 bytes");
 _Static_assert(offsetof(vkmd_nl_push, box_lo) == 16, "push.box_lo at 16");
 _Static_assert(offsetof(vkmd_nl_push, grid) == 32, "push.grid at 32");

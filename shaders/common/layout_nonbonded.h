@@ -46,13 +46,17 @@
 #define VKMD_NB_BINDING_COUNTS      10 /* uvec4 [cluster_capacity]: .zw inner tiles per kind */
 #define VKMD_NB_BINDING_NL_STATE    11 /* the list's vkmd_nl_state (slot_count) */
 #define VKMD_NB_BINDING_POSITIONS_X 12 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
-#define VKMD_NB_BINDING_COUNT       13
+#define VKMD_NB_BINDING_OUTER       13 /* uvec4: the list's outer tiles (the prune reads them) */
+#define VKMD_NB_BINDING_NL_SAVED    14 /* vec4 [3 * atom_count]: the list's saved positions */
+#define VKMD_NB_BINDING_COUNT       15
 
 /* box: edges in A rounded to float, w = 1 when periodic; box_lo: edge minus
- * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A);
- * box_inv: 1 / edge. params: cutoff^2 (A^2), Ewald alpha (1/A). sizes:
- * atom_count, slot_capacity, cluster_capacity, inner stride. extra: index of
- * the first inner mask, LJ types. */
+ * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A), w =
+ * the list's inner radius (A, the prune's); box_inv: 1 / edge, w = the
+ * list's outer stride (uint bits). params: cutoff^2 (A^2), Ewald alpha
+ * (1/A). sizes: atom_count, slot_capacity, cluster_capacity, inner stride.
+ * extra: index of the first inner mask, LJ types. A triclinic cell: box =
+ * (ax, by, cz), box_lo.xyz = (bx, cx, cy) (common/box.glsl). */
 #define VKMD_NB_PUSH_FIELDS                                                                        \
     VKMD_VEC4 box;                                                                                 \
     VKMD_VEC4 box_lo;                                                                              \

@@ -6,9 +6,9 @@
  * 64..71 are this module's.
  *
  * One step (Langevin middle) is then: step.comp, [the neighbour list's
- * rebuild, recorded every few steps], forces.comp, VkFFT R2C, the PME
- * convolution, VkFFT C2R; step.comp of the next step gathers the
- * reciprocal-space forces from the convolved grid. */
+ * rebuild, recorded at the first step of a batch that follows a halt],
+ * forces.comp, VkFFT R2C, the PME convolution, VkFFT C2R; step.comp of the
+ * next step gathers the reciprocal-space forces from the convolved grid. */
 #ifndef VKMD_LAYOUT_STEP_H
 #define VKMD_LAYOUT_STEP_H
 
@@ -62,15 +62,15 @@
 #define VKMD_STEP_BINDING_QGRID       18 /* fixed [K0 K1 K2] charge grid */
 #define VKMD_STEP_BINDING_GRID        19 /* float: the convolved grid phi */
 #define VKMD_STEP_BINDING_ENERGIES    20 /* fixed [VKMD_ENERGY_SLOT_COUNT]: cleared on request */
-#define VKMD_STEP_BINDING_COUNT       21
+#define VKMD_STEP_BINDING_NL_GATE     21 /* uint [VKMD_NL_GATE_WORDS] */
+#define VKMD_STEP_BINDING_COUNT       22
 
 /* Parameters of step.comp, uploaded at create and on a new box.
  * box: edges A (0 for vacuum), w 1 when periodic.
  * counts: atoms, waters, H clusters, free atoms.
  * md: dt (fs), c1 = exp(-gamma dt), c2 = sqrt(kT (1 - c1^2) accel unit),
  *   1 / dt.
- * seed: Philox key (lo, hi); checks until the next recorded rebuild (the
- *   list's `ahead`); the workgroup order's stride
+ * seed: Philox key (lo, hi); unused; the workgroup order's stride
  *   (common/group_order.glsl).
  * hold: SETTLE's H-H distance and O height (A), the H clusters' tolerance
  *   and iteration limit (uint bits).

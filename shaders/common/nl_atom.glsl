@@ -1,10 +1,11 @@
 // The neighbour list's per-atom work and its decision (engine/forces/
 // pass_neighbor.c), shared by nl_check.comp / nl_gather.comp and the fused MD
 // step (step.comp): the displacements since the build and the prune, the
-// decision of the last workgroup, and a slot's position relative to its
-// cluster's anchor. The includer declares the buffers st (the state), saved,
-// rel, cluster, dispatch_args and the block NLP (the list's push constants,
-// VKMD_NL_PUSH_FIELDS), WORKGROUP_SIZE, and includes positions.glsl.
+// look ahead, the decision of the last workgroup, and a slot's position
+// relative to its cluster's anchor. The includer declares the buffers st
+// (the state), saved, rel, cluster, dispatch_args, gate and the block NLP
+// (the list's push constants, VKMD_NL_PUSH_FIELDS), WORKGROUP_SIZE, and
+// includes positions.glsl.
 #ifndef VKMD_NL_ATOM_GLSL
 #define VKMD_NL_ATOM_GLSL
 
@@ -27,52 +28,63 @@ float nl_nan_max(float a, float b)
     return (b > a || isnan(b)) ? b : a;
 }
 
-// Squared displacements of atom a at position p since the build (x) and
-// since the prune (y).
-vec2 nl_disp2(uint a, vec3 p)
+vec3 nl_nan_max3(vec3 a, vec3 b)
 {
-    vec3 db = nl_atom_delta(saved[a].xyz, p);
-    vec3 dp = nl_atom_delta(saved[NLP.sizes.x + a].xyz, p);
-    return vec2(dot(db, db), dot(dp, dp));
+    return vec3(nl_nan_max(a.x, b.x), nl_nan_max(a.y, b.y), nl_nan_max(a.z, b.z));
 }
 
-// The decision, by the last workgroup of the check. may_rebuild: a rebuild
-// is recorded after this check; ahead: checks until the next one that may
-// rebuild (1: every check). A rebuild is due (hard) when forced, when the
-// box changed, or when an atom moved more than the trigger since the build.
-// With ahead > 1 it comes early (soft) when the largest displacement,
-// extrapolated over the checks until the next chance along its secant over
-// the last four checks (times 1.25), would pass the trigger by then: the
-// largest displacement grows ballistically at first and ever more slowly
-// after, so a secant over the past bounds the slope ahead. A hard need where
-// no rebuild is recorded marks the state `missed` (the caller repeats).
-void nl_decide(uint bits_build, uint bits_prune, bool may_rebuild, uint ahead)
+// Atom a at position p: squared displacements since the build (x) and since
+// the prune (y), and (z) the square of the displacement since the build
+// plus VKMD_NL_PREDICT_STEPS times its motion since the last check, a bound
+// on its displacement at the next check (its motion per step changes
+// little from one step to the next: the factor covers that change). Saves
+// p as the last check's position.
+vec3 nl_measure(uint a, vec3 p)
+{
+    uint n = NLP.sizes.x;
+    vec3 db = nl_atom_delta(saved[a].xyz, p);
+    vec3 dp = nl_atom_delta(saved[n + a].xyz, p);
+    vec3 dl = nl_atom_delta(saved[2u * n + a].xyz, p);
+    saved[2u * n + a] = vec4(p, 0.0);
+    float ahead = length(db) + VKMD_NL_PREDICT_STEPS * length(dl);
+    return vec3(dot(db, db), dot(dp, dp), ahead * ahead);
+}
+
+// The decision, by the last workgroup of the check. may_rebuild: the
+// rebuild dispatches follow this check. A rebuild is due when forced, when
+// the box changed, or when an atom moved more than the trigger since the
+// build; where none can follow, the state is marked `missed` (the caller
+// repeats the steps). In a gated batch (predict) a check that does not
+// rebuild looks one step ahead: when an atom may pass the trigger by the
+// next check, it halts the batch after this step (the gate words of the
+// steps after it are set, so their conditional rendering skips them) and
+// forces a rebuild at the next check, which the caller records at the start
+// of the next batch. So no step runs on a list that may miss a pair, and
+// steps that do not rebuild record no rebuild work.
+void nl_decide(uint bits_build, uint bits_prune, uint bits_ahead, bool may_rebuild)
 {
     float d2 = uintBitsToFloat(bits_build), d2p = uintBitsToFloat(bits_prune);
+    float a2 = uintBitsToFloat(bits_ahead);
     bool box_changed = any(notEqual(st.build_box.xyz, NLP.box.xyz));
     bool hard = st.force != 0u || !(d2 <= NLP.cell.w) || box_changed;
-    float d = sqrt(d2);
-    uint age = st.build_age; // checks since the build, this one excluded
-    uint span = min(age, 4u);
-    float past = age >= 4u ? st.disp_history[st.history & 3u] : 0.0; // 4 checks ago
-    float slope = span > 0u ? (d - past) / float(span) : d;
-    float ahead_d = d + 1.25 * float(ahead) * max(slope, 0.0);
-    bool soft = ahead > 1u && !(ahead_d * ahead_d <= NLP.cell.w);
-    bool rebuild = may_rebuild && (hard || soft);
+    bool rebuild = may_rebuild && hard;
     if (hard && !may_rebuild)
         st.missed = 1u;
     bool prune = rebuild || !(d2p <= uintBitsToFloat(NLP.limits.y));
+    uint run = st.batch_checks + 1u; // steps of the batch run, this one included
+    bool halt = st.predict != 0u && !rebuild && (hard || !(a2 <= NLP.cell.w));
     st.last_disp2 = bits_build;
     st.max_disp2 = 0u;
     st.max_disp2_p = 0u;
+    st.max_ahead2 = 0u;
     st.checks += 1u;
-    st.build_age = rebuild ? 0u : st.build_age + 1u;
-    if (rebuild) {
-        st.disp_history = vec4(0.0);
-        st.history = 0u;
-    } else {
-        st.disp_history[st.history & 3u] = d;
-        st.history += 1u;
+    st.batch_checks = run;
+    if (halt) {
+        st.halt = 1u;
+        st.halts += 1u;
+        st.force = 1u;
+        for (uint k = run; k < VKMD_NL_GATE_WORDS; ++k)
+            gate[k] = 1u;
     }
     if (rebuild) {
         st.tiles_outer = 0u;
@@ -94,21 +106,19 @@ void nl_decide(uint bits_build, uint bits_prune, bool may_rebuild, uint ahead)
     dispatch_args[VKMD_NL_DISPATCH_COUNT] = uvec4(rebuild ? 1u : 0u, prune ? 1u : 0u, 0u, 0u);
 }
 
-shared vec2 nl_red[WORKGROUP_SIZE];
+shared vec3 nl_red[WORKGROUP_SIZE];
 
-// Reduces the workgroup's displacements m (every invocation calls it, in
-// uniform control flow), adds them to the state, and lets the last
+// Reduces the workgroup's measures m (nl_measure; every invocation calls
+// it, in uniform control flow), adds them to the state, and lets the last
 // workgroup of the dispatch decide.
-void nl_check_reduce(vec2 m, bool may_rebuild, uint ahead)
+void nl_check_reduce(vec3 m, bool may_rebuild)
 {
     uint lid = gl_LocalInvocationID.x;
     nl_red[lid] = m;
     barrier();
     for (uint h = WORKGROUP_SIZE / 2; h > 0; h /= 2) {
-        if (lid < h) {
-            vec2 o = nl_red[lid + h];
-            nl_red[lid] = vec2(nl_nan_max(nl_red[lid].x, o.x), nl_nan_max(nl_red[lid].y, o.y));
-        }
+        if (lid < h)
+            nl_red[lid] = nl_nan_max3(nl_red[lid], nl_red[lid + h]);
         barrier();
     }
     if (lid != 0)
@@ -117,6 +127,8 @@ void nl_check_reduce(vec2 m, bool may_rebuild, uint ahead)
         atomicMax(st.max_disp2, floatBitsToUint(nl_red[0].x));
     if (nl_red[0].y != 0.0)
         atomicMax(st.max_disp2_p, floatBitsToUint(nl_red[0].y));
+    if (nl_red[0].z != 0.0)
+        atomicMax(st.max_ahead2, floatBitsToUint(nl_red[0].z));
     // The last workgroup sees every other group's atomicMax (atomics on one
     // location are ordered) and decides.
     memoryBarrierBuffer();
@@ -124,7 +136,8 @@ void nl_check_reduce(vec2 m, bool may_rebuild, uint ahead)
         return;
     memoryBarrierBuffer();
     st.done_groups = 0u;
-    nl_decide(atomicOr(st.max_disp2, 0u), atomicOr(st.max_disp2_p, 0u), may_rebuild, ahead);
+    nl_decide(atomicOr(st.max_disp2, 0u), atomicOr(st.max_disp2_p, 0u),
+              atomicOr(st.max_ahead2, 0u), may_rebuild);
 }
 
 // The anchor (a multiple of the 1/8 A quantum) in the positions' form.

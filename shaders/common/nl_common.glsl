@@ -29,6 +29,7 @@ layout(std430, binding = VKMD_NL_BINDING_COUNTS) buffer Counts { uvec4 counts[];
 layout(std430, binding = VKMD_NL_BINDING_ARGS) buffer Args { uvec4 dispatch_args[]; };
 layout(std430, binding = VKMD_NL_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
 layout(std430, binding = VKMD_NL_BINDING_EXCL_TILES) buffer ExclTiles { uvec4 excl_tiles[]; };
+layout(std430, binding = VKMD_NL_BINDING_GATE) buffer Gate { uint gate[]; };
 layout(push_constant) uniform Push { VKMD_NL_PUSH_FIELDS } pc;
 
 #define NL_ATOMS     (pc.sizes.x)
