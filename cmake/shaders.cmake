@@ -66,6 +66,11 @@ const vkmd_spirv *vkmd_spirv_find(const char *name)
             return s;
     return NULL;
 }
+
+const vkmd_spirv *vkmd_spirv_all(void)
+{
+    return table;
+}
 " @ONLY)
   add_library(${target} STATIC ${table_c} ${headers})
   target_include_directories(${target} PRIVATE ${gen_dir} ${CMAKE_SOURCE_DIR}/engine)

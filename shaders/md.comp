@@ -84,6 +84,12 @@ void com_sum(uint a)
     }
 }
 
+// A triclinic cell's off-diagonal terms T = (bx, cx, cy) (common/box.glsl).
+vec3 tri_t()
+{
+    return vec3(pc.box.w, uintBitsToFloat(pc.tri_cx), uintBitsToFloat(pc.tri_cy));
+}
+
 void main()
 {
     const uint a = gl_GlobalInvocationID.x;
@@ -105,11 +111,8 @@ void main()
         if (a >= pc.molecule_count)
             return;
         vec3 x = pos[molecule[pc.atom_count + a]].xyz;
-        if (TRICLINIC)
-            shift[a] = vec4(box_tri_wrap_shift(x, pc.box.xyz,
-                                               vec3(pc.box.w, uintBitsToFloat(pc.tri_cx),
-                                                    uintBitsToFloat(pc.tri_cy))),
-                            0.0);
+        if (TRICLINIC) // the lattice counts: WRAP_APPLY moves by the exact pair
+            shift[a] = vec4(box_tri_wrap_counts(x, pc.box.xyz, tri_t()), 0.0);
         else
             shift[a] = vec4(-pc.box.xyz * floor(x / pc.box.xyz), 0.0);
         return;
@@ -160,7 +163,17 @@ void main()
         vel[a] = v;
     } else if (MODE == VKMD_MD_MODE_WRAP_APPLY) {
         vec3 s = shift[molecule[a]].xyz;
-        store_pos(a, pos_add(load_pos(a), s));
-        store_ref(a, pos_add(load_ref(a), s));
+        if (TRICLINIC) {
+            // the translation as a pair (common/box.glsl), each part added
+            // exactly by the split modes: a float sum of the lattice
+            // vectors would round at the scale of the translation
+            vec3 hi, lo;
+            box_tri_translation_pair(vec3(0.0), s, pc.box.xyz, tri_t(), hi, lo);
+            store_pos(a, pos_add(pos_add(load_pos(a), hi), lo));
+            store_ref(a, pos_add(pos_add(load_ref(a), hi), lo));
+        } else {
+            store_pos(a, pos_add(load_pos(a), s));
+            store_ref(a, pos_add(load_ref(a), s));
+        }
     }
 }

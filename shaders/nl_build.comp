@@ -31,7 +31,8 @@
 // not map onto images along y and z by index alone (crossing a z face also
 // shifts x and y by c), so every cluster is a candidate (the ranges are
 // whole, as in a small box) and the image of cj's centre is the triclinic
-// minimum image; a tile is of kind 0 when the largest pair separation it can
+// minimum image (the offset adds its lattice translation as a float pair,
+// box_tri_offset, rounded once as the rectangular one); a tile is of kind 0 when the largest pair separation it can
 // hold plus the cutoff stays below the cell's smallest width (every other
 // lattice vector is at least that long). In a skewed cell the boxes may come
 // within the radius under an image other than their centres' nearest (the
@@ -275,7 +276,8 @@ void build_cluster(uint ci)
                     }
                     kind = 1u;
                 }
-                vec3 off = TRICLINIC ? (aj.xyz - ai.xyz) + shift
+                vec3 off = TRICLINIC ? box_tri_offset(aj.xyz - ai.xyz, img, pc.box.xyz,
+                                                      pc.box_lo.xyz)
                                      : ((aj.xyz - ai.xyz) + img * pc.box.xyz) +
                                            img * pc.box_lo.xyz;
                 entry = uvec4(cj | (kind << 31), floatBitsToUint(off));

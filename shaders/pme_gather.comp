@@ -31,6 +31,7 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 
 #define PME_BOX  (pc.box.xyz)
 #define PME_SHEAR uintBitsToFloat(uvec3(pc.shear0, pc.shear1, pc.shear2))
+#define PME_BOX_T (pc.box_t.xyz)
 #define PME_GRID (pc.grid)
 #define PME_ATOM_GATHER
 #include "common/pme_atom.glsl"

@@ -8,11 +8,19 @@
  * [0, cz) (a unit cell of the lattice) are kept unless an atom comes within
  * 2.2 A of a kept molecule under the cell's minimum image, then every atom
  * is displaced by up to 0.03 A (rigid water sits at the bond minimum).
+ * Each cell again with every coordinate 1,000 A out (test_gpu_forcefield_
+ * common.h: ff_compare_far; issue 36): the split positions modes must meet
+ * the same criteria there, where fp32 positions must miss them (this test
+ * runs in the mode of VKMD_TEST_POSITIONS, tests/CMakeLists.txt).
  * A rectangular box described by a skewed basis (flagged triclinic, same
  * lattice) must give the rectangular box's energies to 1e-5, through every
  * triclinic code path of the device. */
 #include "test_gpu_forcefield_common.h"
 #include "triclinic_water.h"
+
+/* Every coordinate moved this far (A) in the second comparison of a cell: a
+ * float coordinate there rounds at 3e-5 A. */
+#define FAR_SHIFT_A 1000.0
 
 /* Real-space Ewald Coulomb by an O(N^2) minimum-image double sum (waters
  * only: every excluded pair is inside a molecule). */
@@ -57,6 +65,7 @@ static void run_cell(vkmd_vk_context *ctx, const char *name, const double len[3]
         memcpy(s.pme_grid, grid, sizeof s.pme_grid);
     CHECK_OK(vkmd_ff_settings_resolve(&s, &sys));
     ff_compare_settings(ctx, name, &sys, 0, &s);
+    ff_compare_far(ctx, name, &sys, &s, -1, FAR_SHIFT_A);
     vkmd_energy er;
     double *f = calloc(3 * (size_t)sys.atom_count, sizeof(double));
     CHECK_OK(vkmd_ref_compute(&sys, &s, &er, f));

@@ -60,6 +60,7 @@ void vkmd_pass_pme_set_box(vkmd_pass_pme *pass, const vkmd_box *box)
         memcpy(&pass->push.shear0, &s[0], 4);
         memcpy(&pass->push.shear1, &s[1], 4);
         memcpy(&pass->push.shear2, &s[2], 4);
+        pass->push.box_t = (vkmd_gpu_vec4){(float)v[1][0], (float)v[2][0], (float)v[2][1], 0.0f};
     } else {
         pass->push.box = (vkmd_gpu_vec4){(float)len[0], (float)len[1], (float)len[2], 0.0f};
     }

@@ -15,4 +15,8 @@ typedef struct vkmd_spirv {
 /* The embedded module named `name`, or NULL. */
 const vkmd_spirv *vkmd_spirv_find(const char *name);
 
+/* Every embedded module, in name order, ended by an entry whose name is NULL
+ * (tests that audit the SPIR-V walk it). */
+const vkmd_spirv *vkmd_spirv_all(void);
+
 #endif

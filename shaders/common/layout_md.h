@@ -13,8 +13,10 @@
  *                  tree sums in a fixed order, one atomic per workgroup)
  *   COM_APPLY      v -= P / M, for every atom
  *   WRAP_SHIFT     per molecule: the box translation putting its first atom in [0, L)
- *                  (a triclinic cell's lattice translation into its brick, common/box.glsl)
- *   WRAP_APPLY     per atom: x += shift(molecule), x_ref too
+ *                  (a triclinic cell: the lattice counts of the translation into its
+ *                  brick, common/box.glsl)
+ *   WRAP_APPLY     per atom: x += shift(molecule), x_ref too (triclinic: the counts'
+ *                  translation as a float pair, each part added exactly)
  *   ADVANCE        one thread: step counter += pc.steps (in a gated batch, sim/md_batch.c,
  *                  the steps it ran: the neighbour list's batch_checks), momentum cleared
  * VV_KICK_DRIFT and LM_KICK, the last readers of a step's forces, clear the

@@ -57,7 +57,10 @@
  * atom_count, then a triclinic cell's shear (float bits; unused when
  * rectangular): fractional coordinates are (x + s0 y + s1 z) / ax,
  * (y + s2 z) / by, z / cz, with s0 = -bx / by, s1 = (bx cy - by cx) / (by cz),
- * s2 = -cy / cz (ax a*, by b* of the reciprocal rows; common/pme_atom.glsl). */
+ * s2 = -cy / cz (ax a*, by b* of the reciprocal rows; common/pme_atom.glsl).
+ * box_t: a triclinic cell's off-diagonal terms T = (bx, cx, cy) (common/box.glsl),
+ *        w unused: positions move into the brick by exact lattice translations
+ *        before the shear. */
 #define VKMD_PME_PUSH_FIELDS                                                                       \
     VKMD_VEC4 box;                                                                                 \
     VKMD_VEC4 ewald;                                                                               \
@@ -65,7 +68,8 @@
     VKMD_UINT atom_count;                                                                          \
     VKMD_UINT shear0;                                                                              \
     VKMD_UINT shear1;                                                                              \
-    VKMD_UINT shear2;
+    VKMD_UINT shear2;                                                                              \
+    VKMD_VEC4 box_t;
 
 #ifdef __STDC__
 typedef struct vkmd_pme_push {
@@ -76,7 +80,8 @@ _Static_assert(offsetof(vkmd_pme_push, box) == 0, "pme push.box at 0");
 _Static_assert(offsetof(vkmd_pme_push, ewald) == 16, "pme push.ewald at 16");
 _Static_assert(offsetof(vkmd_pme_push, grid) == 32, "pme push.grid at 32");
 _Static_assert(offsetof(vkmd_pme_push, atom_count) == 48, "pme push.atom_count at 48");
-_Static_assert(sizeof(vkmd_pme_push) == 64, "pme push constants are 64 bytes");
+_Static_assert(offsetof(vkmd_pme_push, box_t) == 64, "pme push.box_t at 64");
+_Static_assert(sizeof(vkmd_pme_push) == 80, "pme push constants are 80 bytes");
 _Static_assert(sizeof(vkmd_pme_push) <= 128, "push constants fit the guaranteed 128 bytes");
 _Static_assert(VKMD_SPEC_PME_ORDER >= 24 && VKMD_SPEC_PME_ORDER <= 31, "PME spec ids are 24..31");
 #endif

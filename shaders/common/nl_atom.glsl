@@ -156,13 +156,18 @@ vkmd_pos nl_anchor_pos(vec3 a)
 // Slot s's position (of atom position x) relative to its cluster's anchor,
 // in the image of its build position (an atom wrapped since the build is
 // put back, whole box edges, the edge as a float pair; in a triclinic cell
-// the lattice translation in float).
+// the lattice translation as a pair, common/box.glsl: its grid part moves
+// the anchor exactly and its rest is subtracted from the small difference,
+// so the result does not round at the scale of the translation).
 vec3 nl_relative(uint s, vkmd_pos x)
 {
-    vec3 r = pos_sub(x, nl_anchor_pos(cluster[3u * (s / VKMD_NL_CLUSTER_SIZE)].xyz));
+    vec3 a = cluster[3u * (s / VKMD_NL_CLUSTER_SIZE)].xyz;
+    vec3 r = pos_sub(x, nl_anchor_pos(a));
     if (TRICLINIC) {
         vec3 n = box_tri_image_counts(r - rel[s].xyz, NLP.box.xyz, NLP.box_lo.xyz);
-        return r - box_tri_translation(n, NLP.box.xyz, NLP.box_lo.xyz);
+        vec3 hi, lo;
+        box_tri_translation_pair(a, n, NLP.box.xyz, NLP.box_lo.xyz, hi, lo);
+        return pos_sub_lo(x, nl_anchor_pos(hi), lo);
     }
     vec3 k = floor((r - rel[s].xyz) / NLP.box.xyz + 0.5);
     return (r - k * NLP.box.xyz) - k * NLP.box_lo.xyz;

@@ -7,14 +7,21 @@
 // grids it uses (qgrid and qgrid_add, the fp32 grid `grid`), defines PME_BOX
 // (vec3, A), PME_GRID (uvec4: K0, K1, K2, K2/2 + 1), and picks the parts with
 // PME_ATOM_SPREAD, PME_ATOM_GATHER, PME_ATOM_CONVERT. A triclinic cell
-// (TRICLINIC, common/box.glsl): PME_BOX is (ax, by, cz) and PME_SHEAR (vec3)
-// the shear of layout_pme.h; positions are sheared so that x / PME_BOX are
-// the fractional coordinates, and the force goes back through the
-// reciprocal rows.
+// (TRICLINIC, common/box.glsl): PME_BOX is (ax, by, cz), PME_BOX_T (vec3) the
+// off-diagonal terms T and PME_SHEAR (vec3) the shear of layout_pme.h;
+// positions move into the brick by a lattice translation taken as a float
+// pair (box_tri_wrap_pair: exact for the coarse part, so an atom 1,000 A out
+// keeps its fine part's bits), are sheared so that x / PME_BOX are the
+// fractional coordinates, and the force goes back through the reciprocal
+// rows.
 #ifndef VKMD_PME_ATOM_GLSL
 #define VKMD_PME_ATOM_GLSL
 
 #include "common/box.glsl"
+
+#ifndef PME_BOX_T
+#define PME_BOX_T vec3(0.0) // the fused step takes rectangular boxes only
+#endif
 
 // (x + s0 y + s1 z, y + s2 z, z): ax, by, cz times the fractional
 // coordinates of a triclinic cell.
@@ -33,6 +40,7 @@ void pme_spread_atom(float q, vec3 x, vec3 fine)
     float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
     float d[VKMD_PME_MAX_ORDER]; // derivatives: not needed here
     if (TRICLINIC) {
+        box_tri_wrap_pair(x, fine, PME_BOX, PME_BOX_T);
         x = pme_shear(x);
         fine = pme_shear(fine);
     }
@@ -69,6 +77,7 @@ vec3 pme_gather_atom(float q, vec3 x, vec3 fine)
     float tx[VKMD_PME_MAX_ORDER], ty[VKMD_PME_MAX_ORDER], tz[VKMD_PME_MAX_ORDER];
     float dx[VKMD_PME_MAX_ORDER], dy[VKMD_PME_MAX_ORDER], dz[VKMD_PME_MAX_ORDER];
     if (TRICLINIC) {
+        box_tri_wrap_pair(x, fine, PME_BOX, PME_BOX_T);
         x = pme_shear(x);
         fine = pme_shear(fine);
     }

@@ -28,6 +28,12 @@
 // Every writer also stores the position rounded to float into the float
 // buffer (pos.xyz) for approximate readers.
 //
+// Every floating-point operation of this file is `precise` (SPIR-V
+// NoContraction; tests/test_spirv_precise checks it): the split arithmetic
+// is exact only in the order written, and a compiler may otherwise
+// reassociate (c_j - c_i) + (f_j - f_i) into (c_j + f_j) - (c_i + f_i), which
+// is fp32's arithmetic again, or contract a product into an fma.
+//
 // Buffers are passed by name through the VKMD_POS_* macros (GLSL has no
 // buffer references): they define loaders and storers over a float buffer
 // (vec4 [N]) and an extra buffer (uvec4 [2N]).
@@ -61,13 +67,14 @@ void pos_int_add_lo(inout ivec3 hi, inout uvec3 lo, ivec3 l)
 void pos_int_add(inout ivec3 hi, inout uvec3 lo, vec3 d)
 {
     vec3 whole = trunc(d);
-    vec3 r = d - whole;                  // exact, |r| < 1
-    vec3 half_ = trunc(r * 2.0) * 0.5;   // -1/2, 0 or 1/2
-    vec3 rest = r - half_;               // exact, |rest| < 1/2
+    precise vec3 r = d - whole;                  // exact, |r| < 1
+    precise vec3 half_ = trunc(r * 2.0) * 0.5;   // -1/2, 0 or 1/2
+    precise vec3 rest = r - half_;               // exact, |rest| < 1/2
+    precise vec3 units = rest * float(VKMD_POSITIONS_INT_SCALE);
     // +1/2 A = 1 A - 2^31 units; -1/2 A = -2^31 units
     hi += ivec3(whole) + ivec3(greaterThan(half_, vec3(0.0)));
     pos_int_add_lo(hi, lo, ivec3(notEqual(half_, vec3(0.0))) * int(0x80000000u));
-    pos_int_add_lo(hi, lo, ivec3(rest * float(VKMD_POSITIONS_INT_SCALE)));
+    pos_int_add_lo(hi, lo, ivec3(units));
 }
 
 // (hi, lo) with lo as a signed fraction in [-1/2, 1/2) A, converted to float.
@@ -75,7 +82,8 @@ vec3 pos_int_to_float(ivec3 hi, uvec3 lo)
 {
     ivec3 los = ivec3(lo); // lo >= 2^31 reads as lo - 2^32 ...
     hi += ivec3(lessThan(los, ivec3(0))); // ... so carry one whole A in
-    return vec3(hi) + vec3(los) * float(VKMD_POSITIONS_INT_INV);
+    precise vec3 x = vec3(hi) + vec3(los) * float(VKMD_POSITIONS_INT_INV);
+    return x;
 }
 
 vkmd_pos pos_zero()
@@ -91,8 +99,10 @@ vkmd_pos pos_zero()
 // The position rounded to float (what the float buffer holds).
 vec3 pos_float(vkmd_pos p)
 {
-    if (POSITIONS == VKMD_POSITIONS_SPLIT_FLOAT)
-        return p.c + p.f;
+    if (POSITIONS == VKMD_POSITIONS_SPLIT_FLOAT) {
+        precise vec3 x = p.c + p.f;
+        return x;
+    }
     if (POSITIONS == VKMD_POSITIONS_SPLIT_INT)
         return pos_int_to_float(p.hi, p.lo);
     return p.c;
@@ -105,7 +115,8 @@ void pos_pair(vkmd_pos p, out vec3 coarse, out vec3 fine)
 {
     if (POSITIONS == VKMD_POSITIONS_SPLIT_INT) {
         coarse = vec3(p.hi); // exact below 2^24 A
-        fine = vec3(p.lo) * float(VKMD_POSITIONS_INT_INV);
+        precise vec3 f = vec3(p.lo) * float(VKMD_POSITIONS_INT_INV);
+        fine = f;
     } else {
         coarse = p.c;
         fine = p.f; // 0 for FP32
@@ -115,14 +126,26 @@ void pos_pair(vkmd_pos p, out vec3 coarse, out vec3 fine)
 // q - p, the displacement from p to q.
 vec3 pos_sub(vkmd_pos q, vkmd_pos p)
 {
-    if (POSITIONS == VKMD_POSITIONS_SPLIT_FLOAT)
-        return (q.c - p.c) + (q.f - p.f);
+    if (POSITIONS == VKMD_POSITIONS_SPLIT_FLOAT) {
+        precise vec3 d = (q.c - p.c) + (q.f - p.f);
+        return d;
+    }
     if (POSITIONS == VKMD_POSITIONS_SPLIT_INT) {
         uvec3 borrow;
         uvec3 lo = usubBorrow(q.lo, p.lo, borrow);
         return pos_int_to_float(q.hi - p.hi - ivec3(borrow), lo);
     }
-    return q.c - p.c;
+    precise vec3 d = q.c - p.c;
+    return d;
+}
+
+// q - p - lo for a small float lo (the rest of a lattice translation whose
+// grid part p already holds, common/box.glsl): both steps round at the scale
+// of the result.
+vec3 pos_sub_lo(vkmd_pos q, vkmd_pos p, vec3 lo)
+{
+    precise vec3 d = pos_sub(q, p) - lo;
+    return d;
 }
 
 // p moved by d (A).
@@ -136,13 +159,16 @@ vkmd_pos pos_add(vkmd_pos p, vec3 d)
         vkmd_two_sum(p.f, d, t, e);
         precise vec3 k = floor(t * float(VKMD_POSITIONS_QUANTA) + 0.5);
         precise vec3 kq = k * float(VKMD_POSITIONS_QUANTUM);
-        p.c += kq;
+        precise vec3 c = p.c + kq;
         precise vec3 r = t - kq;
-        p.f = r + e;
+        precise vec3 f = r + e;
+        p.c = c;
+        p.f = f;
     } else if (POSITIONS == VKMD_POSITIONS_SPLIT_INT) {
         pos_int_add(p.hi, p.lo, d);
     } else {
-        p.c += d;
+        precise vec3 c = p.c + d;
+        p.c = c;
     }
     return p;
 }
