@@ -23,11 +23,17 @@
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_PME_WORKGROUP_SIZE;
 // false: the convolution only (steps that read no energies).
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
+// true: write the kernel eterm(m) as complex values (K0 eterm, 0) in the
+// spectrum's layout, which VkFFT's fused convolution multiplies the
+// spectrum by (engine/forces/pme_fft.h: its inverse divides by K0); no
+// convolution, no energy.
+layout(constant_id = VKMD_SPEC_PME_KERNEL) const bool KERNEL = false;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_PME_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) buffer FftGrid { vec2 spectrum[]; };
 layout(std430, binding = VKMD_PME_BINDING_MODULI) readonly buffer Moduli { float inv_moduli[]; };
+layout(std430, binding = VKMD_PME_BINDING_KERNEL) writeonly buffer Kernel { vec2 kernel_out[]; };
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
 
 shared vkmd_fixed red[WORKGROUP_SIZE];
@@ -59,7 +65,10 @@ void main()
     vkmd_fixed e = VKMD_FIXED_ZERO;
     for (uint c = gl_GlobalInvocationID.x; c < total; c += stride) {
         if (c == 0) { // m = 0: no term (no neutralising background)
-            spectrum[0] = vec2(0.0);
+            if (KERNEL)
+                kernel_out[0] = vec2(0.0);
+            else
+                spectrum[0] = vec2(0.0);
             continue;
         }
         uint z = c % kc, xy = c / kc;
@@ -81,6 +90,10 @@ void main()
             eterm = pc.ewald.y * kernel * inv_moduli[x] * inv_moduli[k0 + y] *
                     inv_moduli[k0 + k1 + z];
         }
+        if (KERNEL) {
+            kernel_out[c] = vec2(eterm * float(k0), 0.0);
+            continue;
+        }
         vec2 s = spectrum[c];
         bool twice = z != 0 && !(k2 % 2 == 0 && z == k2 / 2);
         if (ENERGY)
@@ -88,7 +101,7 @@ void main()
         spectrum[c] = s * eterm;
     }
 
-    if (!ENERGY)
+    if (!ENERGY || KERNEL)
         return;
     uint lid = gl_LocalInvocationID.x;
     red[lid] = e;

@@ -9,8 +9,8 @@
 // cluster's anchor, and its force accumulators cleared. The last workgroup
 // decides on the list (common/nl_atom.glsl).
 //
-// Every piece is the code of the pass-by-pass step (md.comp, settle.comp,
-// hconstraints.comp, pme_spread.comp, nl_check.comp, nl_gather.comp; the
+// Every piece is the code of the pass-by-pass step (md.comp, constraints.comp,
+// pme_spread.comp, nl_check.comp, nl_gather.comp; the
 // reciprocal-space force as pme_gather.comp adds it, in fixed point): same
 // operations on the same values, so the two give the same bits when the
 // list is rebuilt at the same steps (tests/test_md_fused.c). The CPU oracle

@@ -1,5 +1,5 @@
-/* GPU constraints (engine/sim/sim_constraints.c, shaders/settle.comp,
- * shaders/hconstraints.comp) against the double-precision reference
+/* GPU constraints (engine/sim/sim_constraints.c, shaders/constraints.comp)
+ * against the double-precision reference
  * (vkmd_host_constraints_positions / _velocities / _violation):
  *   - water:216 (SETTLE), water:216 with flexible water (O-H clusters only),
  *     villin in vacuum (H-bond clusters of 1..3 hydrogens, staged buffers),
@@ -190,7 +190,7 @@ static void compare(vkmd_vk_context *ctx, const char *name, const vkmd_system *s
     if (!c)
         goto done;
     CHECK(vkmd_sim_constraints_dispatch_count(c) ==
-          (uint32_t)((set->water_count > 0) + (set->cluster_count > 0)));
+          (uint32_t)(set->water_count > 0 || set->cluster_count > 0)); /* both kinds in one */
 
     /* ---- positions (+ velocity correction) ---- */
     run_gpu(ctx, c, 0, (float)DT_FS);

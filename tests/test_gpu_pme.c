@@ -87,8 +87,10 @@ static int rig_create(vkmd_vk_context *ctx, const vkmd_system *sys, const vkmd_f
 }
 
 /* Clears the accumulators, records the pass (with timer marks when `timer`
- * is non-NULL), runs it and reads everything back. */
-static void rig_eval(vkmd_vk_context *ctx, rig *r, const vkmd_vk_timer *timer, gpu_eval *out)
+ * is non-NULL; fused: the kernel, then forces only through VkFFT's fused
+ * convolution), runs it and reads everything back. */
+static void rig_eval_flags(vkmd_vk_context *ctx, rig *r, const vkmd_vk_timer *timer, int fused,
+                           gpu_eval *out)
 {
     memset(out, 0, sizeof *out);
     out->forces = calloc(3 * (size_t)r->n, sizeof(double));
@@ -97,7 +99,12 @@ static void rig_eval(vkmd_vk_context *ctx, rig *r, const vkmd_vk_timer *timer, g
     if (timer)
         vkmd_vk_timer_record_reset(r->cmd.cb, timer);
     vkmd_accum_record_clear(r->cmd.cb, &r->acc);
-    vkmd_pass_pme_record(r->pass, r->cmd.cb, 1, timer, 0);
+    if (fused) {
+        vkmd_pass_pme_record_kernel(r->pass, r->cmd.cb);
+        vkmd_vk_barrier_compute(r->cmd.cb);
+    }
+    vkmd_pass_pme_record(r->pass, r->cmd.cb, fused ? VKMD_PME_RECORD_FUSED : VKMD_PME_RECORD_ENERGY,
+                         timer, 0);
     vkmd_vk_barrier_compute_to_transfer(r->cmd.cb);
     CHECK_OK(vkmd_vk_cmd_end(ctx, &r->cmd));
     CHECK_OK(vkmd_vk_cmd_submit_wait(ctx, &r->cmd));
@@ -107,6 +114,11 @@ static void rig_eval(vkmd_vk_context *ctx, rig *r, const vkmd_vk_timer *timer, g
     CHECK_OK(vkmd_vk_buffer_readback(ctx, &r->acc.forces, 0, out->raw_forces, r->acc.forces.size));
     CHECK_OK(
         vkmd_vk_buffer_readback(ctx, &r->acc.energies, 0, out->raw_energy, sizeof out->raw_energy));
+}
+
+static void rig_eval(vkmd_vk_context *ctx, rig *r, const vkmd_vk_timer *timer, gpu_eval *out)
+{
+    rig_eval_flags(ctx, r, timer, 0, out);
 }
 
 static int same_bits(const gpu_eval *a, const gpu_eval *b, int32_t n)
@@ -165,7 +177,7 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, v
     vkmd_vk_timer timer = {0};
     int timed = vkmd_vk_timer_create(ctx, VKMD_PME_TIMER_MARKS, &timer) == VKMD_OK;
     rig plain, staged;
-    gpu_eval a = {0}, b = {0}, c = {0};
+    gpu_eval a = {0}, b = {0}, c = {0}, d = {0};
     if (rig_create(ctx, sys, &s, 0, &plain)) {
         printf("  pass device memory: %zu bytes\n", vkmd_pass_pme_memory_bytes(plain.pass));
         rig_eval(ctx, &plain, timed ? &timer : NULL, &a);
@@ -175,6 +187,16 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, v
         else
             printf("  GPU time per stage: n/a (no timestamps on this device)\n");
         check_against_ref(&a, e_ref, f_ref, n);
+        /* VkFFT's fused convolution (MD steps without energies): the same
+         * forces as the separate forward FFT, convolution and inverse. */
+        rig_eval_flags(ctx, &plain, NULL, 1, &d);
+        const double fused_rel = rms_rel_error(d.forces, a.forces, 3 * n);
+        const double fused_ref = rms_rel_error(d.forces, f_ref, 3 * n);
+        printf("  fused convolution: forces vs the separate passes RMS rel %.3g, vs the "
+               "reference %.3g\n",
+               fused_rel, fused_ref);
+        CHECK(fused_rel <= TOL_FP32_FORCE_RMS / 10);
+        CHECK(fused_ref <= TOL_FP32_FORCE_RMS);
     }
     rig_destroy(ctx, &plain);
     if (rig_create(ctx, sys, &s, 1, &staged))
@@ -193,6 +215,7 @@ static void compare(vkmd_vk_context *ctx, const char *label, vkmd_system *sys, v
     gpu_eval_free(&a);
     gpu_eval_free(&b);
     gpu_eval_free(&c);
+    gpu_eval_free(&d);
     free(f_ref);
 }
 

@@ -31,8 +31,8 @@
 
 #define STEPS                        120
 #define BATCH                        40
-#define VKMD_TEST_FUSED_DISPATCHES   10.0
-#define VKMD_TEST_UNFUSED_DISPATCHES 18.5
+#define VKMD_TEST_FUSED_DISPATCHES   8.0
+#define VKMD_TEST_UNFUSED_DISPATCHES 16.0
 
 typedef struct run_out {
     double *x, *v;

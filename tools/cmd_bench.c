@@ -94,7 +94,8 @@ static void print_forces_table(const vkmd_vk_device_info *d, const bench_result 
 {
     print_device(out, "vkmd bench --forces", d);
     fprintf(out, "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
-                 "rebuild = list rebuilt; LJ: pair math precision (fp16 forms beyond R A); "
+                 "rebuild = list rebuilt, prune = inner list pruned (in the nonbonded pass); LJ: "
+                 "pair math precision (fp16 forms beyond R A); "
                  "F rms: force RMS error against the double reference (with --nonbonded all or\n"
                  "--precision all; of the exact positions when positions vary, else of the\n"
                  "float-rounded ones)\n");
@@ -122,6 +123,10 @@ static void print_forces_table(const vkmd_vk_device_info *d, const bench_result 
                 "rebuild:");
         for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
             fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
+        fprintf(out, "\n%-22s %8s %-11s %-16s %9s %9s %9.3f %9s", "", "", "", "", "", "",
+                r[i].prune_ms, "prune:");
+        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
+            fprintf(out, " %12.3f", r[i].prune_pass_ms[p]);
         fprintf(out, "\n");
     }
 }
@@ -204,7 +209,10 @@ static void print_md_table(const vkmd_vk_device_info *d, const vkmd_bench_md_res
 {
     print_device(stdout, "vkmd bench", d);
     printf("PME, cutoff 9 A, Ewald tolerance 5e-4, H bonds constrained, rigid water, Langevin "
-           "middle 300 K 1/ps; 4 fs with HMR 1.5 amu, 2 fs without\n");
+           "middle 300 K 1/ps; 4 fs with HMR 1.5 amu, 2 fs without; disp/st, barr/st: recorded "
+           "per step that does not rebuild (%s)\n",
+           n > 0 && r[0].prof.gated ? "gated batches: a rebuild adds its dispatches at one step"
+                                    : "no conditional rendering: every step records the rebuild");
     printf("%-40s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
            "ns/day", "us/step", "gpu_us/step", "disp/st", "barr/st", "subm/st");
     for (int i = 0; i < n; ++i)
@@ -214,16 +222,17 @@ static void print_md_table(const vkmd_vk_device_info *d, const vkmd_bench_md_res
                r[i].submits_per_step);
     printf("\nThe work per step: lane pairs the pair kernel computes (64 per inner tile, masked "
            "or not) and unique pairs within the cutoff; neighbour-list rebuilds and prunes per "
-           "100 steps, and steps redone because a rebuild fell between recorded ones; skins "
-           "(A)\n%-40s %5s %12s %12s %7s %9s %9s %9s %6s %6s\n",
-           "system", "dt_fs", "lane_pairs", "pairs<cut", "ratio", "rebuilds", "prunes", "redone",
-           "skin", "outer");
+           "100 steps, batches the list halted to rebuild at the next, and steps redone "
+           "because a rebuild came where none was recorded; skins (A)\n%-40s %5s %12s %12s %7s "
+           "%9s %9s %9s %9s %6s %6s\n",
+           "system", "dt_fs", "lane_pairs", "pairs<cut", "ratio", "rebuilds", "prunes", "halts",
+           "redone", "skin", "outer");
     for (int i = 0; i < n; ++i)
-        printf("%-40s %5g %12.0f %12.0f %7.2f %9.1f %9.1f %9.1f %6.2f %6.2f\n", r[i].system,
+        printf("%-40s %5g %12.0f %12.0f %7.2f %9.1f %9.1f %9.1f %9.1f %6.2f %6.2f\n", r[i].system,
                r[i].dt_fs, r[i].lane_pairs, r[i].pairs_within_cutoff,
                r[i].pairs_within_cutoff > 0 ? r[i].lane_pairs / r[i].pairs_within_cutoff : 0.0,
-               r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].repeats_per_100, r[i].skin_a,
-               r[i].outer_skin_a);
+               r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].halts_per_100, r[i].repeats_per_100,
+               r[i].skin_a, r[i].outer_skin_a);
     printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-40s %5s",
            VKMD_BENCH_MD_PROFILE_STEPS, "system", "dt_fs");
     for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)

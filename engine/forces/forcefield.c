@@ -251,6 +251,8 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
                          const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     const int energy = (flags & VKMD_FF_RECORD_ENERGY) != 0;
+    const unsigned pme_flags = (energy ? VKMD_PME_RECORD_ENERGY : 0u) |
+                               ((flags & VKMD_FF_RECORD_PREPARED) ? VKMD_PME_RECORD_FUSED : 0u);
     /* The nonbonded pass prunes the list in front of its tiles. */
     const unsigned nl_flags =
         VKMD_NL_RECORD_NO_PRUNE |
@@ -278,7 +280,7 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
         vkmd_pass_bonded_record(ff->bonded, cb, energy);
         vkmd_pass_pme_record_convert(ff->pme, cb);
         vkmd_vk_barrier_compute(cb);
-        vkmd_pass_pme_record_solve(ff->pme, cb, energy);
+        vkmd_pass_pme_record_solve(ff->pme, cb, pme_flags);
         vkmd_vk_barrier_compute(cb);
         return;
     }
@@ -293,7 +295,7 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + MARK_BONDED);
     if (ff->pme) {
-        vkmd_pass_pme_record(ff->pme, cb, energy, timer, first_slot + MARK_PME_FIRST);
+        vkmd_pass_pme_record(ff->pme, cb, pme_flags, timer, first_slot + MARK_PME_FIRST);
         vkmd_vk_barrier_compute(cb);
     }
 }
@@ -309,6 +311,18 @@ void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsig
     record_terms(ff, cb, flags, timer, first_slot);
     if (ff->vsite)
         vkmd_pass_vsite_record_spread(ff->vsite, cb);
+}
+
+void vkmd_forcefield_record_prepare(const vkmd_forcefield *ff, VkCommandBuffer cb)
+{
+    if (ff->pme)
+        vkmd_pass_pme_record_kernel(ff->pme, cb);
+}
+
+void vkmd_forcefield_record_invalidate_prune(const vkmd_forcefield *ff, VkCommandBuffer cb)
+{
+    if (ff->neighbor)
+        vkmd_neighbor_record_invalidate_prune(ff->neighbor, cb);
 }
 
 void vkmd_forcefield_record_invalidate(const vkmd_forcefield *ff, VkCommandBuffer cb)

@@ -122,16 +122,27 @@ vkmd_result vkmd_forcefield_upload_positions(vkmd_vk_context *ctx, vkmd_forcefie
           (VKMD_NL_RECORD_NO_REBUILD: a rebuild due marks the list's state missed) */
 #define VKMD_FF_RECORD_GATED                                                                       \
     4u /* inside a gated MD batch (VKMD_NL_RECORD_GATED; needs conditional rendering) */
+#define VKMD_FF_RECORD_PREPARED                                                                    \
+    16u /* vkmd_forcefield_record_prepare was recorded in this command buffer after the last       \
+           box change: an evaluation without energies takes VkFFT's fused PME convolution */
 #define VKMD_FF_RECORD_CLEARED                                                                     \
     8u /* the caller cleared the force accumulators (and the energy slots, with                    \
           VKMD_FF_RECORD_ENERGY) since the last evaluation: no transfer command is recorded */
 void vkmd_forcefield_record(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned flags,
                             const vkmd_vk_timer *timer, uint32_t first_slot);
 
+/* What evaluations recorded with VKMD_FF_RECORD_PREPARED read: the PME
+ * convolution kernel of the current box (one dispatch; none without PME).
+ * A compute barrier must follow before the first such evaluation. */
+void vkmd_forcefield_record_prepare(const vkmd_forcefield *ff, VkCommandBuffer cb);
+
 /* Records a request that the next recorded evaluation rebuilds the
  * neighbour list whatever the displacements (benchmarks of the rebuild, a
  * new box). No-op for vacuum systems. */
 void vkmd_forcefield_record_invalidate(const vkmd_forcefield *ff, VkCommandBuffer cb);
+/* The same for the inner list's prune alone (benchmarks of the prune, which
+ * the nonbonded pass does in front of its tiles when due). */
+void vkmd_forcefield_record_invalidate_prune(const vkmd_forcefield *ff, VkCommandBuffer cb);
 
 /* GPU time per pass in ns from the marks of the last submitted record with
  * that timer (out_ns [VKMD_FF_PASS_COUNT]; passes that did not run get 0). */

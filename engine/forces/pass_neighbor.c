@@ -701,6 +701,16 @@ void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb)
     vkmd_vk_barrier_compute(cb);
 }
 
+void vkmd_neighbor_record_invalidate_prune(const vkmd_neighbor *nl, VkCommandBuffer cb)
+{
+    /* Every atom's position at the prune moved to the origin: the next
+     * check measures it far (minimum image, up to half the box) and prunes. */
+    const VkDeviceSize n16 = 16 * (VkDeviceSize)nl->atom_count;
+    vkmd_vk_barrier_compute_to_transfer(cb);
+    vkCmdFillBuffer(cb, nl->saved.buffer, n16, n16, 0);
+    vkmd_vk_barrier_transfer_to_compute(cb);
+}
+
 void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb)
 {
     vkmd_vk_barrier_compute_to_transfer(cb);

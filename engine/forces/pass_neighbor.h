@@ -229,6 +229,9 @@ void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb);
  * forced at create). Not for a command buffer replayed every step. */
 void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb);
 
+/* The same for a prune alone (benchmarks of the prune). */
+void vkmd_neighbor_record_invalidate_prune(const vkmd_neighbor *nl, VkCommandBuffer cb);
+
 typedef struct vkmd_neighbor_stats {
     uint32_t builds;          /* rebuilds since create */
     uint32_t prunes;          /* prunes since create (one after every build too) */

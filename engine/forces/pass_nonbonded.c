@@ -20,6 +20,7 @@ struct vkmd_pass_nonbonded {
     vkmd_vk_pipeline pairs[2]; /* without, with energies */
     vkmd_vk_descset sets[2];
     vkmd_vk_buffer params, lj, excl, placeholder;
+    vkmd_vk_buffer scratch[5]; /* vacuum: the bindings the prune writes, one each */
     const vkmd_accum *accum;
     vkmd_nb_push push;
     uint32_t pair_groups;
@@ -246,6 +247,10 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     VKMD_TRY(make_buffer(ctx, &p->lj, 20 * (VkDeviceSize)nt * nt, fs, "nonbonded LJ table"));
     VKMD_TRY(upload_params(ctx, p, sys, vkmd_ff_coulomb_k(s)));
     VKMD_TRY(make_buffer(ctx, &p->placeholder, 16, fs, "nonbonded placeholder"));
+    /* Bindings the shader may write get placeholders of their own (never
+     * written in vacuum, but a shared one would look like a hazard). */
+    for (int k = 0; !periodic && k < 5; ++k)
+        VKMD_TRY(make_buffer(ctx, &p->scratch[k], 128, fs, "nonbonded placeholder"));
     if (!periodic) {
         size_t words = 0;
         VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &words));
@@ -263,12 +268,12 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     bufs[VKMD_NB_BINDING_EXCL] = periodic ? ph : &p->excl;
     bufs[VKMD_NB_BINDING_ORDER] = periodic ? view.order : ph;
     bufs[VKMD_NB_BINDING_REL] = periodic ? view.rel : ph;
-    bufs[VKMD_NB_BINDING_TILES] = periodic ? view.inner : ph;
-    bufs[VKMD_NB_BINDING_MASKS] = periodic ? view.masks : ph;
-    bufs[VKMD_NB_BINDING_COUNTS] = periodic ? view.counts : ph;
-    bufs[VKMD_NB_BINDING_NL_STATE] = periodic ? view.state : ph;
+    bufs[VKMD_NB_BINDING_TILES] = periodic ? view.inner : &p->scratch[0];
+    bufs[VKMD_NB_BINDING_MASKS] = periodic ? view.masks : &p->scratch[1];
+    bufs[VKMD_NB_BINDING_COUNTS] = periodic ? view.counts : &p->scratch[2];
+    bufs[VKMD_NB_BINDING_NL_STATE] = periodic ? view.state : &p->scratch[3];
     bufs[VKMD_NB_BINDING_OUTER] = periodic ? view.outer : ph;
-    bufs[VKMD_NB_BINDING_NL_SAVED] = periodic ? view.saved : ph;
+    bufs[VKMD_NB_BINDING_NL_SAVED] = periodic ? view.saved : &p->scratch[4];
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "nonbonded pass",
                                           &bufs[VKMD_NB_BINDING_POSITIONS_X]));
@@ -347,7 +352,9 @@ int vkmd_pass_nonbonded_lj_table(const vkmd_pass_nonbonded *pass)
 
 size_t vkmd_pass_nonbonded_memory_bytes(const vkmd_pass_nonbonded *pass)
 {
-    const vkmd_vk_buffer *bufs[] = {&pass->params, &pass->lj, &pass->excl, &pass->placeholder};
+    const vkmd_vk_buffer *bufs[] = {&pass->params,     &pass->lj,         &pass->excl,
+                                    &pass->placeholder, &pass->scratch[0], &pass->scratch[1],
+                                    &pass->scratch[2],  &pass->scratch[3], &pass->scratch[4]};
     size_t total = 0;
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         total += (size_t)bufs[k]->size;
@@ -362,7 +369,9 @@ void vkmd_pass_nonbonded_destroy(vkmd_vk_context *ctx, vkmd_pass_nonbonded *pass
         vkmd_vk_descset_destroy(ctx, &pass->sets[k]);
         vkmd_vk_pipeline_destroy(ctx, &pass->pairs[k]);
     }
-    vkmd_vk_buffer *bufs[] = {&pass->params, &pass->lj, &pass->excl, &pass->placeholder};
+    vkmd_vk_buffer *bufs[] = {&pass->params,     &pass->lj,         &pass->excl,
+                              &pass->placeholder, &pass->scratch[0], &pass->scratch[1],
+                              &pass->scratch[2],  &pass->scratch[3], &pass->scratch[4]};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)
         vkmd_vk_buffer_destroy(ctx, bufs[k]);
     free(pass);

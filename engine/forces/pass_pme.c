@@ -24,17 +24,21 @@ enum { STAGE_SPREAD, STAGE_CONVERT, STAGE_CONVOLVE, STAGE_GATHER, STAGE_COUNT };
 static const char *const stage_shaders[STAGE_COUNT] = {"pme_spread.comp", "pme_grid_convert.comp",
                                                        "pme_convolve.comp", "pme_gather.comp"};
 
-/* The convolution without the energy sum (steps that read no energies). */
+/* The convolution without the energy sum (steps that read no energies), and
+ * the kernel of VkFFT's fused convolution (pme_convolve.comp KERNEL). */
 #define STAGE_CONVOLVE_FORCES STAGE_COUNT
+#define STAGE_KERNEL          (STAGE_COUNT + 1)
+#define PIPELINE_COUNT        (STAGE_COUNT + 2)
 
 struct vkmd_pass_pme {
-    vkmd_vk_pipeline pipelines[STAGE_COUNT + 1];
-    vkmd_vk_descset sets[STAGE_COUNT + 1];
-    uint32_t groups[STAGE_COUNT + 1];
+    vkmd_vk_pipeline pipelines[PIPELINE_COUNT];
+    vkmd_vk_descset sets[PIPELINE_COUNT];
+    uint32_t groups[PIPELINE_COUNT];
     vkmd_vk_buffer charges;     /* float [atom_count] */
     vkmd_vk_buffer charge_grid; /* 64-bit fixed point [K0 K1 K2] */
     vkmd_vk_buffer fft_grid;    /* float [K0 K1 2 (K2/2+1)] */
     vkmd_vk_buffer moduli;      /* float [K0 + K1 + K2] */
+    vkmd_vk_buffer kernel;      /* vec2 [K0 K1 (K2/2+1)]: VkFFT's fused convolution */
     vkmd_pme_fft *fft;
     const vkmd_accum *accum;
     vkmd_pme_push push;
@@ -188,6 +192,8 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     VKMD_TRY(make_buffer(ctx, padded * sizeof(float), staging, "PME FFT grid", &p->fft_grid));
     VKMD_TRY(make_buffer(ctx, (VkDeviceSize)(k[0] + k[1] + k[2]) * sizeof(float), staging,
                          "PME B-spline moduli", &p->moduli));
+    VKMD_TRY(
+        make_buffer(ctx, padded * sizeof(float), staging, "PME convolution kernel", &p->kernel));
     VKMD_TRY(upload_parameters(ctx, p, sys, s->pme_order));
 
     const vkmd_vk_buffer *bufs[VKMD_PME_BINDING_COUNT];
@@ -198,30 +204,33 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     bufs[VKMD_PME_BINDING_CHARGE] = &p->charge_grid;
     bufs[VKMD_PME_BINDING_FFT_GRID] = &p->fft_grid;
     bufs[VKMD_PME_BINDING_MODULI] = &p->moduli;
+    bufs[VKMD_PME_BINDING_KERNEL] = &p->kernel;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "PME pass",
                                           &bufs[VKMD_PME_BINDING_POSITIONS_X]));
-    for (int st = 0; st <= STAGE_COUNT; ++st) {
-        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
-                                      {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order},
-                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
-                                      {VKMD_SPEC_ENERGY, st == STAGE_CONVOLVE_FORCES ? 0u : 1u},
-                                      {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u}};
+    for (int st = 0; st < PIPELINE_COUNT; ++st) {
+        const int convolve = st == STAGE_CONVOLVE_FORCES || st == STAGE_KERNEL;
+        const vkmd_vk_spec specs[] = {
+            {VKMD_SPEC_WORKGROUP_SIZE, VKMD_PME_WORKGROUP_SIZE},
+            {VKMD_SPEC_PME_ORDER, (uint32_t)s->pme_order},
+            {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
+            {VKMD_SPEC_ENERGY, st == STAGE_CONVOLVE_FORCES || st == STAGE_KERNEL ? 0u : 1u},
+            {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u},
+            {VKMD_SPEC_PME_KERNEL, st == STAGE_KERNEL ? 1u : 0u}};
         const char *shader = NULL;
-        VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass",
-                                   stage_shaders[st == STAGE_CONVOLVE_FORCES ? STAGE_CONVOLVE : st],
+        VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass", stage_shaders[convolve ? STAGE_CONVOLVE : st],
                                    &shader));
         const vkmd_vk_pipeline_desc pd = {
             .shader = shader,
             .buffer_count = VKMD_PME_BINDING_COUNT,
             .push_size = sizeof(vkmd_pme_push),
             .specs = specs,
-            .spec_count = 5,
+            .spec_count = convolve || st == STAGE_CONVOLVE ? 6 : 5,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipelines[st]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipelines[st], bufs, &p->sets[st]));
     }
-    VKMD_TRY(vkmd_pme_fft_create(ctx, k, &p->fft_grid, &p->fft));
+    VKMD_TRY(vkmd_pme_fft_create(ctx, k, &p->fft_grid, &p->kernel, &p->fft));
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VKMD_TRY(vkmd_vk_oneshot_begin(ctx, &cb));
     vkmd_pass_pme_record_fill(p, cb); /* every conversion leaves it zero again */
@@ -238,6 +247,7 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         p->groups[st] = g < max_groups ? g : max_groups;
     }
     p->groups[STAGE_CONVOLVE_FORCES] = p->groups[STAGE_CONVOLVE];
+    p->groups[STAGE_KERNEL] = p->groups[STAGE_CONVOLVE];
     vkmd_log_debug("PME pass: %d atoms, grid %dx%dx%d, order %d, alpha %g 1/A, %zu bytes",
                    sys->atom_count, k[0], k[1], k[2], s->pme_order, s->ewald_alpha,
                    vkmd_pass_pme_memory_bytes(p));
@@ -282,28 +292,51 @@ void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb)
     dispatch(pass, cb, STAGE_CONVERT);
 }
 
-static void record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy,
-                         const vkmd_vk_timer *timer, uint32_t first_slot)
+/* Forward FFT, convolution, inverse FFT (phi in the FFT grid at the end;
+ * no barrier after). A step without energies whose caller filled the kernel
+ * takes VkFFT's fused convolution; its marks then hold the whole spectral
+ * part in the forward FFT's interval (the others empty). */
+static void record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags,
+                            const vkmd_vk_timer *timer, uint32_t first_slot)
 {
+    if (!(flags & VKMD_PME_RECORD_ENERGY) && (flags & VKMD_PME_RECORD_FUSED) &&
+        vkmd_pme_fft_has_convolution(pass->fft)) {
+        if (vkmd_pme_fft_record_convolution(pass->fft, cb) != VKMD_OK)
+            vkmd_log_error("PME pass: %s", vkmd_last_error());
+        mark(cb, timer, first_slot + 2);
+        mark(cb, timer, first_slot + 3);
+        return;
+    }
     record_fft(pass, cb, 0);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 2);
-    dispatch(pass, cb, with_energy ? STAGE_CONVOLVE : STAGE_CONVOLVE_FORCES);
+    dispatch(pass, cb, (flags & VKMD_PME_RECORD_ENERGY) ? STAGE_CONVOLVE : STAGE_CONVOLVE_FORCES);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 3);
     record_fft(pass, cb, 1);
+}
+
+static void record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags,
+                         const vkmd_vk_timer *timer, uint32_t first_slot)
+{
+    record_spectral(pass, cb, flags, timer, first_slot);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 4);
     dispatch(pass, cb, STAGE_GATHER);
     mark(cb, timer, first_slot + 5);
 }
 
-void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy)
+void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags)
 {
-    record_solve(pass, cb, with_energy, NULL, 0);
+    record_solve(pass, cb, flags, NULL, 0);
 }
 
-void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy,
+void vkmd_pass_pme_record_kernel(const vkmd_pass_pme *pass, VkCommandBuffer cb)
+{
+    dispatch(pass, cb, STAGE_KERNEL);
+}
+
+void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags,
                           const vkmd_vk_timer *timer, uint32_t first_slot)
 {
     mark(cb, timer, first_slot + 0);
@@ -314,7 +347,7 @@ void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int wit
     vkmd_pass_pme_record_convert(pass, cb);
     vkmd_vk_barrier_compute(cb);
     mark(cb, timer, first_slot + 1);
-    record_solve(pass, cb, with_energy, timer, first_slot);
+    record_solve(pass, cb, flags, timer, first_slot);
 }
 
 vkmd_result vkmd_pass_pme_readback(vkmd_vk_context *ctx, const vkmd_pass_pme *pass,
@@ -332,7 +365,7 @@ size_t vkmd_pass_pme_memory_bytes(const vkmd_pass_pme *pass)
     if (!pass)
         return 0;
     return (size_t)(pass->charges.size + pass->charge_grid.size + pass->fft_grid.size +
-                    pass->moduli.size) +
+                    pass->moduli.size + pass->kernel.size) +
            vkmd_pme_fft_memory_bytes(pass->fft);
 }
 
@@ -341,7 +374,7 @@ void vkmd_pass_pme_destroy(vkmd_vk_context *ctx, vkmd_pass_pme *pass)
     if (!pass)
         return;
     vkmd_pme_fft_destroy(ctx, pass->fft);
-    for (int st = 0; st <= STAGE_COUNT; ++st) {
+    for (int st = 0; st < PIPELINE_COUNT; ++st) {
         vkmd_vk_descset_destroy(ctx, &pass->sets[st]);
         vkmd_vk_pipeline_destroy(ctx, &pass->pipelines[st]);
     }
@@ -349,16 +382,13 @@ void vkmd_pass_pme_destroy(vkmd_vk_context *ctx, vkmd_pass_pme *pass)
     vkmd_vk_buffer_destroy(ctx, &pass->charge_grid);
     vkmd_vk_buffer_destroy(ctx, &pass->fft_grid);
     vkmd_vk_buffer_destroy(ctx, &pass->moduli);
+    vkmd_vk_buffer_destroy(ctx, &pass->kernel);
     free(pass);
 }
 
-void vkmd_pass_pme_record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy)
+void vkmd_pass_pme_record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags)
 {
-    record_fft(pass, cb, 0);
-    vkmd_vk_barrier_compute(cb);
-    dispatch(pass, cb, with_energy ? STAGE_CONVOLVE : STAGE_CONVOLVE_FORCES);
-    vkmd_vk_barrier_compute(cb);
-    record_fft(pass, cb, 1);
+    record_spectral(pass, cb, flags, NULL, 0);
 }
 
 void vkmd_pass_pme_record_gather(const vkmd_pass_pme *pass, VkCommandBuffer cb)

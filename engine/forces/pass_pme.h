@@ -79,7 +79,12 @@ void vkmd_pass_pme_set_box(vkmd_pass_pme *pass, const vkmd_box *box);
  * - 1 around spread / fft / convolve / ifft / gather (the caller resets the
  * timer's pool in the same command buffer first). Only one command buffer
  * records a given pass at a time (VkFFT keeps scratch state in its plan). */
-void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy,
+#define VKMD_PME_RECORD_ENERGY 1u /* sum the reciprocal energy too */
+#define VKMD_PME_RECORD_FUSED                                                                      \
+    2u /* the kernel is current (vkmd_pass_pme_record_kernel in this command buffer, after the     \
+          last box change, a compute barrier before): without ENERGY, the forward FFT, the         \
+          convolution and the inverse FFT are VkFFT's fused convolution (2 dispatches fewer) */
+void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags,
                           const vkmd_vk_timer *timer, uint32_t first_slot);
 
 /* The same in pieces, for a caller that interleaves independent passes
@@ -92,7 +97,12 @@ void vkmd_pass_pme_record(const vkmd_pass_pme *pass, VkCommandBuffer cb, int wit
 void vkmd_pass_pme_record_fill(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 void vkmd_pass_pme_record_spread(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 void vkmd_pass_pme_record_convert(const vkmd_pass_pme *pass, VkCommandBuffer cb);
-void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy);
+void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags);
+
+/* The kernel of the fused convolution (VKMD_PME_RECORD_FUSED) for the
+ * current box: one dispatch; order a compute barrier before the steps that
+ * read it. */
+void vkmd_pass_pme_record_kernel(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 
 /* For the fused MD step (sim/step.h), which spreads in its own dispatch and
  * gathers when it integrates: the forward FFT, the convolution (with the
@@ -101,7 +111,7 @@ void vkmd_pass_pme_record_solve(const vkmd_pass_pme *pass, VkCommandBuffer cb, i
  * a compute barrier); and the gather alone, adding the reciprocal-space
  * forces into the accumulator (after a compute barrier following the inverse
  * FFT). */
-void vkmd_pass_pme_record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, int with_energy);
+void vkmd_pass_pme_record_spectral(const vkmd_pass_pme *pass, VkCommandBuffer cb, unsigned flags);
 void vkmd_pass_pme_record_gather(const vkmd_pass_pme *pass, VkCommandBuffer cb);
 
 /* What the fused MD step binds. Buffers owned by the pass. */

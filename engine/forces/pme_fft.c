@@ -30,7 +30,11 @@
 
 struct vkmd_pme_fft {
     VkFFTApplication app;
-    int app_made; /* initializeVkFFT was called: deleteVkFFT owes a cleanup */
+    int app_made;          /* initializeVkFFT was called: deleteVkFFT owes a cleanup */
+    VkFFTApplication conv; /* forward, convolution, inverse in one append */
+    int conv_made;
+    VkBuffer kernel;
+    uint64_t kernel_size;
     /* Handles VkFFT points to. */
     VkPhysicalDevice physical;
     VkDevice device;
@@ -40,6 +44,17 @@ struct vkmd_pme_fft {
     VkBuffer buffer;
     uint64_t buffer_size;
 };
+
+/* 1 when n has no prime factor above 13: VkFFT's radix kernels, not
+ * Bluestein's algorithm (whose fused convolution ignores the kernel in
+ * VkFFT 1.2.26: measured on a 17^3 grid). */
+static int radix_size(int n)
+{
+    for (int p = 2; p <= 13; ++p)
+        while (n % p == 0)
+            n /= p;
+    return n == 1;
+}
 
 static vkmd_result vkfft_fail(VkFFTResult r, const char *what, const int grid[3])
 {
@@ -70,6 +85,15 @@ static vkmd_result trial_record(vkmd_vk_context *ctx, vkmd_pme_fft *fft, const i
             goto cleanup;
         }
     }
+    if (fft->conv_made) {
+        VkFFTLaunchParams launch = {
+            .commandBuffer = &cb, .buffer = &fft->buffer, .kernel = &fft->kernel};
+        VkFFTResult r = VkFFTAppend(&fft->conv, -1, &launch);
+        if (r != VKFFT_SUCCESS) {
+            res = vkfft_fail(r, "convolution recording", grid);
+            goto cleanup;
+        }
+    }
     VKMD_VK_CHECK(vkEndCommandBuffer(cb));
 cleanup:
     if (cb)
@@ -78,7 +102,8 @@ cleanup:
 }
 
 vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
-                                const vkmd_vk_buffer *grid_buffer, vkmd_pme_fft **out_fft)
+                                const vkmd_vk_buffer *grid_buffer,
+                                const vkmd_vk_buffer *kernel_buffer, vkmd_pme_fft **out_fft)
 {
     vkmd_result res = VKMD_OK;
     *out_fft = NULL;
@@ -131,12 +156,31 @@ vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
     char *saved_locale = locale ? strdup(locale) : NULL;
     setlocale(LC_ALL, "C");
     VkFFTResult r = initializeVkFFT(&fft->app, c);
+    VkFFTResult rc = VKFFT_SUCCESS;
+    if (r == VKFFT_SUCCESS && kernel_buffer && radix_size(grid[0]) && radix_size(grid[1]) &&
+        radix_size(grid[2])) {
+        /* The same transforms with the kernel product between them, which
+         * VkFFT fuses into the last forward and the first inverse axis. */
+        fft->kernel = kernel_buffer->buffer;
+        fft->kernel_size =
+            (uint64_t)grid[0] * (uint64_t)grid[1] * (uint64_t)(grid[2] / 2 + 1) * 2 * sizeof(float);
+        VkFFTConfiguration cc = c;
+        cc.performConvolution = 1;
+        cc.coordinateFeatures = 1;
+        cc.kernelSize = &fft->kernel_size;
+        fft->conv_made = 1;
+        rc = initializeVkFFT(&fft->conv, cc);
+    }
     if (saved_locale) {
         setlocale(LC_ALL, saved_locale);
         free(saved_locale);
     }
     if (r != VKFFT_SUCCESS) {
         res = vkfft_fail(r, "plan creation", grid);
+        goto cleanup;
+    }
+    if (rc != VKFFT_SUCCESS) {
+        res = vkfft_fail(rc, "convolution plan creation", grid);
         goto cleanup;
     }
     VKMD_TRY(trial_record(ctx, fft, grid));
@@ -163,6 +207,32 @@ vkmd_result vkmd_pme_fft_record(vkmd_pme_fft *fft, VkCommandBuffer cb, int inver
     uint64_t uploads = 0;
     for (int i = 0; plan && i < 3; ++i)
         uploads += plan->numAxisUploads[i];
+    vkmd_vk_stats_add_dispatches(uploads);
+    vkmd_vk_stats_add_barriers(uploads > 0 ? uploads - 1 : 0);
+    return VKMD_OK;
+}
+
+int vkmd_pme_fft_has_convolution(const vkmd_pme_fft *fft)
+{
+    return fft->conv_made;
+}
+
+vkmd_result vkmd_pme_fft_record_convolution(vkmd_pme_fft *fft, VkCommandBuffer cb)
+{
+    VkFFTLaunchParams launch = {
+        .commandBuffer = &cb, .buffer = &fft->buffer, .kernel = &fft->kernel};
+    VkFFTResult r = VkFFTAppend(&fft->conv, -1, &launch);
+    if (r != VKFFT_SUCCESS)
+        return vkmd_fail(VKMD_ERROR_VULKAN, "VkFFT convolution recording failed: VkFFT error %d",
+                         (int)r);
+    /* The forward plan's uploads, then the inverse's but its first upload of
+     * the last axis, which the forward's last kernel carries (VkFFTAppend). */
+    const VkFFTPlan *fwd = fft->conv.localFFTPlan, *inv = fft->conv.localFFTPlan_inverse;
+    uint64_t uploads = 0;
+    for (int i = 0; i < 3; ++i)
+        uploads += (fwd ? fwd->numAxisUploads[i] : 0) + (inv ? inv->numAxisUploads[i] : 0);
+    if (fwd && inv && uploads > 0)
+        uploads -= 1;
     vkmd_vk_stats_add_dispatches(uploads);
     vkmd_vk_stats_add_barriers(uploads > 0 ? uploads - 1 : 0);
     return VKMD_OK;
@@ -208,6 +278,8 @@ void vkmd_pme_fft_destroy(vkmd_vk_context *ctx, vkmd_pme_fft *fft)
      * have called it): it zeroes what it frees. */
     if (fft->app_made)
         deleteVkFFT(&fft->app);
+    if (fft->conv_made)
+        deleteVkFFT(&fft->conv);
     if (fft->fence)
         vkDestroyFence(ctx->device, fft->fence, NULL);
     free(fft);

@@ -34,7 +34,8 @@ typedef struct vkmd_pme_fft vkmd_pme_fft;
  * (a size < 1, buffer too small), VKMD_ERROR_VULKAN (VkFFT refused or failed,
  * with its error code), VKMD_ERROR_OUT_OF_MEMORY, Vulkan errors. */
 vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
-                                const vkmd_vk_buffer *grid_buffer, vkmd_pme_fft **out_fft);
+                                const vkmd_vk_buffer *grid_buffer,
+                                const vkmd_vk_buffer *kernel_buffer, vkmd_pme_fft **out_fft);
 
 /* Records the forward (inverse = 0) or inverse (inverse = 1) transform into
  * `cb`, with VkFFT's barriers between its own dispatches but none before or
@@ -43,6 +44,20 @@ vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
  * Create made a trial recording of both directions, so this does not fail in
  * practice; VkFFT's error code is still reported (VKMD_ERROR_VULKAN). */
 vkmd_result vkmd_pme_fft_record(vkmd_pme_fft *fft, VkCommandBuffer cb, int inverse);
+
+/* With a kernel buffer at create (complex float, K0 x K1 x (K2/2 + 1), the
+ * half spectrum's layout), a third plan: the forward transform, the product
+ * of the spectrum with the kernel, and the inverse in one VkFFT append,
+ * which fuses the product into the forward's last axis and the inverse's
+ * first (two dispatches and their barriers fewer than forward, a
+ * convolution pass, inverse). The kernel is read when the commands run.
+ * Measured on VkFFT 1.2.26 (tests/test_gpu_pme.c checks it): the result is
+ * the unnormalised convolution divided by K0 (the slowest axis, the fused
+ * one), so the kernel carries a factor K0; and grids with a prime factor
+ * above 13 (Bluestein's algorithm) ignore the kernel, so no plan is made
+ * for them. vkmd_pme_fft_has_convolution says whether it was made. */
+int vkmd_pme_fft_has_convolution(const vkmd_pme_fft *fft);
+vkmd_result vkmd_pme_fft_record_convolution(vkmd_pme_fft *fft, VkCommandBuffer cb);
 
 /* Device memory VkFFT allocated for this plan (tables, Bluestein kernels,
  * temporary buffer), bytes; the grid buffer is not counted. */

@@ -532,6 +532,9 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     mdd.settings = &run->ff;
     mdd.restraints = run->restraints.count > 0 ? &run->restraints : NULL;
     VKMD_TRY(vkmd_md_create(ctx, sys, &mdd, &run->md));
+    note(run, "step: %s; %s", vkmd_md_step_reason(run->md),
+         vkmd_md_gated(run->md) ? "batches stop themselves where the neighbour list rebuilds"
+                                : "every step records the neighbour list's rebuild");
     /* Refused before the first step when the buffers do not fit the device. */
     char what[64];
     snprintf(what, sizeof what, "the run of %d atoms", sys->atom_count);

@@ -57,7 +57,7 @@ vkmd_result vkmd_bench_forces_run(vkmd_vk_context *ctx, const char *spec,
     vkmd_system sys = {0};
     vkmd_forcefield *ff = NULL;
     vkmd_vk_timer timer = {0};
-    vkmd_vk_cmd steady = {0}, rebuild = {0};
+    vkmd_vk_cmd steady = {0}, rebuild = {0}, prune = {0};
     vkmd_ff_settings settings = {0};
     vkmd_energy e;
     double *forces = NULL;
@@ -109,18 +109,28 @@ vkmd_result vkmd_bench_forces_run(vkmd_vk_context *ctx, const char *spec,
     vkmd_forcefield_record(ff, rebuild.cb, VKMD_FF_RECORD_ENERGY, &timer, 0);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &rebuild));
 
-    double wall_rebuild;
+    VKMD_TRY(vkmd_vk_cmd_create(ctx, &prune));
+    VKMD_TRY(vkmd_vk_cmd_begin(ctx, &prune));
+    vkmd_vk_timer_record_reset(prune.cb, &timer);
+    vkmd_forcefield_record_invalidate_prune(ff, prune.cb);
+    vkmd_forcefield_record(ff, prune.cb, VKMD_FF_RECORD_ENERGY, &timer, 0);
+    VKMD_TRY(vkmd_vk_cmd_end(ctx, &prune));
+
+    double wall_rebuild, wall_prune;
     VKMD_TRY(time_cmd(ctx, ff, &steady, &timer, repeat, out->steady_pass_ms, &out->steady_ms,
                       &out->wall_ms));
     int rebuild_repeat = repeat / 4 > 0 ? repeat / 4 : 1;
     VKMD_TRY(time_cmd(ctx, ff, &rebuild, &timer, rebuild_repeat, out->rebuild_pass_ms,
                       &out->rebuild_ms, &wall_rebuild));
+    VKMD_TRY(time_cmd(ctx, ff, &prune, &timer, rebuild_repeat, out->prune_pass_ms, &out->prune_ms,
+                      &wall_prune));
     /* the results are still checked: an overflowing list is an error here too */
     VKMD_TRY(vkmd_forcefield_readback(ctx, ff, &e, NULL));
     VKMD_TRY(vkmd_forcefield_neighbor_builds(ctx, ff, &out->builds));
 cleanup:
     vkmd_vk_cmd_destroy(ctx, &steady);
     vkmd_vk_cmd_destroy(ctx, &rebuild);
+    vkmd_vk_cmd_destroy(ctx, &prune);
     vkmd_vk_timer_destroy(ctx, &timer);
     vkmd_forcefield_destroy(ctx, ff);
     vkmd_system_destroy(&sys);
@@ -162,12 +172,15 @@ vkmd_result vkmd_bench_forces_write(const char *path, const vkmd_vk_device_info 
                     r[i].force_rms_rel, r[i].lj_energy_error);
         fprintf(f,
                 ", \"atoms\": %d, \"eval_ms\": %.6f, "
-                "\"eval_with_rebuild_ms\": %.6f, \"wall_ms_per_eval\": %.6f, "
-                "\"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
-                r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].wall_ms, r[i].memory_mib);
+                "\"eval_with_rebuild_ms\": %.6f, \"eval_with_prune_ms\": %.6f, "
+                "\"wall_ms_per_eval\": %.6f, \"device_memory_mib\": %.3f,\n     \"passes_ms\": ",
+                r[i].atoms, r[i].steady_ms, r[i].rebuild_ms, r[i].prune_ms, r[i].wall_ms,
+                r[i].memory_mib);
         json_passes(f, r[i].steady_pass_ms);
         fprintf(f, ",\n     \"passes_with_rebuild_ms\": ");
         json_passes(f, r[i].rebuild_pass_ms);
+        fprintf(f, ",\n     \"passes_with_prune_ms\": ");
+        json_passes(f, r[i].prune_pass_ms);
         fprintf(f, "}%s\n", i + 1 < n ? "," : "");
     }
     fprintf(f, "  ]\n}\n");

@@ -27,12 +27,14 @@ typedef struct vkmd_bench_forces_result {
     const char *system; /* the spec timed (borrowed from the call) */
     int32_t atoms;
     double steady_ms, rebuild_ms, wall_ms; /* GPU ms per evaluation; wall ms (steady) */
+    double prune_ms;                       /* GPU ms per evaluation that prunes the list */
     double steady_pass_ms[VKMD_FF_PASS_COUNT], rebuild_pass_ms[VKMD_FF_PASS_COUNT];
-    double memory_mib;      /* the force field's device memory */
-    uint32_t builds;        /* neighbour-list builds over the whole benchmark */
-    int lj;                 /* VKMD_LJ_* */
-    double lj_min_r;        /* A */
-    int positions;          /* VKMD_POSITIONS_* */
+    double prune_pass_ms[VKMD_FF_PASS_COUNT]; /* the prune is in the nonbonded pass's time */
+    double memory_mib;                        /* the force field's device memory */
+    uint32_t builds;                          /* neighbour-list builds over the whole benchmark */
+    int lj;                                   /* VKMD_LJ_* */
+    double lj_min_r;                          /* A */
+    int positions;                            /* VKMD_POSITIONS_* */
     double force_rms_rel;   /* RMS(F - F_ref) / RMS(F_ref) of the warm-up; < 0: no reference */
     double lj_energy_error; /* |E_lj_pair - ref|, kcal/mol; < 0: no reference */
 } vkmd_bench_forces_result;

@@ -86,7 +86,7 @@ vkmd_result vkmd_bench_md_run(vkmd_vk_context *ctx, vkmd_system *sys,
     out->steps = desc->steps > 0 ? desc->steps : default_steps(sys->atom_count);
     vkmd_neighbor_stats n0, n1;
     VKMD_TRY(vkmd_forcefield_neighbor_stats(ctx, vkmd_md_forcefield(md), &n0));
-    const int64_t repeats0 = vkmd_md_repeats(md);
+    const int64_t repeats0 = vkmd_md_repeats(md), halts0 = vkmd_md_halts(md);
     const vkmd_vk_stats s0 = vkmd_vk_stats_get();
     const double t0 = now_s();
     VKMD_TRY(vkmd_md_step(ctx, md, out->steps));
@@ -96,7 +96,9 @@ vkmd_result vkmd_bench_md_run(vkmd_vk_context *ctx, vkmd_system *sys,
     out->rebuilds_per_100 = 100.0 * (n1.builds - n0.builds) / out->steps;
     out->prunes_per_100 = 100.0 * (n1.prunes - n0.prunes) / out->steps;
     out->repeats_per_100 = 100.0 * (double)(vkmd_md_repeats(md) - repeats0) / out->steps;
+    out->halts_per_100 = 100.0 * (double)(vkmd_md_halts(md) - halts0) / out->steps;
     out->fused = vkmd_md_fused(md);
+    snprintf(out->step_reason, sizeof out->step_reason, "%s", vkmd_md_step_reason(md));
     out->inner_tiles = n1.tiles_inner;
     out->outer_tiles = n1.tiles_outer;
     out->lane_pairs = (double)vkmd_neighbor_lane_pairs(&n1);

@@ -51,7 +51,9 @@ typedef struct vkmd_bench_md_result {
     int positions;               /* VKMD_POSITIONS_* */
     double skin_a, outer_skin_a; /* as used, A */
     double rebuilds_per_100, prunes_per_100;
-    double repeats_per_100; /* batches redone after a missed list (fused step) */
+    double repeats_per_100; /* steps redone after a rebuild the look ahead missed */
+    double halts_per_100;   /* batches the list stopped early (to rebuild at the next) */
+    char step_reason[192];  /* vkmd_md_step_reason */
     int fused;
     uint32_t inner_tiles, outer_tiles;
     double lane_pairs, pairs_within_cutoff; /* per step; 0: not counted (no box) */

@@ -92,11 +92,17 @@ vkmd_result vkmd_bench_md_write(const char *path, const vkmd_vk_device_info *d,
                 "\"lane_pairs_per_step\": %.0f, \"pairs_within_cutoff\": %.0f, "
                 "\"inner_tiles\": %u, \"outer_tiles\": %u, \"list_rebuilds_per_100_steps\": %.3f, "
                 "\"list_prunes_per_100_steps\": %.3f, \"repeated_steps_per_100_steps\": %.3f, "
+                "\"halts_per_100_steps\": %.3f, \"gated_batches\": %s, "
+                "\"rebuild_extra_dispatches\": %.1f, "
                 "\"fused_step\": %s, \"skin_A\": %g, \"outer_skin_A\": %g, ",
                 r[i].lane_pairs, r[i].pairs_within_cutoff, r[i].inner_tiles, r[i].outer_tiles,
                 r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].repeats_per_100,
-                r[i].fused ? "true" : "false", r[i].skin_a, r[i].outer_skin_a);
-        fprintf(f, "\"passes_us_per_step\": {");
+                r[i].halts_per_100, r[i].prof.gated ? "true" : "false",
+                r[i].prof.rebuild_dispatches, r[i].fused ? "true" : "false", r[i].skin_a,
+                r[i].outer_skin_a);
+        fprintf(f, "\"step_reason\": ");
+        vkmd_json_write_string(f, r[i].step_reason);
+        fprintf(f, ", \"passes_us_per_step\": {");
         for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
             fprintf(f, "%s\"%s\": %.3f", p ? ", " : "", vkmd_bench_md_pass_key(p),
                     r[i].prof.pass_ns[p] * 1e-3);

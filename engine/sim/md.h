@@ -281,6 +281,10 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
 /* 1 when steps are recorded fused (sim/step.h), 0 pass by pass. */
 int vkmd_md_fused(const vkmd_md *md);
 
+/* One line: which step is recorded and why (the system, a request, or the
+ * rule for the device; owned by the MD). */
+const char *vkmd_md_step_reason(const vkmd_md *md);
+
 /* Steps repeated because a rebuild was due at a step that records none (the
  * look ahead of a gated batch missed it; the whole batch is redone with a
  * rebuild recorded at every step, so the count is in steps of the batches

@@ -29,6 +29,7 @@
 #include "vk/pipeline.h"
 #include "vk/stats.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,9 +97,9 @@ static void record_step(const vkmd_md *md, VkCommandBuffer cb, uint32_t offset, 
     vkmd_md_push p = md->push;
     p.step_offset = offset;
     p.flags = (vkmd_gpu_uvec4){1u, energy ? 1u : 0u, 0u, 0u};
-    const unsigned ff_flags = VKMD_FF_RECORD_CLEARED | (energy ? VKMD_FF_RECORD_ENERGY : 0u) |
-                              (rebuild ? 0u : VKMD_FF_RECORD_NO_REBUILD) |
-                              (gated ? VKMD_FF_RECORD_GATED : 0u);
+    const unsigned ff_flags =
+        VKMD_FF_RECORD_CLEARED | VKMD_FF_RECORD_PREPARED | (energy ? VKMD_FF_RECORD_ENERGY : 0u) |
+        (rebuild ? 0u : VKMD_FF_RECORD_NO_REBUILD) | (gated ? VKMD_FF_RECORD_GATED : 0u);
     if (md->desc.integrator == VKMD_INTEGRATOR_VERLET) {
         dispatch(md, cb, VKMD_MD_MODE_VV_KICK_DRIFT, n, &p);
         vkmd_vk_barrier_compute(cb);
@@ -158,6 +159,9 @@ vkmd_result md_record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk_cmd
         m->ff_count = 0;
         mark(m, cb, VKMD_MD_PASS_REDUCE);
     }
+    /* The PME convolution kernel of this box first: the barriers below
+     * order it before the steps (it touches none of what they copy). */
+    vkmd_forcefield_record_prepare(md->ff, cb);
     vkmd_vk_barrier_compute_to_transfer(cb);
     md_copy_buffer(cb, vkmd_forcefield_positions(md->ff), &md->pos_backup);
     if (md->pos_x_backup.buffer)
@@ -287,31 +291,59 @@ cleanup:
 
 /* ---- the fused step --------------------------------------------------------- */
 
-/* Whether to take the fused step (sim/step.h) where the system allows it:
- * desc.unfused 1 or $VKMD_MD_UNFUSED=1: no; desc.unfused -1 or
- * $VKMD_MD_UNFUSED=0: yes; else yes on a CPU device only. On an NVIDIA H200
- * the pass-by-pass step was the faster (docs/BENCHMARKS.md). */
-static int want_fused(const vkmd_vk_context *ctx, const vkmd_md *md)
+/* Whether to take the fused step (sim/step.h) where the system allows it,
+ * with the reason in md->step_reason: desc.unfused 1 or $VKMD_MD_UNFUSED=1:
+ * no; desc.unfused -1 or $VKMD_MD_UNFUSED=0: yes; else the rule recorded
+ * from measurements (docs/BENCHMARKS.md): yes on a CPU device (lavapipe),
+ * where it needs fewer dispatches and they cost little, pass by pass on a
+ * GPU (an NVIDIA H200 ran DHFR at 731 ns/day pass by pass against 519
+ * fused at 13b8785; the fused step's list problems that decided it are gone
+ * since ab93ce8, and the rule is to be measured again). */
+static int want_fused(const vkmd_vk_context *ctx, vkmd_md *md)
 {
+    const size_t n = sizeof md->step_reason;
     /* Virtual sites are built and spread inside vkmd_forcefield_record,
      * which only the pass-by-pass step calls. */
-    if (md->sys->vsite_count > 0)
+    if (md->sys->vsite_count > 0) {
+        snprintf(md->step_reason, n, "pass by pass: virtual sites");
         return 0;
-    if (md->desc.unfused)
+    }
+    if (!md->periodic || !vkmd_forcefield_pme(md->ff)) {
+        snprintf(md->step_reason, n, "pass by pass: the fused step needs a periodic box and PME");
+        return 0;
+    }
+    if (md->cell.triclinic) {
+        snprintf(md->step_reason, n, "pass by pass: the fused step takes rectangular boxes");
+        return 0;
+    }
+    if (md->desc.unfused) {
+        snprintf(md->step_reason, n, "%s: asked", md->desc.unfused < 0 ? "fused" : "pass by pass");
         return md->desc.unfused < 0;
+    }
     const char *env = getenv("VKMD_MD_UNFUSED");
-    if (env && *env)
-        return strcmp(env, "0") == 0;
-    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    if (env && *env) {
+        const int fused = strcmp(env, "0") == 0;
+        snprintf(md->step_reason, n, "%s: VKMD_MD_UNFUSED=%s", fused ? "fused" : "pass by pass",
+                 env);
+        return fused;
+    }
+    const int cpu = ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    snprintf(md->step_reason, n, "%s",
+             cpu ? "fused: a CPU device (fewer dispatches; measured faster on lavapipe)"
+                 : "pass by pass: a GPU (measured faster on an NVIDIA H200, docs/BENCHMARKS.md)");
+    return cpu;
+}
+
+const char *vkmd_md_step_reason(const vkmd_md *md)
+{
+    return md->step_reason;
 }
 
 vkmd_result md_create_step(vkmd_vk_context *ctx, vkmd_md *md)
 {
     vkmd_step_destroy(ctx, md->step);
     md->step = NULL;
-    /* The fused step takes rectangular boxes only: a triclinic cell runs
-     * pass by pass. */
-    if (!want_fused(ctx, md) || !md->periodic || !vkmd_forcefield_pme(md->ff) || md->cell.triclinic)
+    if (!want_fused(ctx, md))
         return VKMD_OK;
     const vkmd_step_desc sd = {.ff = md->ff,
                                .constraints = md->cons,

@@ -58,7 +58,8 @@ struct vkmd_md {
     int step_stale;  /* the fused step was made for another integrator or bath: re-create it */
     int64_t repeats; /* steps repeated for a missed rebuild (whole batches) */
     int64_t halts;   /* batches the list stopped early */
-    vkmd_box cell;   /* the current box (starts as sys->box; vkmd_md_set_cell_state) */
+    char step_reason[192]; /* which step records and why (vkmd_md_step_reason) */
+    vkmd_box cell;         /* the current box (starts as sys->box; vkmd_md_set_cell_state) */
     /* vkmd_md_save_state / vkmd_md_restore_state: a copy of the state between
      * steps (made on first use) */
     vkmd_vk_buffer kept_pos, kept_pos_x, kept_vel, kept_forces, kept_energies;

@@ -1,12 +1,12 @@
-/* Constraints on the device (see constraints.h, shaders/settle.comp and
- * shaders/hconstraints.comp).
+/* Constraints on the device (see sim_constraints.h, shaders/constraints.comp).
  *
- * Four pipelines: {SETTLE, H clusters} x {positions, velocities}, the mode a
- * specialization constant of one source each. The per-water and per-cluster
- * records are uploaded once at create; dt, which only the position record
- * call knows, travels in the push constants, so a recorded step replays with
- * the dt it was recorded with. A kind with nothing to do (no waters, no
- * clusters) has no pipelines and records nothing. */
+ * Two pipelines, positions and velocities (a specialization constant of one
+ * source), each dispatch constraining the waters and the H clusters
+ * together. The per-water and per-cluster records are uploaded once at
+ * create; dt, which only the position record call knows, travels in the push
+ * constants, so a recorded step replays with the dt it was recorded with. A
+ * set with nothing to do (no waters, no clusters) has no pipelines and
+ * records nothing. */
 #include "sim/sim_constraints.h"
 #include "common/vkmd_layout.h"
 #include "core/log.h"
@@ -18,22 +18,19 @@
 #include <stdlib.h>
 
 _Static_assert(VKMD_HCONSTRAINTS_MAX_H == VKMD_HCLUSTER_MAX,
-               "hconstraints.comp holds every hydrogen of a cluster");
+               "constraints.comp holds every hydrogen of a cluster");
 
 enum { KIND_SETTLE = 0, KIND_HCLUSTER = 1, KIND_COUNT = 2 };
 
 struct vkmd_sim_constraints {
-    vkmd_vk_pipeline pipeline[KIND_COUNT][2]; /* [kind][VKMD_CONSTRAINTS_MODE_*] */
-    vkmd_vk_descset set[KIND_COUNT][2];
-    vkmd_vk_buffer records[KIND_COUNT];
+    vkmd_vk_pipeline pipeline[2]; /* [VKMD_CONSTRAINTS_MODE_*] */
+    vkmd_vk_descset set[2];
+    vkmd_vk_buffer records[KIND_COUNT], placeholder;
     uint32_t count[KIND_COUNT]; /* waters, clusters */
-    uint32_t groups[KIND_COUNT];
+    uint32_t groups;
     int32_t atom_count;
-    vkmd_settle_push settle_push; /* inv_dt set per record */
-    vkmd_hconstraints_push hc_push;
+    vkmd_constraints_push push; /* inv_dt set per record */
 };
-
-static const char *const shader_of[KIND_COUNT] = {"settle.comp", "hconstraints.comp"};
 
 static vkmd_result bad_atom(const char *what, int32_t n, int32_t atom, int32_t atom_count)
 {
@@ -98,51 +95,66 @@ static vkmd_result pack_clusters(const vkmd_system *sys, const vkmd_constraint_s
     return VKMD_OK;
 }
 
-/* Pipelines (both modes), records buffer and descriptor sets of one kind. */
-static vkmd_result create_kind(vkmd_vk_context *ctx, vkmd_sim_constraints *c, int kind,
-                               const void *records, VkDeviceSize record_size,
-                               const vkmd_sim_constraints_desc *desc)
+/* The records buffer of one kind. */
+static vkmd_result upload_kind(vkmd_vk_context *ctx, vkmd_sim_constraints *c, int kind,
+                               const void *records, VkDeviceSize record_size, int force_staging)
 {
     vkmd_result res = VKMD_OK;
-    const uint32_t wg = VKMD_CONSTRAINTS_WORKGROUP_SIZE;
-    for (uint32_t mode = 0; mode < 2; ++mode) {
-        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
-                                      {VKMD_SPEC_CONSTRAINTS_MODE, mode},
-                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
-        const vkmd_vk_pipeline_desc pd = {
-            .shader = shader_of[kind],
-            .buffer_count = VKMD_CONSTRAINTS_BINDING_COUNT,
-            .push_size =
-                kind == KIND_SETTLE ? sizeof(vkmd_settle_push) : sizeof(vkmd_hconstraints_push),
-            .specs = specs,
-            .spec_count = 3,
-        };
-        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &c->pipeline[kind][mode]));
-    }
     const vkmd_vk_buffer_desc bd = {
         .size = record_size * c->count[kind],
-        .force_staging = desc->force_staging,
+        .force_staging = force_staging,
         .name = kind == KIND_SETTLE ? "SETTLE waters" : "H clusters",
     };
     VKMD_TRY(vkmd_vk_buffer_create(ctx, &bd, &c->records[kind]));
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &c->records[kind], 0, records, bd.size));
+cleanup:
+    return res;
+}
+
+/* Both pipelines and their descriptor sets (a kind without units binds a
+ * placeholder). */
+static vkmd_result create_pipelines(vkmd_vk_context *ctx, vkmd_sim_constraints *c,
+                                    const vkmd_sim_constraints_desc *desc)
+{
+    vkmd_result res = VKMD_OK;
+    const uint32_t wg = VKMD_CONSTRAINTS_WORKGROUP_SIZE;
+    const vkmd_vk_buffer_desc pd0 = {
+        .size = 64, .force_staging = desc->force_staging, .name = "constraints placeholder"};
+    VKMD_TRY(vkmd_vk_buffer_create(ctx, &pd0, &c->placeholder));
     const vkmd_vk_buffer *bufs[VKMD_CONSTRAINTS_BINDING_COUNT];
     bufs[VKMD_CONSTRAINTS_BINDING_POSITIONS] = desc->positions;
     bufs[VKMD_CONSTRAINTS_BINDING_POSITIONS_REF] = desc->positions_ref;
     bufs[VKMD_CONSTRAINTS_BINDING_VELOCITIES] = desc->velocities;
-    bufs[VKMD_CONSTRAINTS_BINDING_RECORDS] = &c->records[kind];
+    bufs[VKMD_CONSTRAINTS_BINDING_WATERS] =
+        c->count[KIND_SETTLE] ? &c->records[KIND_SETTLE] : &c->placeholder;
+    bufs[VKMD_CONSTRAINTS_BINDING_CLUSTERS] =
+        c->count[KIND_HCLUSTER] ? &c->records[KIND_HCLUSTER] : &c->placeholder;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           c->atom_count, "constraints",
                                           &bufs[VKMD_CONSTRAINTS_BINDING_POSITIONS_X]));
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions_ref, desc->positions_ref_x,
                                           desc->positions_mode, c->atom_count, "constraints",
                                           &bufs[VKMD_CONSTRAINTS_BINDING_REF_X]));
-    for (int mode = 0; mode < 2; ++mode)
-        VKMD_TRY(vkmd_vk_descset_create(ctx, &c->pipeline[kind][mode], bufs, &c->set[kind][mode]));
+    for (uint32_t mode = 0; mode < 2; ++mode) {
+        const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, wg},
+                                      {VKMD_SPEC_CONSTRAINTS_MODE, mode},
+                                      {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode}};
+        const vkmd_vk_pipeline_desc pd = {
+            .shader = "constraints.comp",
+            .buffer_count = VKMD_CONSTRAINTS_BINDING_COUNT,
+            .push_size = sizeof(vkmd_constraints_push),
+            .specs = specs,
+            .spec_count = 3,
+        };
+        VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &c->pipeline[mode]));
+        VKMD_TRY(vkmd_vk_descset_create(ctx, &c->pipeline[mode], bufs, &c->set[mode]));
+    }
     const uint32_t max_groups =
         ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
-    const uint32_t groups = vkmd_vk_div_up(c->count[kind], wg);
-    c->groups[kind] = groups < max_groups ? groups : max_groups;
+    const uint32_t most = c->count[KIND_SETTLE] > c->count[KIND_HCLUSTER] ? c->count[KIND_SETTLE]
+                                                                          : c->count[KIND_HCLUSTER];
+    const uint32_t groups = vkmd_vk_div_up(most, wg);
+    c->groups = groups < max_groups ? groups : max_groups;
 cleanup:
     return res;
 }
@@ -191,12 +203,12 @@ vkmd_result vkmd_sim_constraints_create(vkmd_vk_context *ctx, const vkmd_system 
     c->atom_count = sys->atom_count;
     c->count[KIND_SETTLE] = (uint32_t)set->water_count;
     c->count[KIND_HCLUSTER] = (uint32_t)set->cluster_count;
-    c->settle_push = (vkmd_settle_push){.water_count = c->count[KIND_SETTLE],
-                                        .d_hh = (float)set->water_d_hh,
-                                        .height = (float)height};
-    c->hc_push = (vkmd_hconstraints_push){.cluster_count = c->count[KIND_HCLUSTER],
-                                          .tol = (float)tol,
-                                          .max_iter = VKMD_HCONSTRAINTS_MAX_ITER};
+    c->push = (vkmd_constraints_push){.water_count = c->count[KIND_SETTLE],
+                                      .cluster_count = c->count[KIND_HCLUSTER],
+                                      .d_hh = (float)set->water_d_hh,
+                                      .height = (float)height,
+                                      .tol = (float)tol,
+                                      .max_iter = VKMD_HCONSTRAINTS_MAX_ITER};
     if (set->water_count > 0) {
         waters = calloc((size_t)set->water_count, sizeof *waters);
         if (!waters) {
@@ -204,7 +216,7 @@ vkmd_result vkmd_sim_constraints_create(vkmd_vk_context *ctx, const vkmd_system 
             goto cleanup;
         }
         VKMD_TRY(pack_waters(sys, set, waters));
-        VKMD_TRY(create_kind(ctx, c, KIND_SETTLE, waters, sizeof *waters, desc));
+        VKMD_TRY(upload_kind(ctx, c, KIND_SETTLE, waters, sizeof *waters, desc->force_staging));
     }
     if (set->cluster_count > 0) {
         clusters = calloc((size_t)set->cluster_count, sizeof *clusters);
@@ -214,8 +226,11 @@ vkmd_result vkmd_sim_constraints_create(vkmd_vk_context *ctx, const vkmd_system 
             goto cleanup;
         }
         VKMD_TRY(pack_clusters(sys, set, clusters));
-        VKMD_TRY(create_kind(ctx, c, KIND_HCLUSTER, clusters, sizeof *clusters, desc));
+        VKMD_TRY(
+            upload_kind(ctx, c, KIND_HCLUSTER, clusters, sizeof *clusters, desc->force_staging));
     }
+    if (set->water_count > 0 || set->cluster_count > 0)
+        VKMD_TRY(create_pipelines(ctx, c, desc));
     vkmd_log_debug("constraints: %d SETTLE waters, %d H clusters, tolerance %g", set->water_count,
                    set->cluster_count, tol);
     free(waters);
@@ -233,35 +248,26 @@ void vkmd_sim_constraints_destroy(vkmd_vk_context *ctx, vkmd_sim_constraints *c)
 {
     if (!c)
         return;
-    for (int kind = 0; kind < KIND_COUNT; ++kind) {
-        for (int mode = 0; mode < 2; ++mode) {
-            vkmd_vk_descset_destroy(ctx, &c->set[kind][mode]);
-            vkmd_vk_pipeline_destroy(ctx, &c->pipeline[kind][mode]);
-        }
-        vkmd_vk_buffer_destroy(ctx, &c->records[kind]);
+    for (int mode = 0; mode < 2; ++mode) {
+        vkmd_vk_descset_destroy(ctx, &c->set[mode]);
+        vkmd_vk_pipeline_destroy(ctx, &c->pipeline[mode]);
     }
+    for (int kind = 0; kind < KIND_COUNT; ++kind)
+        vkmd_vk_buffer_destroy(ctx, &c->records[kind]);
+    vkmd_vk_buffer_destroy(ctx, &c->placeholder);
     free(c);
 }
 
-/* Both kinds in one go (disjoint atoms: no barrier between them), then the
- * barrier that makes the results visible to the next pass. */
+/* Both kinds in one dispatch (disjoint atoms), then the barrier that makes
+ * the results visible to the next pass. */
 static void record_mode(const vkmd_sim_constraints *c, VkCommandBuffer cb, uint32_t mode,
                         float inv_dt)
 {
     if (vkmd_sim_constraints_dispatch_count(c) == 0)
         return;
-    if (c->count[KIND_SETTLE] > 0) {
-        vkmd_settle_push p = c->settle_push;
-        p.inv_dt = inv_dt;
-        vkmd_vk_dispatch(cb, &c->pipeline[KIND_SETTLE][mode], &c->set[KIND_SETTLE][mode], &p,
-                         c->groups[KIND_SETTLE], 1, 1);
-    }
-    if (c->count[KIND_HCLUSTER] > 0) {
-        vkmd_hconstraints_push p = c->hc_push;
-        p.inv_dt = inv_dt;
-        vkmd_vk_dispatch(cb, &c->pipeline[KIND_HCLUSTER][mode], &c->set[KIND_HCLUSTER][mode], &p,
-                         c->groups[KIND_HCLUSTER], 1, 1);
-    }
+    vkmd_constraints_push p = c->push;
+    p.inv_dt = inv_dt;
+    vkmd_vk_dispatch(cb, &c->pipeline[mode], &c->set[mode], &p, c->groups, 1, 1);
     vkmd_vk_barrier_compute(cb);
 }
 
@@ -278,7 +284,7 @@ void vkmd_sim_constraints_record_velocities(const vkmd_sim_constraints *c, VkCom
 
 uint32_t vkmd_sim_constraints_dispatch_count(const vkmd_sim_constraints *c)
 {
-    return (c->count[KIND_SETTLE] > 0) + (c->count[KIND_HCLUSTER] > 0);
+    return c->count[KIND_SETTLE] > 0 || c->count[KIND_HCLUSTER] > 0;
 }
 
 void vkmd_sim_constraints_view_get(const vkmd_sim_constraints *c, vkmd_sim_constraints_view *out)
@@ -288,9 +294,9 @@ void vkmd_sim_constraints_view_get(const vkmd_sim_constraints *c, vkmd_sim_const
         .clusters = c->count[KIND_HCLUSTER] ? &c->records[KIND_HCLUSTER] : NULL,
         .water_count = c->count[KIND_SETTLE],
         .cluster_count = c->count[KIND_HCLUSTER],
-        .d_hh = c->settle_push.d_hh,
-        .height = c->settle_push.height,
-        .tol = c->hc_push.tol,
-        .max_iter = c->hc_push.max_iter,
+        .d_hh = c->push.d_hh,
+        .height = c->push.height,
+        .tol = c->push.tol,
+        .max_iter = c->push.max_iter,
     };
 }

@@ -1,5 +1,5 @@
-/* Constraints on the device: SETTLE for rigid waters (shaders/settle.comp)
- * and SHAKE/RATTLE per H-bond cluster (shaders/hconstraints.comp), for the
+/* Constraints on the device: SETTLE for rigid waters and SHAKE/RATTLE per
+ * H-bond cluster, in one dispatch (shaders/constraints.comp), for the
  * set built by vkmd_constraints_build (system/constraints.h, which says why
  * clusters). The CPU oracle is ref_constraints_* (engine/ref/ref_md.h).
  *
@@ -38,8 +38,8 @@ vkmd_result vkmd_sim_constraints_create(vkmd_vk_context *ctx, const vkmd_system 
                                         vkmd_sim_constraints **out_c);
 void vkmd_sim_constraints_destroy(vkmd_vk_context *ctx, vkmd_sim_constraints *c);
 
-/* Records the position constraint (waters and clusters in one or two
- * dispatches, no barrier between them: they touch disjoint atoms); with
+/* Records the position constraint (waters and clusters in one dispatch:
+ * they touch disjoint atoms); with
  * dt_fs > 0 also adds (x_constrained - x_unconstrained) / dt_fs to the
  * velocities. Ends with a compute barrier. */
 void vkmd_sim_constraints_record_positions(const vkmd_sim_constraints *c, VkCommandBuffer cb,
@@ -63,7 +63,7 @@ typedef struct vkmd_sim_constraints_view {
 
 void vkmd_sim_constraints_view_get(const vkmd_sim_constraints *c, vkmd_sim_constraints_view *out);
 
-/* Dispatches recorded by one record_positions / record_velocities (0, 1 or 2). */
+/* Dispatches recorded by one record_positions / record_velocities (0 or 1). */
 uint32_t vkmd_sim_constraints_dispatch_count(const vkmd_sim_constraints *c);
 
 #endif

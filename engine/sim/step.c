@@ -345,7 +345,11 @@ void vkmd_step_record(const vkmd_step *st, VkCommandBuffer cb, uint32_t offset, 
     vkmd_vk_barrier_compute(cb);
     if (mark)
         mark(user, cb, VKMD_STEP_PIECE_FORCES);
-    vkmd_pass_pme_record_spectral(st->pme, cb, energy);
+    /* The batch recorded the convolution kernel at its start
+     * (vkmd_forcefield_record_prepare): steps without energies take VkFFT's
+     * fused convolution. */
+    vkmd_pass_pme_record_spectral(st->pme, cb,
+                                  energy ? VKMD_PME_RECORD_ENERGY : VKMD_PME_RECORD_FUSED);
     if (mark)
         mark(user, cb, VKMD_STEP_PIECE_SPECTRAL);
 }

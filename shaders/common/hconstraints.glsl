@@ -1,4 +1,4 @@
-// SHAKE and RATTLE for one H cluster (hconstraints.comp has the method):
+// SHAKE and RATTLE for one H cluster (constraints.comp has the method):
 // shake_positions and rattle_velocities on a vkmd_hcluster_record. The
 // includer declares the buffers pos, vel (and through the VKMD_POS_* macros
 // load_pos, store_pos, load_ref) and defines HC_TOL (relative tolerance),

@@ -14,7 +14,10 @@
 #define VKMD_LAYOUT_PME_H
 
 /* ---- Specialization constants (ids 24..31 are this module's) ------------ */
-#define VKMD_SPEC_PME_ORDER 24 /* B-spline order n, 3 .. VKMD_PME_MAX_ORDER */
+#define VKMD_SPEC_PME_ORDER  24 /* B-spline order n, 3 .. VKMD_PME_MAX_ORDER */
+#define VKMD_SPEC_PME_KERNEL 25 /* pme_convolve.comp: bool, write the kernel (complex, the
+                                   spectrum's layout) for VkFFT's fused convolution instead
+                                   of convolving */
 
 #define VKMD_PME_MAX_ORDER      12 /* the settings' limit (vkmd_ff_settings_resolve) */
 #define VKMD_PME_WORKGROUP_SIZE 64 /* local_size_x of every pme_*.comp */
@@ -46,7 +49,8 @@
  * double on the host exactly as vkmd_pme_moduli), axis x then y then z. */
 #define VKMD_PME_BINDING_MODULI      6
 #define VKMD_PME_BINDING_POSITIONS_X 7 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
-#define VKMD_PME_BINDING_COUNT       8
+#define VKMD_PME_BINDING_KERNEL      8 /* vec2 [K0 K1 (K2/2 + 1)]: the convolution kernel */
+#define VKMD_PME_BINDING_COUNT       9
 
 /* One push-constant block for every pme_*.comp.
  * box:   xyz edge lengths in A (orthorhombic; a triclinic cell: ax, by, cz),

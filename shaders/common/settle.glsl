@@ -1,4 +1,4 @@
-// SETTLE for one rigid 3-site water (settle.comp has the method and its
+// SETTLE for one rigid 3-site water (constraints.comp has the method and its
 // precision notes): settle_positions and settle_velocities on the water
 // (o, h1, h2). The includer declares the buffers pos, vel (and through the
 // VKMD_POS_* macros load_pos, store_pos, load_ref) and defines SETTLE_D_HH
