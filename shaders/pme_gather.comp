@@ -23,7 +23,25 @@ layout(std430, binding = VKMD_PME_BINDING_CHARGES) readonly buffer Charges { flo
 layout(std430, binding = VKMD_PME_BINDING_FORCES) buffer Forces { vkmd_fixed force[]; };
 layout(std430, binding = VKMD_PME_BINDING_FFT_GRID) readonly buffer FftGrid { float grid[]; };
 layout(std430, binding = VKMD_PME_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
+layout(std430, binding = VKMD_PME_BINDING_ORDER) readonly buffer Order { uint order[]; };
+layout(std430, binding = VKMD_PME_BINDING_NL_STATE) readonly buffer NlState { VKMD_NL_STATE_FIELDS } nls;
 layout(push_constant) uniform Push { VKMD_PME_PUSH_FIELDS } pc;
+// Atoms in the neighbour list's slot order (cells along a Hilbert curve):
+// neighbouring invocations touch nearby grid points, which a GPU's caches
+// and atomics favour (OpenMM sorts atoms by grid cell for the same reason).
+// The sums are fixed point: the same bits in any order.
+layout(constant_id = VKMD_SPEC_PME_SORTED) const bool SORTED = false;
+
+// The atom of work item i, VKMD_NL_EMPTY for a padding slot.
+uint item_atom(uint i)
+{
+    return SORTED ? order[i] : i;
+}
+
+uint item_count()
+{
+    return SORTED ? (nls.slot_count + 7u) / 8u * 8u : pc.atom_count;
+}
 
 VKMD_POS_LOAD(load_pos, pos, pos_x)
 
@@ -39,7 +57,11 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(force_add, force)
 void main()
 {
     uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
-    for (uint a = gl_GlobalInvocationID.x; a < pc.atom_count; a += stride) {
+    uint items = item_count();
+    for (uint i = gl_GlobalInvocationID.x; i < items; i += stride) {
+        uint a = item_atom(i);
+        if (a == VKMD_NL_EMPTY)
+            continue;
         float q = charge[a];
         if (q == 0.0)
             continue;

@@ -114,6 +114,11 @@ static vkmd_result create_nonbonded(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                                          .force_staging = ff->force_staging};
     VKMD_TRY(vkmd_pass_nonbonded_create(ctx, sys, &bd, &ff->nonbonded));
     vkmd_pass_nonbonded_set_box(ff->nonbonded, &ff->box);
+    if (ff->pme && ff->neighbor) { /* a new list: PME takes its atoms in the new one's order */
+        vkmd_neighbor_view nv;
+        vkmd_neighbor_view_get(ff->neighbor, &nv);
+        VKMD_TRY(vkmd_pass_pme_set_list(ctx, ff->pme, nv.order, nv.state));
+    }
 cleanup:
     return res;
 }
@@ -156,12 +161,16 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                       .force_staging = desc->force_staging};
     VKMD_TRY(vkmd_pass_bonded_create(ctx, sys, &bd, &ff->bonded));
     if (ff->periodic && !desc->no_pme) {
+        vkmd_neighbor_view nv;
+        vkmd_neighbor_view_get(ff->neighbor, &nv);
         const vkmd_pass_pme_desc md = {.positions = &ff->positions,
                                        .positions_x = vkmd_forcefield_positions_x(ff),
                                        .positions_mode = ff->settings.positions,
                                        .accum = &ff->accum,
                                        .settings = &ff->settings,
-                                       .force_staging = desc->force_staging};
+                                       .force_staging = desc->force_staging,
+                                       .list_order = nv.order,
+                                       .list_state = nv.state};
         VKMD_TRY(vkmd_pass_pme_create(ctx, sys, &md, &ff->pme));
     }
     if (sys->vsite_count > 0) {

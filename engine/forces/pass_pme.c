@@ -39,6 +39,9 @@ struct vkmd_pass_pme {
     vkmd_vk_buffer fft_grid;    /* float [K0 K1 2 (K2/2+1)] */
     vkmd_vk_buffer moduli;      /* float [K0 + K1 + K2] */
     vkmd_vk_buffer kernel;      /* vec2 [K0 K1 (K2/2+1)]: VkFFT's fused convolution */
+    vkmd_vk_buffer placeholder; /* the list's bindings when spread and gather take atom order */
+    const vkmd_vk_buffer *bufs[VKMD_PME_BINDING_COUNT]; /* the bindings (again after a new list) */
+    int sorted;                                         /* spread and gather in slot order */
     vkmd_pme_fft *fft;
     const vkmd_accum *accum;
     vkmd_pme_push push;
@@ -196,7 +199,11 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         make_buffer(ctx, padded * sizeof(float), staging, "PME convolution kernel", &p->kernel));
     VKMD_TRY(upload_parameters(ctx, p, sys, s->pme_order));
 
-    const vkmd_vk_buffer *bufs[VKMD_PME_BINDING_COUNT];
+    VKMD_TRY(make_buffer(ctx, sizeof(vkmd_nl_state), staging, "PME placeholder", &p->placeholder));
+    p->sorted = desc->list_order && desc->list_state;
+    const vkmd_vk_buffer **bufs = p->bufs;
+    bufs[VKMD_PME_BINDING_ORDER] = p->sorted ? desc->list_order : &p->placeholder;
+    bufs[VKMD_PME_BINDING_NL_STATE] = p->sorted ? desc->list_state : &p->placeholder;
     bufs[VKMD_PME_BINDING_POSITIONS] = desc->positions;
     bufs[VKMD_PME_BINDING_CHARGES] = &p->charges;
     bufs[VKMD_PME_BINDING_FORCES] = &desc->accum->forces;
@@ -216,7 +223,8 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
             {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
             {VKMD_SPEC_ENERGY, st == STAGE_CONVOLVE_FORCES || st == STAGE_KERNEL ? 0u : 1u},
             {VKMD_SPEC_TRICLINIC, sys->box.triclinic ? 1u : 0u},
-            {VKMD_SPEC_PME_KERNEL, st == STAGE_KERNEL ? 1u : 0u}};
+            {VKMD_SPEC_PME_KERNEL, st == STAGE_KERNEL ? 1u : 0u},
+            {VKMD_SPEC_PME_SORTED, (uint32_t)p->sorted}};
         const char *shader = NULL;
         VKMD_TRY(vkmd_fixed_shader(ctx, "PME pass", stage_shaders[convolve ? STAGE_CONVOLVE : st],
                                    &shader));
@@ -225,7 +233,9 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
             .buffer_count = VKMD_PME_BINDING_COUNT,
             .push_size = sizeof(vkmd_pme_push),
             .specs = specs,
-            .spec_count = convolve || st == STAGE_CONVOLVE ? 6 : 5,
+            .spec_count = convolve || st == STAGE_CONVOLVE           ? 6
+                          : st == STAGE_SPREAD || st == STAGE_GATHER ? 7
+                                                                     : 5,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pipelines[st]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pipelines[st], bufs, &p->sets[st]));
@@ -240,8 +250,9 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
      * the device limit; the shaders' grid-stride loops cover the rest. */
     const uint32_t max_groups =
         ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
-    const uint32_t work[STAGE_COUNT] = {(uint32_t)sys->atom_count, (uint32_t)padded,
-                                        (uint32_t)(padded / 2), (uint32_t)sys->atom_count};
+    const uint32_t items =
+        p->sorted ? (uint32_t)(desc->list_order->size / 4) : (uint32_t)sys->atom_count;
+    const uint32_t work[STAGE_COUNT] = {items, (uint32_t)padded, (uint32_t)(padded / 2), items};
     for (int st = 0; st < STAGE_COUNT; ++st) {
         uint32_t g = vkmd_vk_div_up(work[st], VKMD_PME_WORKGROUP_SIZE);
         p->groups[st] = g < max_groups ? g : max_groups;
@@ -255,6 +266,27 @@ vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     return VKMD_OK;
 cleanup:
     vkmd_pass_pme_destroy(ctx, p);
+    return res;
+}
+
+vkmd_result vkmd_pass_pme_set_list(vkmd_vk_context *ctx, vkmd_pass_pme *pass,
+                                   const vkmd_vk_buffer *order, const vkmd_vk_buffer *state)
+{
+    vkmd_result res = VKMD_OK;
+    if (!pass->sorted)
+        return VKMD_OK;
+    pass->bufs[VKMD_PME_BINDING_ORDER] = order;
+    pass->bufs[VKMD_PME_BINDING_NL_STATE] = state;
+    for (int st = 0; st < PIPELINE_COUNT; ++st) {
+        vkmd_vk_descset_destroy(ctx, &pass->sets[st]);
+        VKMD_TRY(vkmd_vk_descset_create(ctx, &pass->pipelines[st], pass->bufs, &pass->sets[st]));
+    }
+    /* A larger list may have more slots: enough invocations for them. */
+    const uint32_t max_groups =
+        ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    uint32_t g = vkmd_vk_div_up((uint32_t)(order->size / 4), VKMD_PME_WORKGROUP_SIZE);
+    pass->groups[STAGE_SPREAD] = pass->groups[STAGE_GATHER] = g < max_groups ? g : max_groups;
+cleanup:
     return res;
 }
 
@@ -383,6 +415,7 @@ void vkmd_pass_pme_destroy(vkmd_vk_context *ctx, vkmd_pass_pme *pass)
     vkmd_vk_buffer_destroy(ctx, &pass->fft_grid);
     vkmd_vk_buffer_destroy(ctx, &pass->moduli);
     vkmd_vk_buffer_destroy(ctx, &pass->kernel);
+    vkmd_vk_buffer_destroy(ctx, &pass->placeholder);
     free(pass);
 }
 

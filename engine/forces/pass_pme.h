@@ -50,6 +50,10 @@ typedef struct vkmd_pass_pme_desc {
     const vkmd_accum *accum;           /* required: forces and slot VKMD_ENERGY_COUL_RECIP */
     const vkmd_ff_settings *settings; /* required, resolved: alpha, grid, order, Coulomb constant */
     int force_staging;                /* 0; 1: stage parameter buffers (tests) */
+    const vkmd_vk_buffer *list_order; /* NULL; else the neighbour list's order and state
+                                         (vkmd_neighbor_view): spread and gather take the atoms
+                                         in slot order (vkmd_pass_pme_set_list) */
+    const vkmd_vk_buffer *list_state;
 } vkmd_pass_pme_desc;
 
 typedef struct vkmd_pass_pme vkmd_pass_pme;
@@ -66,6 +70,12 @@ typedef struct vkmd_pass_pme vkmd_pass_pme;
  * and memory errors. */
 vkmd_result vkmd_pass_pme_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                  const vkmd_pass_pme_desc *desc, vkmd_pass_pme **out_pass);
+
+/* Binds another neighbour list's order and state (the list was made anew:
+ * it grew); only for a pass created with one. Recordings made before name
+ * the old one. Errors: Vulkan and memory errors. */
+vkmd_result vkmd_pass_pme_set_list(vkmd_vk_context *ctx, vkmd_pass_pme *pass,
+                                   const vkmd_vk_buffer *order, const vkmd_vk_buffer *state);
 
 /* Changes the box used by later records (same grid; push constants are
  * captured at record time). `box` must be periodic with positive edges;
