@@ -130,7 +130,7 @@ static void record_once(vkmd_vk_context *ctx, const vkmd_neighbor *nl, int inval
     CHECK_OK(vkmd_vk_oneshot_submit(ctx, cb));
 }
 
-static vkmd_neighbor_stats stats_of(vkmd_vk_context *ctx, const vkmd_neighbor *nl)
+static vkmd_neighbor_stats stats_of(vkmd_vk_context *ctx, vkmd_neighbor *nl)
 {
     vkmd_neighbor_stats s;
     CHECK_OK(vkmd_neighbor_stats_read(ctx, nl, &s));

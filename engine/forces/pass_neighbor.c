@@ -44,6 +44,13 @@ struct vkmd_neighbor {
     double cutoff_a, skin_a, outer_skin_a;
     int32_t atom_count;
     int32_t triclinic; /* the pipelines' TRICLINIC (fixed at create) */
+    /* The state as last read back, and the queue's submit count just after:
+     * while no submit came since, the device copy is the same and a second
+     * read (the next batch's rebuild decision after the last batch's check)
+     * costs no readback. Host writes to the state clear `cache_valid`. */
+    vkmd_nl_state cache;
+    uint64_t cache_submits;
+    int cache_valid;
 };
 
 static const uint32_t C = VKMD_NL_CLUSTER_SIZE;
@@ -486,6 +493,7 @@ vkmd_result vkmd_neighbor_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     vkmd_nl_state st0;
     memset(&st0, 0, sizeof st0);
     st0.force = 1;
+    nl->cache_valid = 0;
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &nl->state, 0, &st0, sizeof st0));
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &nl->rows, 0, rows, 12 * (VkDeviceSize)nrows));
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &nl->excl, 0, excl, 4 * (VkDeviceSize)excl_words));
@@ -718,14 +726,22 @@ void vkmd_neighbor_record_invalidate(const vkmd_neighbor *nl, VkCommandBuffer cb
     vkmd_vk_barrier_transfer_to_compute(cb);
 }
 
-vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, vkmd_neighbor *nl,
                                      vkmd_neighbor_stats *out)
 {
     vkmd_nl_state st;
     memset(out, 0, sizeof *out);
-    vkmd_result res = vkmd_vk_buffer_readback(ctx, &nl->state, 0, &st, sizeof st);
-    if (res != VKMD_OK)
-        return res;
+    if (nl->cache_valid && nl->cache_submits == vkmd_vk_stats_get().submits) {
+        st = nl->cache;
+    } else {
+        nl->cache_valid = 0;
+        vkmd_result res = vkmd_vk_buffer_readback(ctx, &nl->state, 0, &st, sizeof st);
+        if (res != VKMD_OK)
+            return res;
+        nl->cache = st;
+        nl->cache_submits = vkmd_vk_stats_get().submits;
+        nl->cache_valid = 1;
+    }
     float d2, p2;
     memcpy(&d2, &st.last_disp2, sizeof d2);
     memcpy(&p2, &nl->push.limits.y, sizeof p2);
@@ -754,11 +770,11 @@ vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *
 vkmd_result vkmd_neighbor_clear_missed(vkmd_vk_context *ctx, vkmd_neighbor *nl)
 {
     const uint32_t zero = 0;
+    nl->cache_valid = 0;
     return vkmd_vk_buffer_upload(ctx, &nl->state, offsetof(vkmd_nl_state, missed), &zero, 4);
 }
 
-vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
-                                vkmd_neighbor_stats *out)
+vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, vkmd_neighbor *nl, vkmd_neighbor_stats *out)
 {
     vkmd_neighbor_stats s;
     vkmd_result res = vkmd_neighbor_stats_read(ctx, nl, &s);

@@ -254,8 +254,9 @@ typedef struct vkmd_neighbor_stats {
     uint32_t force;           /* 1: the next check rebuilds */
 } vkmd_neighbor_stats;
 
-/* Reads the device counters (waits for earlier queue work). */
-vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
+/* Reads the device counters (waits for earlier queue work); a second read
+ * with no queue submit between the two reuses the first's copy. */
+vkmd_result vkmd_neighbor_stats_read(vkmd_vk_context *ctx, vkmd_neighbor *nl,
                                      vkmd_neighbor_stats *out);
 
 /* Clears the `missed` flag (after the caller repeated the steps it spoiled). */
@@ -264,8 +265,7 @@ vkmd_result vkmd_neighbor_clear_missed(vkmd_vk_context *ctx, vkmd_neighbor *nl);
 /* Reads the stats; VKMD_ERROR_CAPACITY (message: entries needed vs capacity)
  * if any build overflowed, so the caller grows (see the header comment).
  * `out` may be NULL. */
-vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, const vkmd_neighbor *nl,
-                                vkmd_neighbor_stats *out);
+vkmd_result vkmd_neighbor_check(vkmd_vk_context *ctx, vkmd_neighbor *nl, vkmd_neighbor_stats *out);
 
 /* Device memory of every buffer the list owns, bytes. */
 size_t vkmd_neighbor_memory_bytes(const vkmd_neighbor *nl);

@@ -352,7 +352,7 @@ int vkmd_pass_nonbonded_lj_table(const vkmd_pass_nonbonded *pass)
 
 size_t vkmd_pass_nonbonded_memory_bytes(const vkmd_pass_nonbonded *pass)
 {
-    const vkmd_vk_buffer *bufs[] = {&pass->params,     &pass->lj,         &pass->excl,
+    const vkmd_vk_buffer *bufs[] = {&pass->params,      &pass->lj,         &pass->excl,
                                     &pass->placeholder, &pass->scratch[0], &pass->scratch[1],
                                     &pass->scratch[2],  &pass->scratch[3], &pass->scratch[4]};
     size_t total = 0;
@@ -369,7 +369,7 @@ void vkmd_pass_nonbonded_destroy(vkmd_vk_context *ctx, vkmd_pass_nonbonded *pass
         vkmd_vk_descset_destroy(ctx, &pass->sets[k]);
         vkmd_vk_pipeline_destroy(ctx, &pass->pairs[k]);
     }
-    vkmd_vk_buffer *bufs[] = {&pass->params,     &pass->lj,         &pass->excl,
+    vkmd_vk_buffer *bufs[] = {&pass->params,      &pass->lj,         &pass->excl,
                               &pass->placeholder, &pass->scratch[0], &pass->scratch[1],
                               &pass->scratch[2],  &pass->scratch[3], &pass->scratch[4]};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k)

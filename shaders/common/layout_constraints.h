@@ -27,10 +27,10 @@
 #define VKMD_CONSTRAINTS_BINDING_POSITIONS     0 /* vec4 [atom_count], xyz A, constrained in place */
 #define VKMD_CONSTRAINTS_BINDING_POSITIONS_REF 1 /* vec4 [atom_count], xyz A, before the update */
 #define VKMD_CONSTRAINTS_BINDING_VELOCITIES    2 /* vec4 [atom_count], xyz A/fs, w 1/amu */
-#define VKMD_CONSTRAINTS_BINDING_WATERS 3 /* uvec4 [water_count] (o, h1, h2, -) */
+#define VKMD_CONSTRAINTS_BINDING_WATERS        3 /* uvec4 [water_count] (o, h1, h2, -) */
 #define VKMD_CONSTRAINTS_BINDING_POSITIONS_X                                                       \
-    4                                    /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
-#define VKMD_CONSTRAINTS_BINDING_REF_X 5 /* uvec4 [2 * atom_count]: split parts of the ref */
+    4 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
+#define VKMD_CONSTRAINTS_BINDING_REF_X    5 /* uvec4 [2 * atom_count]: split parts of the ref */
 #define VKMD_CONSTRAINTS_BINDING_CLUSTERS 6 /* vkmd_hcluster_record [cluster_count] */
 #define VKMD_CONSTRAINTS_BINDING_COUNT    7
 
@@ -73,8 +73,7 @@ _Static_assert(offsetof(vkmd_hcluster_record, d) == 32, "hcluster.d at 32");
 _Static_assert(sizeof(vkmd_constraints_push) == 32, "constraints push constants are 32 bytes");
 _Static_assert(offsetof(vkmd_constraints_push, inv_dt) == 8, "constraints push.inv_dt at 8");
 _Static_assert(offsetof(vkmd_constraints_push, tol) == 20, "constraints push.tol at 20");
-_Static_assert(offsetof(vkmd_constraints_push, max_iter) == 24,
-               "constraints push.max_iter at 24");
+_Static_assert(offsetof(vkmd_constraints_push, max_iter) == 24, "constraints push.max_iter at 24");
 #endif
 
 #endif

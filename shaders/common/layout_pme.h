@@ -14,12 +14,14 @@
 #define VKMD_LAYOUT_PME_H
 
 /* ---- Specialization constants (ids 24..31 are this module's) ------------ */
-#define VKMD_SPEC_PME_ORDER  24 /* B-spline order n, 3 .. VKMD_PME_MAX_ORDER */
-#define VKMD_SPEC_PME_SORTED 26 /* pme_spread / pme_gather: bool, atoms in the neighbour list's
-                                   slot order (spatially sorted: nearby grid addresses) */
-#define VKMD_SPEC_PME_KERNEL 25 /* pme_convolve.comp: bool, write the kernel (complex, the
-                                   spectrum's layout) for VkFFT's fused convolution instead
-                                   of convolving */
+#define VKMD_SPEC_PME_ORDER 24 /* B-spline order n, 3 .. VKMD_PME_MAX_ORDER */
+#define VKMD_SPEC_PME_SORTED                                                                       \
+    26 /* pme_spread / pme_gather: bool, atoms in the neighbour list's                             \
+          slot order (spatially sorted: nearby grid addresses) */
+#define VKMD_SPEC_PME_KERNEL                                                                       \
+    25 /* pme_convolve.comp: bool, write the kernel (complex, the                                  \
+          spectrum's layout) for VkFFT's fused convolution instead                                 \
+          of convolving */
 
 #define VKMD_PME_MAX_ORDER      12 /* the settings' limit (vkmd_ff_settings_resolve) */
 #define VKMD_PME_WORKGROUP_SIZE 64 /* local_size_x of every pme_*.comp */
@@ -50,9 +52,9 @@
 /* float [K0 + K1 + K2]: 1 / |b(m)|^2 per axis (B-spline moduli, computed in
  * double on the host exactly as vkmd_pme_moduli), axis x then y then z. */
 #define VKMD_PME_BINDING_MODULI      6
-#define VKMD_PME_BINDING_POSITIONS_X 7 /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
-#define VKMD_PME_BINDING_KERNEL      8 /* vec2 [K0 K1 (K2/2 + 1)]: the convolution kernel */
-#define VKMD_PME_BINDING_ORDER       9 /* uint [slots]: the neighbour list's atom per slot */
+#define VKMD_PME_BINDING_POSITIONS_X 7  /* uvec4 [2 * atom_count]: split parts (positions.glsl) */
+#define VKMD_PME_BINDING_KERNEL      8  /* vec2 [K0 K1 (K2/2 + 1)]: the convolution kernel */
+#define VKMD_PME_BINDING_ORDER       9  /* uint [slots]: the neighbour list's atom per slot */
 #define VKMD_PME_BINDING_NL_STATE    10 /* the neighbour list's vkmd_nl_state (slot_count) */
 #define VKMD_PME_BINDING_COUNT       11
 
