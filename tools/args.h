@@ -83,24 +83,6 @@ typedef struct args_option {
         .name = (n), .kind = ARGS_CHOICE, .out = (p), .choices = (c)                               \
     }
 
-/* The positional-restraint options of `vkmd run` and `vkmd energy`, into a
- * vkmd_restraint_spec (io/restraint_spec.h) named `spec`; k 0 is refused
- * (restraints with no force: leave --restrain out). */
-#define ARGS_RESTRAINT_OPTIONS(spec)                                                               \
-    ARG_STRING("--restrain", &(spec).mask), ARG_STRING("--restrain-file", &(spec).file),           \
-        ARG_DOUBLE("--restraint-k", &(spec).k, 1e-9, 1e6),                                         \
-        ARG_DOUBLE("--restraint-flat-bottom", &(spec).flat_bottom_a, 0, 1e3),                      \
-        ARG_STRING("--reference", &(spec).reference)
-#define ARGS_RESTRAINT_USAGE                                                                       \
-    "  --restrain MASK        positional restraints on the atoms of an AMBER mask, e.g.\n"         \
-    "                         '!:WAT,HOH,Na+,Cl- & !@H=' (docs/RESTRAINTS.md)\n"                   \
-    "  --restrain-file FILE   ... or on the atoms listed in FILE (1-based index or a-b a line)\n"  \
-    "  --restraint-k K        E = K |r - r0|^2, K in kcal/mol/A^2 (AMBER's restraint_wt;\n"        \
-    "                         default 10)\n"                                                       \
-    "  --restraint-flat-bottom A   no force within A angstrom of r0 (default 0)\n"                 \
-    "  --reference FILE       r0 from FILE (rst7, inpcrd or PDB; default: the starting\n"          \
-    "                         coordinates)\n"
-
 /* If argv[*i] is one of the `count` options, parses it (and its value,
  * advancing *i) into its `out`, sets *r (VKMD_OK or an error naming the
  * option) and returns 1; else returns 0 and leaves *r alone. */

@@ -8,6 +8,7 @@
 #include "forces/forcefield.h"
 #include "io/load.h"
 #include "io/restraint_spec.h"
+#include "md_options.h"
 #include "precision_options.h"
 #include "ref/ref.h"
 #include "vk/context.h"
@@ -38,12 +39,14 @@ static void usage(FILE *out)
         "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
         "                         system (off by default, as OpenMM; pmemd adds it)\n"
         "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol "
-        "A/e^2\n" PRECISION_OPTIONS_USAGE ARGS_RESTRAINT_USAGE
-        "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
-        "                         best Vulkan device; a Vulkan device by index or name\n"
-        "                         substring (see vkmd devices)\n"
-        "  --json                 one JSON object on stdout\n"
-        "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
+        "A/e^2\n" PRECISION_OPTIONS_USAGE);
+    md_options_usage(out, MD_OPTIONS_RESTRAINTS);
+    fprintf(out,
+            "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
+            "                         best Vulkan device; a Vulkan device by index or name\n"
+            "                         substring (see vkmd devices)\n"
+            "  --json                 one JSON object on stdout\n"
+            "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
 }
 
 /* Every term on the Vulkan device `device` ("gpu": the context's own
@@ -93,14 +96,14 @@ int cmd_energy(int argc, char **argv)
         ARG_CHOICE("--coulomb-constant", &coulomb, "openmm|amber"),
         ARG_STRING("--device", &device),
         ARG_FLAG("--json", &json),
-        ARG_STRING("--forces", &forces_path),
-        ARGS_RESTRAINT_OPTIONS(restrain)};
+        ARG_STRING("--forces", &forces_path)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
         int handled = 0;
         r = precision_options_parse(&precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r) ||
+            md_options_parse_restraints(&restrain, argc, argv, &i, &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);

@@ -6,7 +6,7 @@
 #include "args.h"
 #include "commands.h"
 #include "core/json_write.h"
-#include "precision_options.h"
+#include "md_options.h"
 #include "run_console.h"
 #include "run/equilibrate.h"
 #include "vk/context.h"
@@ -22,34 +22,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: vkmd equilibrate SYSTEM [options]\n"
             "  SYSTEM                 AMBER prmtop of a solvated system (periodic box)\n"
-            "  --coords FILE          coordinates: inpcrd, rst7, pdb or chk (default: SYSTEM's\n"
-            "                         basename .inpcrd or .rst7)\n"
-            "  --out DIR              output directory (default vkmd_equil; created)\n"
-            "  --temperature K        target temperature (default 300)\n"
-            "  --pressure BAR         pressure of the density and free stages (default 1)\n"
-            "  --barostat iso|aniso|membrane   barostat mode (default iso)\n"
-            "  --barostat-every N     steps between volume moves (default 25)\n"
-            "  --restrain MASK        restrained atoms, an AMBER mask (default: solute heavy\n"
-            "                         atoms, '" VKMD_EQUIL_SOLUTE_MASK "')\n"
-            "  --restraint-k K        restraint constant, kcal/mol/A^2, E = k |r - r0|^2\n"
-            "                         (default 10)\n"
-            "  --min-iterations N     minimisation iterations at most (default 2000)\n"
             "  --heat-ps PS           heating at constant volume (default 20)\n"
             "  --heat-increments N    bath raised to T in N equal steps (default 10)\n"
             "  --density-ps PS        constant pressure with restraints tapering (default 50)\n"
             "  --taper-stages N       restraint k from K to 0 in N equal parts (default 5)\n"
             "  --release-ps PS        constant pressure without restraints (default 50)\n"
             "  --scale F              multiply the three durations by F (e.g. 0.1 for a test)\n"
-            "  --report-every N       equilibrate.csv and energy.csv row every N steps\n"
-            "                         (default 500; stages are whole numbers of reports)\n"
-            "  --dt FS                time step in fs (default 2)\n"
-            "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
-            "  --hmr MASS             hydrogen mass repartitioning to MASS amu (default off)\n"
-            "  --seed S               random seed (default 1)\n"
-            "  --cutoff A             non-bonded cutoff in A (default 9)\n" PRECISION_OPTIONS_USAGE
-            "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
-            "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
-            "  --json                 summary as one JSON object on stdout\n"
+            "  restraints by default on the solute's heavy atoms, --restrain\n"
+            "                         '" VKMD_EQUIL_SOLUTE_MASK "'\n"
+            "MD options (the same in vkmd run and vkmd-mpi ensemble):\n");
+    md_options_usage(out, MD_OPTIONS_COMMON | MD_OPTIONS_RESTRAINTS);
+    fprintf(out,
             "Outputs in DIR: equilibrate.csv (stage, T, bath, restraint k and energy, density,\n"
             "solute RMSD), energy.csv, traj.dcd, stage_N_NAME.chk after each stage, and the\n"
             "final state: final.rst7 (positions, velocities, box), final.pdb, final.chk.\n"
@@ -57,10 +40,8 @@ static void usage(FILE *out)
 }
 
 typedef struct eq_cli {
+    md_options o; /* o.run becomes d.run */
     vkmd_equil_desc d;
-    precision_options precision;
-    const char *device;
-    int json;
     double scale;
     run_console console;
 } eq_cli;
@@ -68,39 +49,22 @@ typedef struct eq_cli {
 static vkmd_result parse(int argc, char **argv, eq_cli *q)
 {
     vkmd_equil_desc *d = &q->d;
-    vkmd_run_desc *rd = &d->run;
+    vkmd_run_desc *rd = &q->o.run;
     vkmd_result r = VKMD_OK;
-    int seed = 1, mode = 0;
-    const args_option opts[] = {
-        ARG_DOUBLE("--dt", &rd->md.dt_fs, 1e-3, 10),
-        ARG_DOUBLE("--temperature", &rd->md.temperature_k, 1e-3, 1e4),
-        ARG_DOUBLE("--friction", &rd->md.friction_per_ps, 1e-6, 1e3),
-        ARG_DOUBLE("--hmr", &rd->hmr_mass_amu, 1.0, 10.0),
-        ARG_DOUBLE("--cutoff", &rd->ff.cutoff_a, 1e-3, 1e4),
-        ARG_DOUBLE("--ewald-tolerance", &rd->ff.ewald_tolerance, 1e-12, 0.49),
-        ARG_DOUBLE("--pressure", &d->pressure_bar, 1e-6, 1e5),
-        ARG_DOUBLE("--restraint-k", &d->restraint_k, 1e-6, 1e6),
-        ARG_DOUBLE("--heat-ps", &d->heat_ps, 1e-6, 1e6),
-        ARG_DOUBLE("--density-ps", &d->density_ps, 1e-6, 1e6),
-        ARG_DOUBLE("--release-ps", &d->release_ps, 1e-6, 1e6),
-        ARG_DOUBLE("--scale", &q->scale, 1e-6, 1e3),
-        ARG_INT("--heat-increments", &d->heat_increments, 1, 20),
-        ARG_INT("--taper-stages", &d->taper_stages, 1, 20),
-        ARG_INT("--min-iterations", &rd->min.max_iterations, 1, 10000000),
-        ARG_INT("--barostat-every", &rd->md.barostat_every, 1, 1000000),
-        ARG_WHOLE("--report-every", &d->report_every, 0),
-        ARG_INT("--seed", &seed, 0, 2147483647),
-        ARG_CHOICE("--barostat", &mode, "iso|aniso|membrane"),
-        ARG_STRING("--coords", &rd->coords),
-        ARG_STRING("--out", &rd->out_dir),
-        ARG_STRING("--restrain", &d->mask),
-        ARG_STRING("--device", &q->device),
-        ARG_FLAG("--json", &q->json)};
+    const args_option opts[] = {ARG_DOUBLE("--heat-ps", &d->heat_ps, 1e-6, 1e6),
+                                ARG_DOUBLE("--density-ps", &d->density_ps, 1e-6, 1e6),
+                                ARG_DOUBLE("--release-ps", &d->release_ps, 1e-6, 1e6),
+                                ARG_DOUBLE("--scale", &q->scale, 1e-6, 1e3),
+                                ARG_INT("--heat-increments", &d->heat_increments, 1, 20),
+                                ARG_INT("--taper-stages", &d->taper_stages, 1, 20)};
+    const char *refusal = "not an option of vkmd equilibrate: its protocol sets the length "
+                          "(--heat-ps, --density-ps, --release-ps, --scale) and writes a "
+                          "checkpoint at every report";
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        int handled = 0;
-        r = precision_options_parse(&q->precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (md_options_parse(&q->o, MD_OPTIONS_COMMON | MD_OPTIONS_RESTRAINTS, refusal, argc, argv,
+                             &i, &r) ||
+            args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -115,10 +79,19 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
     }
     if (r == VKMD_OK && !rd->system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd equilibrate --help)");
-    rd->md.seed = (uint64_t)seed;
-    rd->md.barostat = mode == 1   ? VKMD_BAROSTAT_ANISO
-                      : mode == 2 ? VKMD_BAROSTAT_MEMBRANE
-                                  : VKMD_BAROSTAT_ISO;
+    md_options_finish(&q->o);
+    /* What the protocol owns: the pressure of its constant-pressure stages,
+     * the restraints it tapers, its report interval. */
+    if (r == VKMD_OK && md_options_given(&q->o, "--pressure") && rd->md.pressure_bar == 0)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "--pressure 0: the density and free stages run at constant pressure");
+    if (md_options_given(&q->o, "--pressure"))
+        d->pressure_bar = rd->md.pressure_bar;
+    rd->md.pressure_bar = 0;
+    d->mask = rd->restraints.mask;
+    d->restraint_k = rd->restraints.k;
+    if (md_options_given(&q->o, "--report-every"))
+        d->report_every = rd->report_every;
     if (!rd->out_dir)
         rd->out_dir = "vkmd_equil";
     if (q->scale > 0) {
@@ -126,7 +99,7 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
         d->density_ps = (d->density_ps > 0 ? d->density_ps : 50.0) * q->scale;
         d->release_ps = (d->release_ps > 0 ? d->release_ps : 50.0) * q->scale;
     }
-    rd->precision = precision_options_request(&q->precision);
+    d->run = *rd;
     return r;
 }
 
@@ -205,7 +178,7 @@ static void write_json(FILE *out, const vkmd_equil_desc *d, const vkmd_equil_sum
 int cmd_equilibrate(int argc, char **argv)
 {
     eq_cli q = {0};
-    q.precision = (precision_options)PRECISION_OPTIONS_INIT;
+    md_options_init(&q.o);
     vkmd_equil_desc checked;
     vkmd_result res = parse(argc, argv, &q);
     if (res == VKMD_OK)
@@ -215,8 +188,8 @@ int cmd_equilibrate(int argc, char **argv)
         return 2;
     }
     vkmd_vk_context *ctx = NULL;
-    const vkmd_vk_context_desc cdesc = {.device =
-                                            q.device && strcmp(q.device, "gpu") ? q.device : NULL};
+    const vkmd_vk_context_desc cdesc = {
+        .device = q.o.device && strcmp(q.o.device, "gpu") ? q.o.device : NULL};
     if ((res = vkmd_vk_context_create(&cdesc, &ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         return 1;
@@ -248,7 +221,7 @@ int cmd_equilibrate(int argc, char **argv)
     } else if ((res = vkmd_vk_context_check_validation(ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         exit_code = 1;
-    } else if (q.json) {
+    } else if (q.o.json) {
         write_json(stdout, &checked, &s);
     } else {
         write_text(stdout, &checked, &s);

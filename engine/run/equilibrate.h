@@ -7,7 +7,8 @@
  *      constant tapered from k to 0 in `taper_stages` equal parts;
  *   4. free: constant pressure, no restraints.
  * Restraints are AMBER's positional restraints (E = k |r - r0|^2) on the atoms
- * of `mask` (default: solute heavy atoms), r0 the starting coordinates.
+ * of `mask` (default: solute heavy atoms) or of run.restraints.file, r0 the
+ * starting coordinates or run.restraints.reference.
  *
  * One simulation runs every stage (the run controller sets it up: loading,
  * hydrogen mass repartitioning, precision, minimisation, velocities); between
@@ -31,10 +32,13 @@
 typedef struct vkmd_equil_desc {
     vkmd_run_desc run;       /* system, coords, out_dir, md (dt, friction, seed, temperature
                                 = the target T, default 300 K), ff, precision, hmr,
-                                min (minimiser settings; max iterations default 2000);
+                                min (minimiser settings; max iterations default 2000),
+                                restraints.file / flat_bottom_a / reference, traj_every,
+                                traj_path, restart_out; the integrator must be Langevin;
                                 steps, report_every and the restraint/barostat fields
                                 are set by the protocol */
-    const char *mask;        /* VKMD_EQUIL_SOLUTE_MASK */
+    const char *mask;        /* VKMD_EQUIL_SOLUTE_MASK, unless run.restraints.file names an
+                                atom list */
     double restraint_k;      /* 10 kcal/mol/A^2 */
     double pressure_bar;     /* 1 */
     double heat_ps;          /* 20 */

@@ -37,7 +37,7 @@
 #include "ensemble.h"
 #include "args.h"
 #include "io/dcd.h"
-#include "precision_options.h"
+#include "md_options.h"
 #include "rank_device.h"
 #include "run/remd.h"
 #include "run/run.h"
@@ -53,18 +53,18 @@
 enum { ROUND_CONTINUE = 0, ROUND_DONE = 1, ROUND_FAILED = 2 };
 
 typedef struct ensemble {
-    vkmd_run_desc d;
-    precision_options precision;
-    const char *device, *out, *remd_text, *remd_range;
+    md_options o; /* o.run: every replica's run, placed by place_replica */
+    const char *out, *remd_text, *remd_range;
     int64_t exchange_every;
-    int restart, demux, json;
+    int restart, demux;
     char **dirs;
     int dir_count;
     MPI_Comm comm;
     int rank, size, local_rank;
     int remd_on;
     vkmd_remd remd;
-    char replica_dir[4096], system_path[4096], coords_path[4096];
+    char replica_dir[4096], system_path[4096], coords_path[4096], traj_path[4200],
+        restart_out[4200], restrain_file[4200], reference[4200];
     char ck_path[4200], state_path[4200], device_name[256];
     FILE *replicas_csv, *exchange_csv; /* rank 0 */
     int peer_failed;                   /* a round saw a failed rank: no last round */
@@ -79,9 +79,9 @@ static void usage(FILE *out)
         "usage: mpirun -n R vkmd-mpi ensemble SYSTEM [options]\n"
         "  R replicas, one per MPI rank, each on the GPU of its node-local rank\n"
         "  SYSTEM                 AMBER prmtop, or water:N\n"
-        "  --out DIR              ensemble outputs (default vkmd_ensemble): replica_<r>/ per\n"
-        "                         replica (energy.csv, traj.dcd, final.pdb, checkpoint.chk),\n"
-        "                         replicas.csv, exchange.csv, ensemble.json\n"
+        "  outputs in --out DIR (default vkmd_ensemble): replica_<r>/ per replica\n"
+        "  (energy.csv, traj.dcd, final.pdb, checkpoint.chk), replicas.csv,\n"
+        "  exchange.csv, ensemble.json\n"
         "  --multidir D1 D2 ...   independent systems: rank r runs SYSTEM found in D_r, outputs\n"
         "                         in D_r (as many directories as ranks; last option)\n"
         "  --remd T1,T2,...       temperature replica exchange on this ladder (K, ascending,\n"
@@ -93,53 +93,22 @@ static void usage(FILE *out)
         "                         frames, gathered from the replicas that held it\n"
         "  --restart              continue every replica from its checkpoint.chk (and the\n"
         "                         exchange from remd_state.txt); give the same options\n"
-        "  --seed S               replica r uses seed S + r (default 1); the exchange's\n"
-        "                         random stream uses S\n"
-        "  --device gpu|N|NAME    one device for every rank (default: by node-local rank)\n"
-        "  --json                 the summary as JSON on stdout (rank 0)\n"
-        "  run options: --steps --dt --temperature (not with --remd) --friction\n"
-        "  --constraints --rigid-water --hmr --minimize --min-tol --equilibrate --com-every\n"
-        "  --report-every --traj-every --checkpoint-every --cutoff --ewald-tolerance --coords\n"
-        "  " PRECISION_OPTIONS_USAGE "  as in `vkmd run --help`\n");
+        "MD options (the same in vkmd run and vkmd equilibrate):\n");
+    md_options_usage(out, MD_OPTIONS_ALL);
 }
 
 static vkmd_result parse(int argc, char **argv, ensemble *e)
 {
-    vkmd_run_desc *d = &e->d;
+    vkmd_run_desc *d = &e->o.run;
     vkmd_result r = VKMD_OK;
-    int seed = 1, com = 100, constraints = 0, flexible = 0;
-    const args_option opts[] = {
-        ARG_DOUBLE("--dt", &d->md.dt_fs, 1e-3, 10),
-        ARG_DOUBLE("--temperature", &d->md.temperature_k, 1e-3, 1e4),
-        ARG_DOUBLE("--friction", &d->md.friction_per_ps, 1e-6, 1e3),
-        ARG_DOUBLE("--hmr", &d->hmr_mass_amu, 1.0, 10.0),
-        ARG_DOUBLE("--min-tol", &d->min.force_tol, 1e-6, 1e4),
-        ARG_DOUBLE("--cutoff", &d->ff.cutoff_a, 1e-3, 1e4),
-        ARG_DOUBLE("--ewald-tolerance", &d->ff.ewald_tolerance, 1e-12, 0.49),
-        ARG_WHOLE("--steps", &d->steps, -1),
-        ARG_WHOLE("--report-every", &d->report_every, -1),
-        ARG_WHOLE("--equilibrate", &d->equilibrate, 0),
-        ARG_WHOLE("--traj-every", &d->traj_every, -1),
-        ARG_WHOLE("--checkpoint-every", &d->checkpoint_every, -1),
-        ARG_WHOLE("--exchange-every", &e->exchange_every, 0),
-        ARG_INT("--seed", &seed, 0, 2147483647),
-        ARG_INT("--com-every", &com, 0, 2147483647),
-        ARG_CHOICE("--constraints", &constraints, "hbonds|none"),
-        ARG_CHOICE("--rigid-water", &flexible, "yes|no"),
-        ARG_STRING("--coords", &d->coords),
-        ARG_STRING("--out", &e->out),
-        ARG_STRING("--device", &e->device),
-        ARG_STRING("--remd", &e->remd_text),
-        ARG_STRING("--remd-range", &e->remd_range),
-        ARG_FLAG("--restart", &e->restart),
-        ARG_FLAG("--demux", &e->demux),
-        ARG_FLAG("--minimize", &d->minimize),
-        ARG_FLAG("--json", &e->json)};
+    const args_option opts[] = {ARG_WHOLE("--exchange-every", &e->exchange_every, 0),
+                                ARG_STRING("--remd", &e->remd_text),
+                                ARG_STRING("--remd-range", &e->remd_range),
+                                ARG_FLAG("--restart", &e->restart), ARG_FLAG("--demux", &e->demux)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        int handled = 0;
-        r = precision_options_parse(&e->precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (md_options_parse(&e->o, MD_OPTIONS_ALL, "", argc, argv, &i, &r) ||
+            args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -168,6 +137,9 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
     if (e->remd_on && d->md.temperature_k > 0)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--temperature with --remd: each replica's temperature is the ladder's");
+    if (e->remd_on && e->o.integrator)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--integrator verlet with --remd: replica exchange needs the bath");
     if (e->remd_on && e->dir_count)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--remd with --multidir: replica exchange runs one system");
@@ -175,13 +147,11 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--multidir has %d directories for %d ranks (one directory per rank)",
                          e->dir_count, e->size);
-    d->md.constraints = constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
-    d->md.flexible_water = flexible;
-    d->md.seed = (uint64_t)seed;
-    d->md.com_every = com > 0 ? com : -1;
-    d->precision = precision_options_request(&e->precision);
-    if (!e->out)
-        e->out = "vkmd_ensemble";
+    if (e->demux && d->traj_path)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--demux reads the replicas' traj.dcd (leave --traj out)");
+    md_options_finish(&e->o);
+    e->out = d->out_dir ? d->out_dir : "vkmd_ensemble";
     if (e->remd_on) {
         double ladder[VKMD_REMD_MAX_REPLICAS];
         int32_t n = 0;
@@ -195,7 +165,7 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
                              "the ladder has %d temperatures but there are %d ranks: run one "
                              "rank per replica (mpirun -n %d)",
                              n, e->size, n);
-        VKMD_TRY_RETURN(vkmd_remd_init(&e->remd, ladder, n, (uint64_t)seed));
+        VKMD_TRY_RETURN(vkmd_remd_init(&e->remd, ladder, n, (uint64_t)e->o.seed));
         d->md.temperature_k = ladder[e->rank];
     }
     /* Every rank's run must agree on when rounds and checkpoints happen. */
@@ -385,25 +355,33 @@ static vkmd_result make_dir(const char *dir)
     return VKMD_OK;
 }
 
-/* This rank's system, coordinates and output directory. */
+/* *path, when relative, as a path in dir (into buf). */
+static void place_path(const char **path, const char *dir, char *buf, size_t size)
+{
+    if (*path && !is_absolute_or_builtin(*path)) {
+        snprintf(buf, size, "%s/%s", dir, *path);
+        *path = buf;
+    }
+}
+
+/* This rank's system, coordinates and inputs (in its --multidir directory),
+ * output directory and outputs (in its replica directory). */
 static vkmd_result place_replica(ensemble *e)
 {
-    vkmd_run_desc *d = &e->d;
+    vkmd_run_desc *d = &e->o.run;
     if (e->dir_count) {
         const char *dir = e->dirs[e->rank];
         snprintf(e->replica_dir, sizeof e->replica_dir, "%s", dir);
-        if (!is_absolute_or_builtin(d->system)) {
-            snprintf(e->system_path, sizeof e->system_path, "%s/%s", dir, d->system);
-            d->system = e->system_path;
-        }
-        if (d->coords && !is_absolute_or_builtin(d->coords)) {
-            snprintf(e->coords_path, sizeof e->coords_path, "%s/%s", dir, d->coords);
-            d->coords = e->coords_path;
-        }
+        place_path(&d->system, dir, e->system_path, sizeof e->system_path);
+        place_path(&d->coords, dir, e->coords_path, sizeof e->coords_path);
+        place_path(&d->restraints.file, dir, e->restrain_file, sizeof e->restrain_file);
+        place_path(&d->restraints.reference, dir, e->reference, sizeof e->reference);
     } else {
         snprintf(e->replica_dir, sizeof e->replica_dir, "%s/replica_%d", e->out, e->rank);
         d->md.seed += (uint64_t)e->rank; /* independent noise and velocities per replica */
     }
+    place_path(&d->traj_path, e->replica_dir, e->traj_path, sizeof e->traj_path);
+    place_path(&d->restart_out, e->replica_dir, e->restart_out, sizeof e->restart_out);
     VKMD_TRY_RETURN(make_dir(e->replica_dir));
     d->out_dir = e->replica_dir;
     snprintf(e->ck_path, sizeof e->ck_path, "%s/checkpoint.chk", e->replica_dir);
@@ -607,7 +585,7 @@ static void rank_error(const ensemble *e, vkmd_result res)
 int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
 {
     ensemble e = {0};
-    e.precision = (precision_options)PRECISION_OPTIONS_INIT;
+    md_options_init(&e.o);
     e.comm = comm;
     MPI_Comm_rank(comm, &e.rank);
     MPI_Comm_size(comm, &e.size);
@@ -637,9 +615,9 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
     if (res == VKMD_OK)
         res = place_replica(&e);
     if (res == VKMD_OK)
-        res = rank_device_choose(e.device, e.local_rank, e.device_name, sizeof e.device_name);
+        res = rank_device_choose(e.o.device, e.local_rank, e.device_name, sizeof e.device_name);
     if (res == VKMD_OK)
-        res = vkmd_run_create(&e.d, &run);
+        res = vkmd_run_create(&e.o.run, &run);
     if (res == VKMD_OK && e.restart) {
         ck_step = vkmd_run_last_checkpoint(run, NULL);
         if (e.remd_on)
@@ -730,7 +708,7 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
             fprintf(stderr, "vkmd-mpi ensemble: %s: cannot write: %s\n", path, strerror(errno));
             exit_code = 1;
         }
-        write_summary(&e, all, stdout, e.json);
+        write_summary(&e, all, stdout, e.o.json);
     }
     free(all);
     MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
