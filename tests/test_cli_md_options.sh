@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MD options of `vkmd run`, `vkmd equilibrate` and `vkmd-mpi ensemble`
-# come from one table (tools/md_options.c): each command's --help prints the
+# come from one table (engine/run/run_options.c): each command's --help prints the
 # same "MD options" section (equilibrate without the production-run lines),
 # every option of it is accepted by every command, a value out of range gets
 # the same message from each, and the production-run options (--steps ...)

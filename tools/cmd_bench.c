@@ -3,7 +3,7 @@
  * result files written by the engine; --compare is bench_compare.c. The
  * force errors of --forces are against the double reference (ref/),
  * computed here, as is the CPU reference's rate of --uff. */
-#include "args.h"
+#include "core/options.h"
 #include "cmd_bench.h"
 #include "commands.h"
 #include "forces/forcefield.h"
@@ -259,7 +259,7 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     int ndt = 0;
     if (!runs)
         return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
-    res = args_list("--dt", dts, 2, 4, dt_list, 4, &ndt);
+    res = vkmd_option_list("--dt", dts, 2, 4, dt_list, 4, &ndt);
     for (int k = 0; res == VKMD_OK && k < ndt; ++k)
         if (dt_list[k] != 2 && dt_list[k] != 4)
             res =
@@ -316,31 +316,31 @@ int cmd_bench(int argc, char **argv)
         }
         return bench_compare_main(files, count, svg);
     }
-    const args_option opts[] = {ARG_FLAG("--forces", &forces),
-                                ARG_FLAG("--uff", &uff),
-                                ARG_FLAG("--relax", &relax),
-                                ARG_DOUBLE("--skin", &skin, 0.1, 15.0),
-                                ARG_DOUBLE("--outer-skin", &outer_skin, 0.1, 15.0),
-                                ARG_STRING("--systems", &systems),
-                                ARG_STRING("--device", &device),
-                                ARG_STRING("--json", &json),
-                                ARG_INT("--repeat", &repeat, 1, 100000),
-                                ARG_STRING("--molecule", &molecule),
-                                ARG_STRING("--minimizer", &minimizer),
-                                ARG_STRING("--replicas", &replica_list),
-                                ARG_STRING("--dt", &dts),
-                                ARG_INT("--steps", &md_steps, 1, 100000000)};
+    const vkmd_option opts[] = {VKMD_OPT_FLAG("--forces", &forces),
+                                VKMD_OPT_FLAG("--uff", &uff),
+                                VKMD_OPT_FLAG("--relax", &relax),
+                                VKMD_OPT_DOUBLE("--skin", &skin, 0.1, 15.0),
+                                VKMD_OPT_DOUBLE("--outer-skin", &outer_skin, 0.1, 15.0),
+                                VKMD_OPT_STRING("--systems", &systems),
+                                VKMD_OPT_STRING("--device", &device),
+                                VKMD_OPT_STRING("--json", &json),
+                                VKMD_OPT_INT("--repeat", &repeat, 1, 100000),
+                                VKMD_OPT_STRING("--molecule", &molecule),
+                                VKMD_OPT_STRING("--minimizer", &minimizer),
+                                VKMD_OPT_STRING("--replicas", &replica_list),
+                                VKMD_OPT_STRING("--dt", &dts),
+                                VKMD_OPT_INT("--steps", &md_steps, 1, 100000000)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
-        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--precision")) {
             vkmd_precision pr = VKMD_PRECISION_SINGLE;
-            if (!(v = args_value(argc, argv, &i)))
+            if (!(v = vkmd_option_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
             else if (!strcmp(v, "all")) {
                 pos_count = 3;
@@ -357,19 +357,19 @@ int cmd_bench(int argc, char **argv)
                                                             : VKMD_POSITIONS_FP32;
             }
         } else if (!strcmp(a, "--positions")) {
-            if (!(v = args_value(argc, argv, &i)))
+            if (!(v = vkmd_option_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
             else {
                 pos_count = 1;
                 r = vkmd_positions_mode_parse(v, &pos_modes[0]);
             }
         } else if (!strcmp(a, "--nonbonded")) {
-            if (!(v = args_value(argc, argv, &i)))
+            if (!(v = vkmd_option_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
             else if (!strcmp(v, "all"))
                 lj_all = 1;
             else
-                r = args_nonbonded(a, v, &lj_one, &lj_one_min_r);
+                r = vkmd_lj_option_parse(a, v, &lj_one, &lj_one_min_r);
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
         }
@@ -383,7 +383,7 @@ int cmd_bench(int argc, char **argv)
     int nrep = 0;
     if (r == VKMD_OK && uff) {
         double list[16];
-        r = args_list("--replicas", replica_list, 1, 10000000, list, 16, &nrep);
+        r = vkmd_option_list("--replicas", replica_list, 1, 10000000, list, 16, &nrep);
         for (int k = 0; r == VKMD_OK && k < nrep; ++k) {
             if (list[k] != floor(list[k]))
                 r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -409,7 +409,9 @@ int cmd_bench(int argc, char **argv)
                                         {VKMD_LJ_FP16, 5, 0},
                                         {VKMD_LJ_FP16_POWERS, 5, 0}};
     static const int md_all[] = {0, 3, 4};
-    const int lj_variants = !lj_all ? 1 : forces ? (int)ARRAY_LEN(all) : (int)ARRAY_LEN(md_all);
+    const int lj_variants = !lj_all  ? 1
+                            : forces ? (int)VKMD_ARRAY_LEN(all)
+                                     : (int)VKMD_ARRAY_LEN(md_all);
     bench_variant var[15];
     int variants = 0;
     for (int p = 0; p < pos_count; ++p)

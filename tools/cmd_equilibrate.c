@@ -3,10 +3,10 @@
  * restrained, heat at constant volume, bring to density at constant pressure
  * while the restraints taper off, release. Prints each stage's figures (text
  * or JSON) and where the final state is. */
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
 #include "core/json_write.h"
-#include "md_options.h"
+#include "run/run_options.h"
 #include "run_console.h"
 #include "run/equilibrate.h"
 #include "vk/context.h"
@@ -31,7 +31,7 @@ static void usage(FILE *out)
             "  restraints by default on the solute's heavy atoms, --restrain\n"
             "                         '" VKMD_EQUIL_SOLUTE_MASK "'\n"
             "MD options (the same in vkmd run and vkmd-mpi ensemble):\n");
-    md_options_usage(out, MD_OPTIONS_COMMON | MD_OPTIONS_RESTRAINTS);
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS);
     fprintf(out,
             "Outputs in DIR: equilibrate.csv (stage, T, bath, restraint k and energy, density,\n"
             "solute RMSD), energy.csv, traj.dcd, stage_N_NAME.chk after each stage, and the\n"
@@ -40,7 +40,7 @@ static void usage(FILE *out)
 }
 
 typedef struct eq_cli {
-    md_options o; /* o.run becomes d.run */
+    vkmd_run_options o; /* o.run becomes d.run */
     vkmd_equil_desc d;
     double scale;
     run_console console;
@@ -51,20 +51,20 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
     vkmd_equil_desc *d = &q->d;
     vkmd_run_desc *rd = &q->o.run;
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_DOUBLE("--heat-ps", &d->heat_ps, 1e-6, 1e6),
-                                ARG_DOUBLE("--density-ps", &d->density_ps, 1e-6, 1e6),
-                                ARG_DOUBLE("--release-ps", &d->release_ps, 1e-6, 1e6),
-                                ARG_DOUBLE("--scale", &q->scale, 1e-6, 1e3),
-                                ARG_INT("--heat-increments", &d->heat_increments, 1, 20),
-                                ARG_INT("--taper-stages", &d->taper_stages, 1, 20)};
+    const vkmd_option opts[] = {VKMD_OPT_DOUBLE("--heat-ps", &d->heat_ps, 1e-6, 1e6),
+                                VKMD_OPT_DOUBLE("--density-ps", &d->density_ps, 1e-6, 1e6),
+                                VKMD_OPT_DOUBLE("--release-ps", &d->release_ps, 1e-6, 1e6),
+                                VKMD_OPT_DOUBLE("--scale", &q->scale, 1e-6, 1e3),
+                                VKMD_OPT_INT("--heat-increments", &d->heat_increments, 1, 20),
+                                VKMD_OPT_INT("--taper-stages", &d->taper_stages, 1, 20)};
     const char *refusal = "not an option of vkmd equilibrate: its protocol sets the length "
                           "(--heat-ps, --density-ps, --release-ps, --scale) and writes a "
                           "checkpoint at every report";
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (md_options_parse(&q->o, MD_OPTIONS_COMMON | MD_OPTIONS_RESTRAINTS, refusal, argc, argv,
-                             &i, &r) ||
-            args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_run_options_parse(&q->o, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS,
+                                   refusal, argc, argv, &i, &r) ||
+            vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -79,18 +79,18 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
     }
     if (r == VKMD_OK && !rd->system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd equilibrate --help)");
-    md_options_finish(&q->o);
+    vkmd_run_options_finish(&q->o);
     /* What the protocol owns: the pressure of its constant-pressure stages,
      * the restraints it tapers, its report interval. */
-    if (r == VKMD_OK && md_options_given(&q->o, "--pressure") && rd->md.pressure_bar == 0)
+    if (r == VKMD_OK && vkmd_run_options_given(&q->o, "--pressure") && rd->md.pressure_bar == 0)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                       "--pressure 0: the density and free stages run at constant pressure");
-    if (md_options_given(&q->o, "--pressure"))
+    if (vkmd_run_options_given(&q->o, "--pressure"))
         d->pressure_bar = rd->md.pressure_bar;
     rd->md.pressure_bar = 0;
     d->mask = rd->restraints.mask;
     d->restraint_k = rd->restraints.k;
-    if (md_options_given(&q->o, "--report-every"))
+    if (vkmd_run_options_given(&q->o, "--report-every"))
         d->report_every = rd->report_every;
     if (!rd->out_dir)
         rd->out_dir = "vkmd_equil";
@@ -178,7 +178,7 @@ static void write_json(FILE *out, const vkmd_equil_desc *d, const vkmd_equil_sum
 int cmd_equilibrate(int argc, char **argv)
 {
     eq_cli q = {0};
-    md_options_init(&q.o);
+    vkmd_run_options_init(&q.o);
     vkmd_equil_desc checked;
     vkmd_result res = parse(argc, argv, &q);
     if (res == VKMD_OK)

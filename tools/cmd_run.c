@@ -4,9 +4,9 @@
  * parses the options, draws the progress line, hosts the viewer window
  * (viewer/viewer.h) between pieces of steps, stops at the next report step
  * on SIGINT/SIGTERM and prints the summary (text, or JSON with --json). */
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
-#include "md_options.h"
+#include "run/run_options.h"
 #include "run_console.h"
 #include "run/run.h"
 #include "run/run_summary.h"
@@ -38,11 +38,11 @@ static void usage(FILE *out)
             "  --frames N             with a window: stop after N frames (the run ends at the\n"
             "                         next report step, with its checkpoint)\n"
             "MD options (the same in vkmd equilibrate and vkmd-mpi ensemble):\n");
-    md_options_usage(out, MD_OPTIONS_ALL);
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_ALL);
 }
 
 typedef struct run_cli {
-    md_options o; /* o.run: the run's description */
+    vkmd_run_options o; /* o.run: the run's description */
     window_options win;
     const vkmd_run_info *info; /* while running */
     run_console console;
@@ -54,11 +54,11 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
 {
     vkmd_run_desc *d = &q->o.run;
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_STRING("--restart", &d->restart)};
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--restart", &d->restart)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (md_options_parse(&q->o, MD_OPTIONS_ALL, "", argc, argv, &i, &r) ||
-            args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r) ||
+        if (vkmd_run_options_parse(&q->o, VKMD_RUN_OPTIONS_ALL, "", argc, argv, &i, &r) ||
+            vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r) ||
             window_options_parse(argc, argv, &i, &q->win, &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -74,7 +74,7 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
     }
     if (r == VKMD_OK && !d->system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd run --help)");
-    md_options_finish(&q->o);
+    vkmd_run_options_finish(&q->o);
     return r;
 }
 
@@ -139,7 +139,7 @@ static vkmd_result cli_idle(void *user, int64_t step, int64_t *max_steps, int *e
 int cmd_run(int argc, char **argv)
 {
     run_cli q = {0};
-    md_options_init(&q.o);
+    vkmd_run_options_init(&q.o);
     vkmd_run_desc checked;
     vkmd_result res = parse(argc, argv, &q);
     if (res == VKMD_OK && (res = window_options_check(&q.win)) == VKMD_OK)

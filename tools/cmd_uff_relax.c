@@ -18,7 +18,7 @@
  * md: Langevin dynamics of --replicas copies of MOL (sim/uff_md.h), each
  * replica's mean temperature; the same seed gives the same digits. */
 #include "cmd_uff_relax.h"
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
@@ -95,13 +95,13 @@ typedef struct relax_request {
 /* The options of `opts` (and with win, the window options) and MOL of
  * vkmd uff relax | md, or a usage error; --help prints the usage and sets
  * *help. */
-static vkmd_result uff_args(int argc, char **argv, const args_option *opts, size_t count,
+static vkmd_result uff_args(int argc, char **argv, const vkmd_option *opts, size_t count,
                             const char *cmd, window_options *win, const char **molecule, int *help)
 {
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (args_table(argc, argv, &i, opts, count, &r) ||
+        if (vkmd_options_parse(argc, argv, &i, opts, count, &r) ||
             (win && window_options_parse(argc, argv, &i, win, &r)))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -134,22 +134,23 @@ static int args_exit(vkmd_result r, const char *cmd)
 static int relax_args(int argc, char **argv, relax_request *q)
 {
     int help = 0;
-    const args_option opts[] = {ARG_STRING("--confs", &q->confs),
-                                ARG_STRING("--out", &q->out),
-                                ARG_STRING("--device", &q->device),
-                                ARG_STRING("--minimizer", &q->minimizer),
-                                ARG_FLAG("--json", &q->json),
-                                ARG_FLAG("--rms", &q->rms),
-                                ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
-                                ARG_INT("--max-steps", &q->max_steps, 0, 1 << 30),
-                                ARG_INT("--max-iterations", &q->max_steps, 0, 1 << 30),
-                                ARG_INT("--memory", &q->memory, 0, VKMD_UFF_LBFGS_MAX_MEMORY),
-                                ARG_INT("--seed", &q->seed, 0, 2147483647),
-                                ARG_DOUBLE("--perturb", &q->perturb, 0, 10),
-                                ARG_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6),
-                                ARG_DOUBLE("--energy-tol", &q->energy_tol, 0, 1),
-                                ARG_DOUBLE("--prune-rms", &q->prune_rms, 0, 100)};
-    vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "relax", NULL, &q->molecule, &help);
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--confs", &q->confs),
+                                VKMD_OPT_STRING("--out", &q->out),
+                                VKMD_OPT_STRING("--device", &q->device),
+                                VKMD_OPT_STRING("--minimizer", &q->minimizer),
+                                VKMD_OPT_FLAG("--json", &q->json),
+                                VKMD_OPT_FLAG("--rms", &q->rms),
+                                VKMD_OPT_INT("--replicas", &q->replicas, 1, 1 << 24),
+                                VKMD_OPT_INT("--max-steps", &q->max_steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--max-iterations", &q->max_steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--memory", &q->memory, 0, VKMD_UFF_LBFGS_MAX_MEMORY),
+                                VKMD_OPT_INT("--seed", &q->seed, 0, 2147483647),
+                                VKMD_OPT_DOUBLE("--perturb", &q->perturb, 0, 10),
+                                VKMD_OPT_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6),
+                                VKMD_OPT_DOUBLE("--energy-tol", &q->energy_tol, 0, 1),
+                                VKMD_OPT_DOUBLE("--prune-rms", &q->prune_rms, 0, 100)};
+    vkmd_result r =
+        uff_args(argc, argv, opts, VKMD_ARRAY_LEN(opts), "relax", NULL, &q->molecule, &help);
     if (help)
         return 0;
     if (r == VKMD_OK && !q->out)
@@ -472,16 +473,17 @@ typedef struct md_request {
 static int md_args(int argc, char **argv, md_request *q)
 {
     int help = 0;
-    const args_option opts[] = {ARG_STRING("--out", &q->out),
-                                ARG_STRING("--device", &q->device),
-                                ARG_FLAG("--json", &q->json),
-                                ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
-                                ARG_INT("--steps", &q->steps, 0, 1 << 30),
-                                ARG_INT("--seed", &q->seed, 0, 2147483647),
-                                ARG_DOUBLE("--dt", &q->dt, 1e-3, 10),
-                                ARG_DOUBLE("--temperature", &q->temperature, 1e-3, 1e5),
-                                ARG_DOUBLE("--friction", &q->friction, 1e-6, 1e4)};
-    vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "md", &q->win, &q->molecule, &help);
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--out", &q->out),
+                                VKMD_OPT_STRING("--device", &q->device),
+                                VKMD_OPT_FLAG("--json", &q->json),
+                                VKMD_OPT_INT("--replicas", &q->replicas, 1, 1 << 24),
+                                VKMD_OPT_INT("--steps", &q->steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--seed", &q->seed, 0, 2147483647),
+                                VKMD_OPT_DOUBLE("--dt", &q->dt, 1e-3, 10),
+                                VKMD_OPT_DOUBLE("--temperature", &q->temperature, 1e-3, 1e5),
+                                VKMD_OPT_DOUBLE("--friction", &q->friction, 1e-6, 1e4)};
+    vkmd_result r =
+        uff_args(argc, argv, opts, VKMD_ARRAY_LEN(opts), "md", &q->win, &q->molecule, &help);
     if (help)
         return 0;
     if (r == VKMD_OK)

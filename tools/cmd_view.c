@@ -4,7 +4,7 @@
  * conformers play as frames). Frames come made whole from io/frame_source.h
  * and are uploaded into a positions buffer the window draws from, as it
  * draws a running simulation's. */
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
 #include "io/frame_source.h"
 #include "vk/buffer.h"
@@ -43,12 +43,12 @@ int cmd_view(int argc, char **argv)
     window_options win = {0};
     int every = 1;
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_STRING("--coords", &coords), ARG_STRING("--traj", &traj),
-                                ARG_STRING("--device", &device),
-                                ARG_INT("--every", &every, 1, 100000000)};
+    const vkmd_option opts[] = {
+        VKMD_OPT_STRING("--coords", &coords), VKMD_OPT_STRING("--traj", &traj),
+        VKMD_OPT_STRING("--device", &device), VKMD_OPT_INT("--every", &every, 1, 100000000)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);

@@ -35,9 +35,9 @@
  * and with --demux temperature_<i>.dcd, the frames sampled at ladder
  * temperature i. */
 #include "ensemble.h"
-#include "args.h"
+#include "core/options.h"
 #include "io/dcd.h"
-#include "md_options.h"
+#include "run/run_options.h"
 #include "rank_device.h"
 #include "run/remd.h"
 #include "run/run.h"
@@ -53,7 +53,7 @@
 enum { ROUND_CONTINUE = 0, ROUND_DONE = 1, ROUND_FAILED = 2 };
 
 typedef struct ensemble {
-    md_options o; /* o.run: every replica's run, placed by place_replica */
+    vkmd_run_options o; /* o.run: every replica's run, placed by place_replica */
     const char *out, *remd_text, *remd_range;
     int64_t exchange_every;
     int restart, demux;
@@ -94,21 +94,21 @@ static void usage(FILE *out)
         "  --restart              continue every replica from its checkpoint.chk (and the\n"
         "                         exchange from remd_state.txt); give the same options\n"
         "MD options (the same in vkmd run and vkmd equilibrate):\n");
-    md_options_usage(out, MD_OPTIONS_ALL);
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_ALL);
 }
 
 static vkmd_result parse(int argc, char **argv, ensemble *e)
 {
     vkmd_run_desc *d = &e->o.run;
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_WHOLE("--exchange-every", &e->exchange_every, 0),
-                                ARG_STRING("--remd", &e->remd_text),
-                                ARG_STRING("--remd-range", &e->remd_range),
-                                ARG_FLAG("--restart", &e->restart), ARG_FLAG("--demux", &e->demux)};
+    const vkmd_option opts[] = {
+        VKMD_OPT_WHOLE("--exchange-every", &e->exchange_every, 0),
+        VKMD_OPT_STRING("--remd", &e->remd_text), VKMD_OPT_STRING("--remd-range", &e->remd_range),
+        VKMD_OPT_FLAG("--restart", &e->restart), VKMD_OPT_FLAG("--demux", &e->demux)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (md_options_parse(&e->o, MD_OPTIONS_ALL, "", argc, argv, &i, &r) ||
-            args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_run_options_parse(&e->o, VKMD_RUN_OPTIONS_ALL, "", argc, argv, &i, &r) ||
+            vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -150,7 +150,7 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
     if (e->demux && d->traj_path)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--demux reads the replicas' traj.dcd (leave --traj out)");
-    md_options_finish(&e->o);
+    vkmd_run_options_finish(&e->o);
     e->out = d->out_dir ? d->out_dir : "vkmd_ensemble";
     if (e->remd_on) {
         double ladder[VKMD_REMD_MAX_REPLICAS];
@@ -585,7 +585,7 @@ static void rank_error(const ensemble *e, vkmd_result res)
 int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
 {
     ensemble e = {0};
-    md_options_init(&e.o);
+    vkmd_run_options_init(&e.o);
     e.comm = comm;
     MPI_Comm_rank(comm, &e.rank);
     MPI_Comm_size(comm, &e.size);

@@ -21,7 +21,7 @@
  * Each rank formats its block in memory; rank 0 gathers (MPI_Gatherv) and
  * writes. */
 #include "uff_screen.h"
-#include "args.h"
+#include "core/options.h"
 #include "core/json_write.h"
 #include "io/sdf.h"
 #include "io/uff_load.h"
@@ -69,18 +69,18 @@ static void usage(FILE *out)
 static vkmd_result parse(int argc, char **argv, screen *s)
 {
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_STRING("--out", &s->out),
-                                ARG_STRING("--json-out", &s->json_out),
-                                ARG_STRING("--device", &s->device),
-                                ARG_STRING("--minimizer", &s->minimizer),
-                                ARG_INT("--max-steps", &s->max_steps, 0, 1 << 30),
-                                ARG_INT("--memory", &s->memory, 0, 16),
-                                ARG_INT("--replicas", &s->replicas, 1, 1 << 24),
-                                ARG_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6),
-                                ARG_DOUBLE("--energy-tol", &s->energy_tol, 0, 1)};
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--out", &s->out),
+                                VKMD_OPT_STRING("--json-out", &s->json_out),
+                                VKMD_OPT_STRING("--device", &s->device),
+                                VKMD_OPT_STRING("--minimizer", &s->minimizer),
+                                VKMD_OPT_INT("--max-steps", &s->max_steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--memory", &s->memory, 0, 16),
+                                VKMD_OPT_INT("--replicas", &s->replicas, 1, 1 << 24),
+                                VKMD_OPT_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6),
+                                VKMD_OPT_DOUBLE("--energy-tol", &s->energy_tol, 0, 1)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
