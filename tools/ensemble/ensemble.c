@@ -28,18 +28,18 @@
  * and exchange states must agree, and the continuation is bitwise the run
  * that did not stop.
  *
- * Outputs of the ensemble (rank 0, in --out DIR): replicas.csv (at each
- * round: each replica's temperature index during the steps that led to it,
- * and its potential energy), exchange.csv (every tried pair), ensemble.json
- * (the summary: acceptance per pair, per-replica speed and temperatures),
- * and with --demux temperature_<i>.dcd, the frames sampled at ladder
- * temperature i. */
+ * Outputs of the ensemble (rank 0, in --out DIR; written by the engine's
+ * run/remd_files.h): replicas.csv (at each round: each replica's
+ * temperature index during the steps that led to it, and its potential
+ * energy), exchange.csv (every tried pair), ensemble.json (the summary:
+ * acceptance per pair, per-replica speed and temperatures), and with
+ * --demux temperature_<i>.dcd, the frames sampled at ladder temperature i.
+ * What is left here is MPI: the rounds, the gathers, who stops when. */
 #include "ensemble.h"
 #include "core/options.h"
-#include "io/dcd.h"
 #include "run/run_options.h"
 #include "rank_device.h"
-#include "run/remd.h"
+#include "run/remd_files.h"
 #include "run/run.h"
 #include "sim/md.h"
 #include "vk/context.h"
@@ -66,10 +66,10 @@ typedef struct ensemble {
     char replica_dir[4096], system_path[4096], coords_path[4096], traj_path[4200],
         restart_out[4200], restrain_file[4200], reference[4200];
     char ck_path[4200], state_path[4200], device_name[256];
-    FILE *replicas_csv, *exchange_csv; /* rank 0 */
-    int peer_failed;                   /* a round saw a failed rank: no last round */
-    double *round;                     /* [3 * size]: status, potential, step */
-    int64_t fail_step;                 /* VKMD_ENSEMBLE_FAIL (tests): this rank fails here */
+    vkmd_remd_logs logs; /* rank 0 */
+    int peer_failed;     /* a round saw a failed rank: no last round */
+    double *round;       /* [3 * size]: status, potential, step */
+    int64_t fail_step;   /* VKMD_ENSEMBLE_FAIL (tests): this rank fails here */
 } ensemble;
 
 static void usage(FILE *out)
@@ -207,66 +207,6 @@ static vkmd_result peer_failure(ensemble *e, int who, int64_t step)
                      who, who, st == ROUND_FAILED ? "failed" : "ended early", (long long)step);
 }
 
-/* ---- logs (rank 0) ------------------------------------------------------ */
-
-/* Keeps the header and the rows of `path` whose step (first field) is at
- * most max_step, then opens it for appending. */
-static vkmd_result log_open(const char *path, const char *header, int restart, int64_t max_step,
-                            FILE **out)
-{
-    if (restart) {
-        FILE *in = fopen(path, "r");
-        if (!in)
-            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open to continue it: %s", path,
-                             strerror(errno));
-        char tmp[4300];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *o = fopen(tmp, "w");
-        if (!o) {
-            fclose(in);
-            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-        }
-        char line[8192];
-        int first = 1;
-        while (fgets(line, sizeof line, in)) {
-            if (first || strtoll(line, NULL, 10) <= max_step)
-                fputs(line, o);
-            first = 0;
-        }
-        fclose(in);
-        if (fclose(o) != 0 || rename(tmp, path) != 0)
-            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot rewrite: %s", path, strerror(errno));
-        *out = fopen(path, "a");
-    } else {
-        *out = fopen(path, "w");
-        if (*out)
-            fprintf(*out, "%s\n", header);
-    }
-    if (!*out)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-    return VKMD_OK;
-}
-
-static vkmd_result logs_open(ensemble *e, int64_t start_step)
-{
-    char path[4200], header[8192];
-    int n = 0;
-    n += snprintf(header + n, sizeof header - n, "step,time_ps");
-    for (int r = 0; r < e->size && n < (int)sizeof header; ++r)
-        n += snprintf(header + n, sizeof header - n, ",t_index_%d", r);
-    for (int r = 0; r < e->size && n < (int)sizeof header; ++r)
-        n += snprintf(header + n, sizeof header - n, ",potential_%d_kcal_mol", r);
-    snprintf(path, sizeof path, "%s/replicas.csv", e->out);
-    VKMD_TRY_RETURN(log_open(path, header, e->restart, start_step, &e->replicas_csv));
-    if (!e->remd_on)
-        return VKMD_OK;
-    snprintf(path, sizeof path, "%s/exchange.csv", e->out);
-    return log_open(path,
-                    "step,pair,t_lo_k,t_hi_k,replica_lo,replica_hi,potential_lo_kcal_mol,"
-                    "potential_hi_kcal_mol,probability,accepted",
-                    e->restart, start_step, &e->exchange_csv);
-}
-
 /* ---- the run's hooks ---------------------------------------------------- */
 
 static vkmd_result ens_begin(void *user, const vkmd_run_info *info)
@@ -305,26 +245,13 @@ static vkmd_result ens_retemper(void *user, const vkmd_run_sample *s, double *t)
         pot[r] = e->round[3 * r + 1];
         before[r] = e->remd_on ? e->remd.temp_index[r] : r;
     }
-    if (e->replicas_csv) {
-        fprintf(e->replicas_csv, "%lld,%.6f", (long long)s->step, s->time_ps);
-        for (int r = 0; r < e->size; ++r)
-            fprintf(e->replicas_csv, ",%d", before[r]);
-        for (int r = 0; r < e->size; ++r)
-            fprintf(e->replicas_csv, ",%.10g", pot[r]);
-        fputc('\n', e->replicas_csv);
-    }
+    vkmd_remd_logs_round(&e->logs, s->step, s->time_ps, before, pot);
     if (!e->remd_on)
         return VKMD_OK;
     vkmd_remd_pair pairs[VKMD_REMD_MAX_REPLICAS / 2 + 1];
     int32_t np = 0;
     VKMD_TRY_RETURN(vkmd_remd_exchange(&e->remd, pot, pairs, &np));
-    for (int32_t k = 0; k < np && e->exchange_csv; ++k) {
-        const vkmd_remd_pair *p = &pairs[k];
-        fprintf(e->exchange_csv, "%lld,%d,%.6f,%.6f,%d,%d,%.10g,%.10g,%.6f,%d\n",
-                (long long)s->step, p->pair, e->remd.temperature_k[p->pair],
-                e->remd.temperature_k[p->pair + 1], p->replica_lo, p->replica_hi,
-                pot[p->replica_lo], pot[p->replica_hi], p->probability, p->accepted);
-    }
+    vkmd_remd_logs_pairs(&e->logs, s->step, &e->remd, pairs, np, pot);
     *t = vkmd_remd_temperature_of(&e->remd, e->rank);
     return VKMD_OK;
 }
@@ -333,10 +260,7 @@ static vkmd_result ens_checkpoint(void *user, int64_t step, const char *path)
 {
     ensemble *e = user;
     (void)path;
-    if (e->replicas_csv)
-        fflush(e->replicas_csv);
-    if (e->exchange_csv)
-        fflush(e->exchange_csv);
+    VKMD_TRY_RETURN(vkmd_remd_logs_flush(&e->logs));
     return e->remd_on ? vkmd_remd_save(&e->remd, step, e->state_path) : VKMD_OK;
 }
 
@@ -391,188 +315,7 @@ static vkmd_result place_replica(ensemble *e)
     return VKMD_OK;
 }
 
-/* A restart's exchange state, checked against the ladder asked for. */
-static vkmd_result load_state(ensemble *e, int64_t ck_step)
-{
-    vkmd_remd st;
-    int64_t step = -1;
-    VKMD_TRY_RETURN(vkmd_remd_load(e->state_path, &st, &step));
-    if (step != ck_step)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s is at step %lld but %s at step %lld: the exchange state and the "
-                         "checkpoint must be of the same step",
-                         e->state_path, (long long)step, e->ck_path, (long long)ck_step);
-    if (st.replica_count != e->remd.replica_count || st.seed != e->remd.seed)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s: %d replicas, seed %llu; this run asks for %d, seed %llu",
-                         e->state_path, st.replica_count, (unsigned long long)st.seed,
-                         e->remd.replica_count, (unsigned long long)e->remd.seed);
-    for (int i = 0; i < st.replica_count; ++i)
-        if (st.temperature_k[i] != e->remd.temperature_k[i])
-            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                             "%s: temperature %d is %.17g K; this run asks for %.17g K",
-                             e->state_path, i, st.temperature_k[i], e->remd.temperature_k[i]);
-    e->remd = st;
-    return VKMD_OK;
-}
-
-/* ---- demultiplexing ----------------------------------------------------- */
-
-/* DIR/temperature_<i>.dcd from the replicas' traj.dcd and replicas.csv: the
- * frame at step s of replica r was sampled at the temperature index that r
- * held during the steps up to s, which is replicas.csv's t_index_r in the
- * first row at or after s (frames divide the exchange interval). */
-static vkmd_result demux(ensemble *e, const vkmd_run *run)
-{
-    vkmd_result res = VKMD_OK;
-    const int n = e->size;
-    const vkmd_system *sys = vkmd_run_system(run);
-    const vkmd_run_desc *d = vkmd_run_desc_get(run);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/replicas.csv", e->out);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-    int64_t cap = 1024, rows = 0, *steps = malloc(sizeof *steps * cap);
-    int32_t *idx = malloc(sizeof *idx * cap * n);
-    char line[8192];
-    if (!fgets(line, sizeof line, f)) /* header */
-        rows = 0;
-    while (steps && idx && fgets(line, sizeof line, f)) {
-        if (rows == cap) {
-            cap *= 2;
-            int64_t *s2 = realloc(steps, sizeof *s2 * cap);
-            int32_t *i2 = realloc(idx, sizeof *i2 * cap * n);
-            if (s2)
-                steps = s2;
-            if (i2)
-                idx = i2;
-            if (!s2 || !i2)
-                break;
-        }
-        char *p = line;
-        steps[rows] = strtoll(p, &p, 10);
-        strtod(p + 1, &p); /* time */
-        for (int r = 0; r < n; ++r)
-            idx[rows * n + r] = (int32_t)strtol(p + 1, &p, 10);
-        ++rows;
-    }
-    fclose(f);
-    vkmd_dcd_reader *in[VKMD_REMD_MAX_REPLICAS] = {0};
-    vkmd_dcd_writer *out[VKMD_REMD_MAX_REPLICAS] = {0};
-    double *xyz = malloc(sizeof *xyz * 3 * (size_t)sys->atom_count);
-    if (!steps || !idx || !xyz) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "demux: out of memory");
-        goto cleanup;
-    }
-    const vkmd_dcd_desc wd = {.atom_count = sys->atom_count,
-                              .dt_fs = d->md.dt_fs,
-                              .steps_per_frame = (int32_t)d->traj_every,
-                              .first_step = d->traj_every,
-                              .periodic = sys->box.periodic};
-    int32_t frames = -1;
-    for (int r = 0; r < n; ++r) {
-        snprintf(path, sizeof path, "%s/replica_%d/traj.dcd", e->out, r);
-        VKMD_TRY(vkmd_dcd_reader_open(path, &in[r]));
-        const int32_t fc = vkmd_dcd_reader_info(in[r])->frame_count;
-        frames = frames < 0 || fc < frames ? fc : frames;
-        snprintf(path, sizeof path, "%s/temperature_%d.dcd", e->out, r);
-        VKMD_TRY(vkmd_dcd_writer_create(path, &wd, &out[r]));
-    }
-    int64_t row = 0;
-    for (int32_t k = 0; k < frames; ++k) {
-        const int64_t step = (int64_t)(k + 1) * d->traj_every;
-        while (row < rows && steps[row] < step)
-            ++row;
-        if (row >= rows)
-            break; /* after the last round: no index recorded */
-        for (int r = 0; r < n; ++r) {
-            vkmd_box box = sys->box;
-            VKMD_TRY(vkmd_dcd_reader_frame(in[r], k, xyz, &box));
-            VKMD_TRY(vkmd_dcd_writer_append(out[idx[row * n + r]], xyz, &box));
-        }
-    }
-cleanup:
-    for (int r = 0; r < n; ++r) {
-        vkmd_dcd_reader_close(in[r]);
-        if (out[r]) {
-            const vkmd_result c = vkmd_dcd_writer_close(out[r]);
-            if (res == VKMD_OK)
-                res = c;
-        }
-    }
-    free(steps);
-    free(idx);
-    free(xyz);
-    return res;
-}
-
-/* ---- the summary (rank 0) ----------------------------------------------- */
-
 enum { SUM_NS_DAY, SUM_WALL, SUM_MEAN_T, SUM_SD_T, SUM_POT, SUM_LAST, SUM_N };
-
-static void write_summary(ensemble *e, const double *all, FILE *out, int json)
-{
-    const int n = e->size;
-    double total = 0, wall = 0;
-    for (int r = 0; r < n; ++r) {
-        total += all[r * SUM_N + SUM_NS_DAY];
-        wall = all[r * SUM_N + SUM_WALL] > wall ? all[r * SUM_N + SUM_WALL] : wall;
-    }
-    if (!json) {
-        fprintf(out,
-                "vkmd-mpi ensemble: %d replicas on %d ranks, %lld steps each, %.1f s (slowest "
-                "rank); %.3f ns/day in all (%.3f per replica)\n",
-                n, e->size, (long long)all[SUM_LAST], wall, total, total / n);
-        for (int r = 0; r < n; ++r) {
-            fprintf(out,
-                    "  replica %d: %.3f ns/day, T %.2f +- %.2f K, final potential %.4f kcal/mol", r,
-                    all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_MEAN_T],
-                    all[r * SUM_N + SUM_SD_T], all[r * SUM_N + SUM_POT]);
-            if (e->remd_on)
-                fprintf(out, ", now at %.2f K", vkmd_remd_temperature_of(&e->remd, r));
-            fputc('\n', out);
-        }
-        for (int i = 0; e->remd_on && i + 1 < n; ++i)
-            fprintf(out, "  pair %d (%.2f K <-> %.2f K): %lld of %lld swaps accepted (%.3f)\n", i,
-                    e->remd.temperature_k[i], e->remd.temperature_k[i + 1],
-                    (long long)e->remd.pair_accepted[i], (long long)e->remd.pair_tries[i],
-                    e->remd.pair_tries[i] ? (double)e->remd.pair_accepted[i] / e->remd.pair_tries[i]
-                                          : 0.0);
-        fprintf(out, "  outputs in %s/\n", e->out);
-        return;
-    }
-    fprintf(out, "{\"replicas\": %d, \"ranks\": %d, \"steps\": %lld, \"exchange_every\": %lld, ", n,
-            e->size, (long long)all[SUM_LAST], (long long)e->exchange_every);
-    fprintf(out, "\"wall_s\": %.3f, \"ns_per_day_total\": %.4f, \"replica\": [", wall, total);
-    for (int r = 0; r < n; ++r) {
-        fprintf(out,
-                "%s{\"index\": %d, \"ns_per_day\": %.4f, \"mean_temperature_k\": %.4f, "
-                "\"sd_temperature_k\": %.4f, \"final_potential_kcal_mol\": %.6f%s",
-                r ? ", " : "", r, all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_MEAN_T],
-                all[r * SUM_N + SUM_SD_T], all[r * SUM_N + SUM_POT], e->remd_on ? "" : "}");
-        if (e->remd_on)
-            fprintf(out, ", \"final_t_index\": %d, \"final_temperature_k\": %.6f}",
-                    e->remd.temp_index[r], vkmd_remd_temperature_of(&e->remd, r));
-    }
-    fprintf(out, "]");
-    if (e->remd_on) {
-        fprintf(out, ", \"ladder_k\": [");
-        for (int i = 0; i < n; ++i)
-            fprintf(out, "%s%.6f", i ? ", " : "", e->remd.temperature_k[i]);
-        fprintf(out, "], \"exchange_attempts\": %lld, \"pairs\": [", (long long)e->remd.attempt);
-        for (int i = 0; i + 1 < n; ++i)
-            fprintf(out,
-                    "%s{\"t_lo_k\": %.6f, \"t_hi_k\": %.6f, \"tries\": %lld, \"accepted\": %lld, "
-                    "\"acceptance\": %.6f}",
-                    i ? ", " : "", e->remd.temperature_k[i], e->remd.temperature_k[i + 1],
-                    (long long)e->remd.pair_tries[i], (long long)e->remd.pair_accepted[i],
-                    e->remd.pair_tries[i] ? (double)e->remd.pair_accepted[i] / e->remd.pair_tries[i]
-                                          : 0.0);
-        fprintf(out, "]");
-    }
-    fprintf(out, "}\n");
-}
 
 /* ---- the command -------------------------------------------------------- */
 
@@ -621,7 +364,7 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
     if (res == VKMD_OK && e.restart) {
         ck_step = vkmd_run_last_checkpoint(run, NULL);
         if (e.remd_on)
-            res = load_state(&e, ck_step);
+            res = vkmd_remd_load_matching(e.state_path, ck_step, &e.remd);
     }
     if (res == VKMD_OK) {
         const vkmd_vk_context_desc cd = {.device = e.device_name};
@@ -648,7 +391,7 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
             goto cleanup;
         }
     if (e.rank == 0) {
-        res = logs_open(&e, ck_step);
+        res = vkmd_remd_logs_open(&e.logs, e.out, e.size, e.remd_on, e.restart, ck_step);
         if (res != VKMD_OK)
             rank_error(&e, res);
     }
@@ -690,33 +433,42 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
     MPI_Gather(mine, SUM_N, MPI_DOUBLE, all, SUM_N, MPI_DOUBLE, 0, comm);
     exit_code = 0;
     if (e.rank == 0 && all) {
-        if (e.replicas_csv && fflush(e.replicas_csv) != 0)
+        if (vkmd_remd_logs_flush(&e.logs) != VKMD_OK)
             exit_code = 1;
-        if (e.exchange_csv && fflush(e.exchange_csv) != 0)
-            exit_code = 1;
-        if (e.demux && (res = demux(&e, run)) != VKMD_OK) {
+        const vkmd_run_desc *rd = vkmd_run_desc_get(run);
+        if (e.demux && (res = vkmd_remd_demux(e.out, e.size, vkmd_run_system(run), rd->md.dt_fs,
+                                              rd->traj_every)) != VKMD_OK) {
             rank_error(&e, res);
             exit_code = 1;
         }
+        vkmd_ensemble_replica *rep = calloc((size_t)e.size, sizeof *rep);
+        for (int r = 0; rep && r < e.size; ++r)
+            rep[r] = (vkmd_ensemble_replica){all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_WALL],
+                                             all[r * SUM_N + SUM_MEAN_T], all[r * SUM_N + SUM_SD_T],
+                                             all[r * SUM_N + SUM_POT]};
         char path[4200];
         snprintf(path, sizeof path, "%s/ensemble.json", e.out);
-        FILE *js = fopen(path, "w");
+        FILE *js = rep ? fopen(path, "w") : NULL;
+        const vkmd_remd *remd = e.remd_on ? &e.remd : NULL;
+        const int64_t steps = (int64_t)all[SUM_LAST];
         if (js) {
-            write_summary(&e, all, js, 1);
+            vkmd_ensemble_summary_write(js, 1, rep, e.size, steps, e.exchange_every, remd, e.out);
             fclose(js);
         } else {
             fprintf(stderr, "vkmd-mpi ensemble: %s: cannot write: %s\n", path, strerror(errno));
             exit_code = 1;
         }
-        write_summary(&e, all, stdout, e.o.json);
+        if (rep)
+            vkmd_ensemble_summary_write(stdout, e.o.json, rep, e.size, steps, e.exchange_every,
+                                        remd, e.out);
+        else
+            exit_code = 1;
+        free(rep);
     }
     free(all);
     MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
 cleanup:
-    if (e.replicas_csv)
-        fclose(e.replicas_csv);
-    if (e.exchange_csv)
-        fclose(e.exchange_csv);
+    vkmd_remd_logs_close(&e.logs);
     vkmd_run_destroy(run);
     vkmd_vk_context_destroy(ctx);
     free(e.round);
