@@ -32,6 +32,7 @@
 #include "sim/uff_md_replicas.h"
 #include "system/molecule_system.h"
 #include "system/uff_conformers.h"
+#include "system/uff_relax_set.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
@@ -172,109 +173,48 @@ static int relax_args(int argc, char **argv, relax_request *q)
     return args_exit(r, "uff relax");
 }
 
-/* What relax minimises: the molecules (terms), each replica's molecule,
- * record and title, and the starts in batch order. */
+/* What relax minimises (system/uff_relax_set.h) and the records it came
+ * from: several (multi) are each relaxed from their own coordinates, grouped
+ * by molecule; one gives the starts of --confs or --replicas/--perturb. */
 typedef struct relax_set {
-    int32_t record_count, molecule_count, replica_count, multi;
     vkmd_uff_molecule *records;
-    vkmd_uff_typing *types;      /* [molecule_count] */
-    vkmd_uff_terms *terms;       /* [molecule_count] */
-    const vkmd_uff_terms **mols; /* [molecule_count] */
-    int32_t *mol_record;         /* [molecule_count]: its first record */
-    int32_t *replica_molecule;   /* [replica_count] */
-    vkmd_uff_batch batch;
-    double *start; /* [3 * batch atoms] A, batch order */
+    int32_t record_count;
+    int multi;
+    vkmd_uff_relax_set set;
 } relax_set;
 
 static void relax_set_free(relax_set *s)
 {
-    for (int32_t m = 0; m < s->molecule_count; ++m) {
-        vkmd_uff_terms_free(&s->terms[m]);
-        vkmd_uff_typing_free(&s->types[m]);
-    }
-    free(s->types);
-    free(s->terms);
-    free(s->mols);
-    free(s->mol_record);
-    free(s->replica_molecule);
-    free(s->start);
-    vkmd_uff_batch_free(&s->batch);
+    vkmd_uff_relax_set_free(&s->set);
     vkmd_uff_molecule_array_free(s->records, s->record_count);
 }
 
 static vkmd_result relax_set_make(const relax_request *q, relax_set *s)
 {
-    vkmd_result res = VKMD_OK;
-    double *starts = NULL;
     VKMD_TRY_RETURN(vkmd_uff_molecule_load(q->molecule, &s->records, &s->record_count));
-    const int32_t nrec = s->record_count;
-    s->multi = nrec > 1;
+    s->multi = s->record_count > 1;
     if (s->multi && q->from_mol_options)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "%s has %d records: each is relaxed from its own coordinates; "
                          "--confs/--replicas/--perturb take a one-record MOL",
-                         q->molecule, nrec);
-    s->types = calloc((size_t)nrec, sizeof *s->types);
-    s->terms = calloc((size_t)nrec, sizeof *s->terms);
-    s->mols = calloc((size_t)nrec, sizeof *s->mols);
-    s->mol_record = calloc((size_t)nrec, sizeof *s->mol_record);
-    if (!s->types || !s->terms || !s->mols || !s->mol_record)
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d records", nrec);
-    if (!s->multi) {
-        VKMD_TRY_RETURN(vkmd_uff_setup(&s->records[0], NULL, &s->types[0], &s->terms[0]));
-        s->molecule_count = 1;
-        s->mols[0] = &s->terms[0];
+                         q->molecule, s->record_count);
+    double *starts = NULL;
+    int32_t n = 0;
+    if (!s->multi)
         VKMD_TRY_RETURN(vkmd_uff_starts_make(&s->records[0], q->molecule, q->confs, q->replicas,
-                                             q->perturb, (uint64_t)q->seed, &starts,
-                                             &s->replica_count));
-    } else {
-        s->replica_count = nrec;
-    }
-    s->replica_molecule = calloc((size_t)s->replica_count, sizeof *s->replica_molecule);
-    if (!s->replica_molecule) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", s->replica_count);
-        goto cleanup;
-    }
-    for (int32_t k = 0; s->multi && k < nrec; ++k) {
-        int32_t g = 0;
-        while (g < s->molecule_count &&
-               !vkmd_uff_same_molecule(&s->records[s->mol_record[g]], &s->records[k]))
-            ++g;
-        if (g == s->molecule_count) {
-            res = vkmd_uff_setup(&s->records[k], NULL, &s->types[g], &s->terms[g]);
-            if (res != VKMD_OK) {
-                res = vkmd_fail(res, "%s record %d: %s", q->molecule, k + 1, vkmd_last_error());
-                goto cleanup;
-            }
-            s->mols[g] = &s->terms[g];
-            s->mol_record[g] = k;
-            ++s->molecule_count;
-        }
-        s->replica_molecule[k] = g;
-    }
-    VKMD_TRY(vkmd_uff_batch_build(s->mols, s->molecule_count, s->replica_molecule, s->replica_count,
-                                  &s->batch));
-    s->start = malloc(3 * sizeof *s->start * (size_t)s->batch.atom_count);
-    if (!s->start) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts");
-        goto cleanup;
-    }
-    for (int32_t r = 0; r < s->replica_count; ++r) {
-        const int32_t na = vkmd_uff_batch_replica_atoms(&s->batch, r);
-        const double *src =
-            s->multi ? vkmd_uff_molecule_conformer(&s->records[r], 0) : starts + 3 * (size_t)r * na;
-        memcpy(s->start + 3 * (size_t)s->batch.replica_atom_offset[r], src,
-               3 * sizeof *src * (size_t)na);
-    }
-cleanup:
+                                             q->perturb, (uint64_t)q->seed, &starts, &n));
+    const vkmd_uff_relax_set_desc d = {.same_molecules = 1, .starts = starts, .start_count = n};
+    vkmd_result res = vkmd_uff_relax_set_build(s->records, s->record_count, &d, &s->set);
     free(starts);
+    if (res != VKMD_OK && s->multi)
+        res = vkmd_fail(res, "%s %s", q->molecule, vkmd_last_error());
     return res;
 }
 
 /* Replica r's molecule record. */
 static const vkmd_uff_molecule *replica_record(const relax_set *s, int32_t r)
 {
-    return s->multi ? &s->records[r] : &s->records[0];
+    return &s->records[s->set.replica_record[r]];
 }
 
 static void write_json(const relax_request *q, const relax_set *s, const char *device,
@@ -283,7 +223,7 @@ static void write_json(const relax_request *q, const relax_set *s, const char *d
                        const double *rel)
 {
     int32_t converged = 0;
-    for (int32_t r = 0; r < s->replica_count; ++r)
+    for (int32_t r = 0; r < s->set.replica_count; ++r)
         converged += out[r].converged;
     printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
            "\"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n  \"molecule\": \"%s\",\n"
@@ -294,9 +234,9 @@ static void write_json(const relax_request *q, const relax_set *s, const char *d
            "  \"out\": \"%s\",\n  \"replicas\": [",
            VKMD_VERSION, replica_record(s, 0)->name, device,
            strcmp(q->minimizer, "fire") ? "L-BFGS" : "FIRE", crit, ftol, q->energy_tol, q->memory,
-           max_its, s->molecule_count, s->replica_count, checks, converged, kept, q->prune_rms,
-           q->out);
-    for (int32_t r = 0; r < s->replica_count; ++r) {
+           max_its, s->set.molecule_count, s->set.replica_count, checks, converged, kept,
+           q->prune_rms, q->out);
+    for (int32_t r = 0; r < s->set.replica_count; ++r) {
         int32_t rank = -1;
         for (int32_t i = 0; i < kept; ++i)
             rank = order[i] == r ? i : rank;
@@ -306,7 +246,7 @@ static void write_json(const relax_request *q, const relax_set *s, const char *d
                "\"energy_evaluations\": %d, \"status\": %d, \"converged\": %s, "
                "\"max_force_kcal_per_mol_A\": %.4e, \"rms_force_kcal_per_mol_A\": %.4e, "
                "\"written_as\": %d}",
-               r ? "," : "", r + 1, s->replica_molecule[r] + 1, out[r].energy_initial,
+               r ? "," : "", r + 1, s->set.replica_molecule[r] + 1, out[r].energy_initial,
                out[r].energy_final, rel[r], out[r].iterations, out[r].iterations,
                out[r].evaluations, out[r].status, out[r].converged ? "true" : "false", out[r].fmax,
                out[r].frms, rank + 1);
@@ -344,7 +284,7 @@ int cmd_uff_relax(int argc, char **argv)
     const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fp);
     const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lp);
     VKMD_TRY(relax_set_make(&q, &s));
-    const int32_t n = s.replica_count, nat = s.batch.atom_count;
+    const int32_t n = s.set.replica_count, nat = s.set.batch.atom_count;
     final = malloc(3 * sizeof *final * (size_t)nat);
     out = calloc((size_t)n, sizeof *out);
     energy = calloc((size_t)n, sizeof *energy);
@@ -360,18 +300,10 @@ int cmd_uff_relax(int argc, char **argv)
     }
     VKMD_TRY(uff_eval_open(q.device, &ev));
     int32_t checks = 0;
-    if (ev.ctx) {
-        VKMD_TRY(vkmd_uff_relax_batch(ev.ctx, &s.batch, &rparams, s.start, final, out, &checks));
-    } else {
-        memcpy(final, s.start, 3 * sizeof *final * (size_t)nat);
-        for (int32_t r = 0; r < n; ++r)
-            VKMD_TRY(uff_relax_reference(s.mols[s.replica_molecule[r]], &rparams,
-                                         final + 3 * (size_t)s.batch.replica_atom_offset[r],
-                                         &out[r]));
-    }
+    VKMD_TRY(uff_eval_relax(&ev, &s.set, &rparams, final, out, &checks));
     for (int32_t r = 0; r < n; ++r) {
         energy[r] = out[r].energy_final;
-        xyz[r] = final + 3 * (size_t)s.batch.replica_atom_offset[r];
+        xyz[r] = vkmd_uff_relax_set_replica(&s.set, final, r);
         recs[r] = replica_record(&s, r);
     }
     int32_t kept = n;
@@ -411,7 +343,7 @@ int cmd_uff_relax(int argc, char **argv)
         write_json(&q, &s, ev.device, crit, ftol, max_its, checks, out, order, kept, rel);
     } else {
         printf("vkmd uff relax: %s \"%s\" (%d molecule(s)), %d replica(s) from %s\n", q.molecule,
-               s.records[0].name, s.molecule_count, n,
+               s.records[0].name, s.set.molecule_count, n,
                s.multi   ? "its records"
                : q.confs ? q.confs
                          : "MOL");
