@@ -1,10 +1,10 @@
 /* vkmd bench: options; the MD suite (sim/bench_md.h), the --forces
  * (sim/bench_forces.h) and --uff (sim/bench_uff.h) suites' tables, their
- * result files written by the engine; --compare is bench_compare.c. The
- * force errors of --forces are against the double reference (ref/),
- * computed here, as is the CPU reference's rate of --uff. */
+ * result files written by the engine; --compare's table and plot are the
+ * engine's too (sim/bench_md_file.h). The force errors of --forces are
+ * against the double reference (ref/), computed here, as is the CPU
+ * reference's rate of --uff. */
 #include "core/options.h"
-#include "cmd_bench.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
@@ -295,6 +295,31 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     return rc;
 }
 
+#define MAX_COMPARE_FILES 16
+
+/* --compare: the markdown table and the SVG of result files. */
+static int bench_compare(char **paths, int count, const char *svg)
+{
+    if (count < 1 || count > MAX_COMPARE_FILES) {
+        fprintf(stderr, "vkmd bench --compare: give 1 to %d result files\n", MAX_COMPARE_FILES);
+        return 2;
+    }
+    vkmd_bench_md_file *files = calloc((size_t)count, sizeof *files);
+    if (!files)
+        return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
+    vkmd_result res = VKMD_OK;
+    for (int i = 0; i < count && res == VKMD_OK; ++i)
+        res = vkmd_bench_md_read(paths[i], &files[i]);
+    if (res == VKMD_OK) {
+        vkmd_bench_md_compare_write(stdout, files, count);
+        res = vkmd_bench_md_compare_svg(svg, files, count);
+        if (res == VKMD_OK)
+            fprintf(stderr, "vkmd bench --compare: plot written to %s\n", svg);
+    }
+    free(files);
+    return res == VKMD_OK ? 0 : tool_error("bench", res);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     const char *systems = NULL, *device = NULL, *json = NULL;
@@ -314,7 +339,7 @@ int cmd_bench(int argc, char **argv)
             else if (count < 16)
                 files[count++] = argv[i];
         }
-        return bench_compare_main(files, count, svg);
+        return bench_compare(files, count, svg);
     }
     const vkmd_option opts[] = {VKMD_OPT_FLAG("--forces", &forces),
                                 VKMD_OPT_FLAG("--uff", &uff),

@@ -50,4 +50,10 @@ vkmd_result vkmd_bench_md_read(const char *path, vkmd_bench_md_file *out);
  * list rebuilds per 100 steps ("-" for a figure or a run the file lacks). */
 void vkmd_bench_md_compare_write(FILE *out, const vkmd_bench_md_file *files, int count);
 
+/* Writes an SVG plot of the same files to `path` (bench_md_svg.c): ns/day
+ * against atoms, log-log, one line per file and time step (dashed at 2 fs),
+ * a legend with each file's device and commit. Errors: VKMD_ERROR_IO
+ * naming the path. */
+vkmd_result vkmd_bench_md_compare_svg(const char *path, const vkmd_bench_md_file *files, int count);
+
 #endif
