@@ -24,6 +24,8 @@
 
 #include "run/run.h"
 
+#include <stdio.h>
+
 /* The default restraint mask: every atom that is not water or a common ion
  * and not a hydrogen. */
 #define VKMD_EQUIL_SOLUTE_MASK "!:WAT,HOH,TIP3,Na+,Cl-,K+,NA,CL,K & !@H="
@@ -92,5 +94,16 @@ vkmd_result vkmd_equil_desc_resolve(const vkmd_equil_desc *in, vkmd_equil_desc *
 vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
                              const vkmd_reporter *reporters, int32_t reporter_count,
                              vkmd_equil_summary *out_summary);
+
+/* The summary of a finished equilibration (`desc` resolved, as
+ * vkmd_equil_desc_resolve gives it) as text: a line of settings, a row per
+ * stage (steps, mean and SD of T, density, solute RMSD, wall time), the
+ * minimisation, barostat acceptance, final density and box and where the
+ * final state is; or as one JSON object with units in its keys
+ * (equilibrate_summary.c). */
+void vkmd_equil_summary_write_text(FILE *out, const vkmd_equil_desc *desc,
+                                   const vkmd_equil_summary *s);
+void vkmd_equil_summary_write_json(FILE *out, const vkmd_equil_desc *desc,
+                                   const vkmd_equil_summary *s);
 
 #endif
