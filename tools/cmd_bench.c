@@ -80,52 +80,6 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-/* "<what>: device (vendor, driver name info), Vulkan x.y.z; vkmd version (commit)" */
-static void print_device(FILE *out, const char *what, const vkmd_vk_device_info *d)
-{
-    fprintf(out, "%s: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n", what, d->name,
-            d->vendor_name, d->driver_name, d->driver_info, VK_API_VERSION_MAJOR(d->api_version),
-            VK_API_VERSION_MINOR(d->api_version), VK_API_VERSION_PATCH(d->api_version),
-            VKMD_VERSION, VKMD_GIT_COMMIT);
-}
-
-static void print_forces_table(const vkmd_vk_device_info *d, const bench_result *r, int n,
-                               FILE *out)
-{
-    print_device(out, "vkmd bench --forces", d);
-    fprintf(out, "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
-                 "rebuild = list rebuilt; LJ: pair math precision (fp16 forms beyond R A); "
-                 "F rms: force RMS error against the double reference (with --nonbonded all or\n"
-                 "--precision all; of the exact positions when positions vary, else of the\n"
-                 "float-rounded ones)\n");
-    fprintf(out, "%-22s %8s %-11s %-16s %9s %9s %9s %9s", "system", "atoms", "positions", "LJ",
-            "F rms", "steady", "rebuild", "wall");
-    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-        fprintf(out, " %12s", vkmd_ff_pass_name((vkmd_ff_pass)p));
-    fprintf(out, "\n");
-    for (int i = 0; i < n; ++i) {
-        char lj[32], frms[16];
-        if (r[i].lj)
-            snprintf(lj, sizeof lj, "%s:%g", vkmd_lj_form_name(r[i].lj), r[i].lj_min_r);
-        else
-            snprintf(lj, sizeof lj, "fp32");
-        if (r[i].force_rms_rel >= 0)
-            snprintf(frms, sizeof frms, "%.2e", r[i].force_rms_rel);
-        else
-            snprintf(frms, sizeof frms, "-");
-        fprintf(out, "%-22s %8d %-11s %-16s %9s %9.3f %9.3f %9.3f", r[i].system, r[i].atoms,
-                vkmd_positions_mode_name(r[i].positions), lj, frms, r[i].steady_ms, r[i].rebuild_ms,
-                r[i].wall_ms);
-        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-            fprintf(out, " %12.3f", r[i].steady_pass_ms[p]);
-        fprintf(out, "\n%-22s %8s %-11s %-16s %9s %9s %9s %9s", "", "", "", "", "", "", "",
-                "rebuild:");
-        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-            fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
-        fprintf(out, "\n");
-    }
-}
-
 /* The CPU double reference's rate for scale: one replica at a time for
  * half a second. */
 static vkmd_result cpu_uff_rate(const vkmd_uff_molecule *m, const vkmd_uff_terms *terms,
@@ -172,20 +126,7 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
         r = cpu_uff_rate(&recs[0], &terms, &cpu);
     if (r == VKMD_OK) {
         const vkmd_vk_device_info *d = &ctx->info;
-        printf("vkmd bench --uff: %s on %s (%s %s), vkmd %s (%s)\n%10s %14s %14s %16s\n", molecule,
-               d->name, d->driver_name, d->driver_info, VKMD_VERSION, VKMD_GIT_COMMIT, "replicas",
-               "gpu_ms/batch", "wall_ms/batch", "evals/s (GPU)");
-        for (int k = 0; k < nrep; ++k) {
-            printf("%10d %14.4f %14.4f %16.1f", res[k].replicas, res[k].gpu_ms_per_batch,
-                   res[k].wall_ms_per_batch, res[k].evals_per_s);
-            if (relax)
-                printf("   relax (%s): %.3f s, %.3f relaxations/s, %d/%d converged, %s median "
-                       "%.1f max %d, %.1f evals/s while relaxing",
-                       mname, res[k].relax_s, res[k].relax_per_s, res[k].relax_converged,
-                       res[k].replicas, fire ? "steps" : "iterations", res[k].relax_median_steps,
-                       res[k].relax_max_steps, res[k].relax_evals_per_s);
-            printf("\n");
-        }
+        vkmd_bench_uff_write_table(stdout, molecule, d, mname, res, nrep);
         printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
         if (json)
             r = vkmd_bench_uff_write(json, molecule, d->name, cpu, mname, res, nrep);
@@ -198,43 +139,6 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     vkmd_uff_molecule_array_free(recs, nrec);
     vkmd_vk_context_destroy(ctx);
     return rc;
-}
-
-static void print_md_table(const vkmd_vk_device_info *d, const vkmd_bench_md_result *r, int n)
-{
-    print_device(stdout, "vkmd bench", d);
-    printf("PME, cutoff 9 A, Ewald tolerance 5e-4, H bonds constrained, rigid water, Langevin "
-           "middle 300 K 1/ps; 4 fs with HMR 1.5 amu, 2 fs without\n");
-    printf("%-40s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
-           "ns/day", "us/step", "gpu_us/step", "disp/st", "barr/st", "subm/st");
-    for (int i = 0; i < n; ++i)
-        printf("%-40s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
-               r[i].atoms, r[i].dt_fs, r[i].steps, r[i].ns_per_day, r[i].us_per_step,
-               r[i].prof.step_ns * 1e-3, r[i].prof.dispatches_per_step, r[i].prof.barriers_per_step,
-               r[i].submits_per_step);
-    printf("\nThe work per step: lane pairs the pair kernel computes (64 per inner tile, masked "
-           "or not) and unique pairs within the cutoff; neighbour-list rebuilds and prunes per "
-           "100 steps, and steps redone because a rebuild fell between recorded ones; skins "
-           "(A)\n%-40s %5s %12s %12s %7s %9s %9s %9s %6s %6s\n",
-           "system", "dt_fs", "lane_pairs", "pairs<cut", "ratio", "rebuilds", "prunes", "redone",
-           "skin", "outer");
-    for (int i = 0; i < n; ++i)
-        printf("%-40s %5g %12.0f %12.0f %7.2f %9.1f %9.1f %9.1f %6.2f %6.2f\n", r[i].system,
-               r[i].dt_fs, r[i].lane_pairs, r[i].pairs_within_cutoff,
-               r[i].pairs_within_cutoff > 0 ? r[i].lane_pairs / r[i].pairs_within_cutoff : 0.0,
-               r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].repeats_per_100, r[i].skin_a,
-               r[i].outer_skin_a);
-    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-40s %5s",
-           VKMD_BENCH_MD_PROFILE_STEPS, "system", "dt_fs");
-    for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
-        printf(" %12s", vkmd_bench_md_pass_key(p));
-    printf("\n");
-    for (int i = 0; i < n; ++i) {
-        printf("%-40s %5g", r[i].system, r[i].dt_fs);
-        for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
-            printf(" %12.1f", r[i].prof.pass_ns[p] * 1e-3);
-        printf("\n");
-    }
 }
 
 static void md_progress(void *user, const char *name, int32_t atoms, double dt_fs)
@@ -283,7 +187,7 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
         res = vkmd_bench_md_suite(ctx, systems ? systems : "water:1000,water:8000,water:32000",
                                   descs, nd, md_progress, NULL, runs, MAX_RUNS, &n);
     if (res == VKMD_OK) {
-        print_md_table(&ctx->info, runs, n);
+        vkmd_bench_md_write_table(stdout, &ctx->info, runs, n);
         if (json)
             res = vkmd_bench_md_write(json, &ctx->info, runs, n);
     }
@@ -499,7 +403,7 @@ int cmd_bench(int argc, char **argv)
     }
     free(ref);
     if (r == VKMD_OK) {
-        print_forces_table(&ctx->info, results, n, stdout);
+        vkmd_bench_forces_write_table(stdout, &ctx->info, results, n);
         if (json)
             r = vkmd_bench_forces_write(json, &ctx->info, results, n, repeat);
     }
