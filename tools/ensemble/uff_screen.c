@@ -24,7 +24,8 @@
 #include "uff_screen.h"
 #include "core/options.h"
 #include "core/json_write.h"
-#include "io/sdf.h"
+#include "io/uff_library_report.h"
+#include "io/uff_record_setup.h"
 #include "io/uff_load.h"
 #include "rank_device.h"
 #include "sim/uff_relax.h"
@@ -153,54 +154,6 @@ static vkmd_result gather_write(const screen *s, const char *text, size_t len, c
     return res;
 }
 
-/* SDF data items (LIBRARY_INDEX, then the report, or VKMD_ERROR) and the
- * JSON entry of record `index` (1-based): relaxed (r) or not (err). */
-static vkmd_result write_relaxed(FILE *sdf, FILE *js, const char *kind, const vkmd_uff_molecule *m,
-                                 int32_t index, const double *xyz, const vkmd_uff_relax_result *r,
-                                 const char *err)
-{
-    char v[7][64];
-    snprintf(v[6], sizeof v[6], "%d", index);
-    vkmd_sdf_item items[9] = {{"LIBRARY_INDEX", v[6]}};
-    int32_t n = 1;
-    if (r) {
-        snprintf(v[0], sizeof v[0], "%.6f", r->energy_final);
-        snprintf(v[1], sizeof v[1], "%.6f", r->energy_initial);
-        snprintf(v[2], sizeof v[2], "%d", r->iterations);
-        snprintf(v[3], sizeof v[3], "%d", r->evaluations);
-        snprintf(v[4], sizeof v[4], "%d", r->converged);
-        snprintf(v[5], sizeof v[5], "%.3e", r->fmax);
-        const vkmd_sdf_item rest[] = {{"UFF_ENERGY_KCAL_PER_MOL", v[0]},
-                                      {"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]},
-                                      {"MINIMIZER", kind},
-                                      {"ITERATIONS", v[2]},
-                                      {"ENERGY_EVALUATIONS", v[3]},
-                                      {"CONVERGED", v[4]},
-                                      {"MAX_FORCE_KCAL_PER_MOL_A", v[5]}};
-        memcpy(items + 1, rest, sizeof rest);
-        n += (int32_t)VKMD_ARRAY_LEN(rest);
-    } else {
-        items[n++] = (vkmd_sdf_item){"VKMD_ERROR", err};
-    }
-    VKMD_TRY_RETURN(vkmd_sdf_write_record(sdf, m, m->name, xyz, items, n));
-    fprintf(js, "%s    {\"index\": %d, \"name\": ", index > 1 ? ",\n" : "", index);
-    vkmd_json_write_string(js, m->name);
-    fprintf(js, ", \"atoms\": %d", m->atom_count);
-    if (!r) {
-        fprintf(js, ", \"error\": ");
-        vkmd_json_write_string(js, err);
-        fputc('}', js);
-        return VKMD_OK;
-    }
-    fprintf(js,
-            ", \"minimizer\": \"%s\", \"energy_initial_kcal_mol\": %.6f, "
-            "\"energy_final_kcal_mol\": %.6f, \"steps\": %d, \"iterations\": %d, "
-            "\"energy_evaluations\": %d, \"converged\": %s, \"max_force_kcal_mol_a\": %.3e}",
-            kind, r->energy_initial, r->energy_final, r->iterations, r->iterations, r->evaluations,
-            r->converged ? "true" : "false", r->fmax);
-    return VKMD_OK;
-}
-
 /* Relaxes each record of [lo, hi) that UFF can type from its first
  * conformer: the block in one batch on the device, or one at a time with
  * the CPU reference (system/uff_relax_set.h, uff_eval_relax); a record it
@@ -237,10 +190,10 @@ static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *r
                      set.record_error[k][0] ? set.record_error[k] : "typing failed");
             ++*out_failed;
         }
-        res = write_relaxed(sdf, js, fire ? "fire" : "lbfgs", &recs[lo + k], lo + k + 1,
-                            r < 0 ? recs[lo + k].positions
-                                  : vkmd_uff_relax_set_replica(&set, final, r),
-                            r < 0 ? NULL : &out[r], err);
+        res = vkmd_uff_library_write_relaxed(
+            sdf, js, fire ? "fire" : "lbfgs", &recs[lo + k], lo + k + 1,
+            r < 0 ? recs[lo + k].positions : vkmd_uff_relax_set_replica(&set, final, r),
+            r < 0 ? NULL : &out[r], err);
     }
     free(final);
     free(out);
@@ -249,72 +202,37 @@ static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *r
     return res;
 }
 
+/* The energy of every conformer of each record of [lo, hi) that UFF can
+ * type, in batches of --replicas replicas on the device or on the CPU
+ * reference; a record it cannot type gets its error. */
 static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
                             int32_t hi, FILE *js, int32_t *out_failed)
 {
-    vkmd_result res = VKMD_OK;
     const int32_t nm = hi - lo;
-    vkmd_uff_typing *ty = calloc((size_t)nm + 1, sizeof *ty);
-    vkmd_uff_terms *terms = calloc((size_t)nm + 1, sizeof *terms);
-    const vkmd_uff_terms **terms_of = calloc((size_t)nm + 1, sizeof *terms_of);
-    vkmd_result *setup = calloc((size_t)nm + 1, sizeof *setup);
-    char **why = calloc((size_t)nm + 1, sizeof *why);
-    int32_t n = 0;
+    vkmd_uff_record_setup set;
+    VKMD_TRY_RETURN(vkmd_uff_record_setup_each(recs + lo, nm, &set));
+    int32_t n = 0, nr = 0;
     for (int32_t k = 0; k < nm; ++k)
         n += recs[lo + k].conformer_count;
     vkmd_uff_replica *reps = calloc((size_t)n + 1, sizeof *reps);
     vkmd_uff_energy *e = calloc((size_t)n + 1, sizeof *e);
-    if (!ty || !terms || !terms_of || !setup || !why || !reps || !e) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm);
-        goto cleanup;
-    }
-    int32_t nr = 0;
-    for (int32_t k = 0; k < nm; ++k) {
-        const vkmd_uff_molecule *m = &recs[lo + k];
-        setup[k] = vkmd_uff_setup(m, NULL, &ty[k], &terms[k]);
-        terms_of[k] = &terms[k];
-        if (setup[k] != VKMD_OK) {
-            why[k] = strdup(vkmd_last_error());
-            ++*out_failed;
-            continue;
-        }
-        for (int32_t c = 0; c < m->conformer_count; ++c)
-            reps[nr++] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(m, c)};
-    }
+    vkmd_result res = reps && e ? VKMD_OK : vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm);
+    for (int32_t k = 0; res == VKMD_OK && k < nm; ++k)
+        for (int32_t c = 0; set.result[k] == VKMD_OK && c < recs[lo + k].conformer_count; ++c)
+            reps[nr++] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&recs[lo + k], c)};
     ev->replicas_per_batch = s->replicas;
     ev->debug_replica = -1;
-    if (nr > 0)
-        VKMD_TRY(uff_eval_run(ev, terms_of, nm, reps, nr, e, NULL, NULL, NULL));
-    for (int32_t k = 0, r = 0; k < nm; ++k) {
-        const vkmd_uff_molecule *m = &recs[lo + k];
-        fprintf(js, "%s    {\"index\": %d, \"name\": ", lo + k ? ",\n" : "", lo + k + 1);
-        vkmd_json_write_string(js, m->name);
-        fprintf(js, ", \"atoms\": %d", m->atom_count);
-        if (setup[k] != VKMD_OK) {
-            fprintf(js, ", \"error\": ");
-            char msg[1200];
-            snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(setup[k]), why[k] ? why[k] : "");
-            vkmd_json_write_string(js, msg);
-            fputc('}', js);
-            continue;
-        }
-        fprintf(js, ", \"energy_kcal_mol\": [");
-        for (int32_t c = 0; c < m->conformer_count; ++c, ++r)
-            fprintf(js, "%s%.6f", c ? ", " : "", e[r].total);
-        fprintf(js, "]}");
+    if (res == VKMD_OK && nr > 0)
+        res = uff_eval_run(ev, set.terms_of, nm, reps, nr, e, NULL, NULL, NULL);
+    for (int32_t k = 0, r = 0; res == VKMD_OK && k < nm; ++k) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(set.result[k]), set.error[k]);
+        *out_failed += set.result[k] != VKMD_OK;
+        vkmd_uff_library_write_energies(js, &recs[lo + k], lo + k + 1,
+                                        set.result[k] == VKMD_OK ? e + r : NULL, msg);
+        r += set.result[k] == VKMD_OK ? recs[lo + k].conformer_count : 0;
     }
-cleanup:
-    for (int32_t k = 0; terms && ty && k < nm; ++k) {
-        vkmd_uff_terms_free(&terms[k]);
-        vkmd_uff_typing_free(&ty[k]);
-        if (why)
-            free(why[k]);
-    }
-    free(ty);
-    free(terms);
-    free(terms_of);
-    free(setup);
-    free(why);
+    vkmd_uff_record_setup_free(&set);
     free(reps);
     free(e);
     return res;
