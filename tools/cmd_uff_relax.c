@@ -263,13 +263,9 @@ int cmd_uff_relax(int argc, char **argv)
     vkmd_result res = VKMD_OK;
     relax_set s = {0};
     uff_eval ev = {0};
-    double *final = NULL, *energy = NULL, *rel = NULL;
-    const double **xyz = NULL;
-    const vkmd_uff_molecule **recs = NULL;
+    double *final = NULL, *rel = NULL;
     vkmd_uff_relax_result *out = NULL;
     int32_t *order = NULL;
-    vkmd_sdf_relaxed *w = NULL;
-    char(*titles)[160] = NULL;
     int exit_code = 1;
     const int fire = !strcmp(q.minimizer, "fire");
     const vkmd_uff_relax_params rparams = {.minimizer =
@@ -287,52 +283,18 @@ int cmd_uff_relax(int argc, char **argv)
     const int32_t n = s.set.replica_count, nat = s.set.batch.atom_count;
     final = malloc(3 * sizeof *final * (size_t)nat);
     out = calloc((size_t)n, sizeof *out);
-    energy = calloc((size_t)n, sizeof *energy);
     rel = calloc((size_t)n, sizeof *rel);
-    xyz = calloc((size_t)n, sizeof *xyz);
-    recs = calloc((size_t)n, sizeof *recs);
     order = calloc((size_t)n, sizeof *order);
-    w = calloc((size_t)n, sizeof *w);
-    titles = calloc((size_t)n, sizeof *titles);
-    if (!final || !out || !energy || !rel || !xyz || !recs || !order || !w || !titles) {
+    if (!final || !out || !rel || !order) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", n);
         goto cleanup;
     }
     VKMD_TRY(uff_eval_open(q.device, &ev));
     int32_t checks = 0;
     VKMD_TRY(uff_eval_relax(&ev, &s.set, &rparams, final, out, &checks));
-    for (int32_t r = 0; r < n; ++r) {
-        energy[r] = out[r].energy_final;
-        xyz[r] = vkmd_uff_relax_set_replica(&s.set, final, r);
-        recs[r] = replica_record(&s, r);
-    }
     int32_t kept = n;
-    if (s.multi || q.prune_rms > 0) {
-        VKMD_TRY(vkmd_uff_conformers_order(recs, xyz, energy, n, q.prune_rms, order, &kept, rel));
-    } else {
-        double lo = energy[0];
-        for (int32_t r = 0; r < n; ++r)
-            lo = energy[r] < lo ? energy[r] : lo;
-        for (int32_t r = 0; r < n; ++r) {
-            order[r] = r;
-            rel[r] = energy[r] - lo;
-        }
-    }
-    for (int32_t i = 0; i < kept; ++i) {
-        const int32_t r = order[i];
-        if (s.multi && recs[r]->name[0])
-            snprintf(titles[i], sizeof titles[i], "%s", recs[r]->name);
-        else
-            snprintf(titles[i], sizeof titles[i], "%s %s %d", recs[r]->name,
-                     s.multi ? "record" : "replica", r + 1);
-        w[i] = (vkmd_sdf_relaxed){.molecule = recs[r],
-                                  .title = titles[i],
-                                  .xyz = xyz[r],
-                                  .result = &out[r],
-                                  .relative_energy = rel[r],
-                                  .source = r + 1};
-    }
-    VKMD_TRY(vkmd_sdf_write_relaxed(q.out, fire ? "FIRE" : "L-BFGS", w, kept));
+    VKMD_TRY(vkmd_sdf_write_relaxed_set(q.out, fire ? "FIRE" : "L-BFGS", &s.set, s.records, final,
+                                        out, s.multi, q.prune_rms, order, &kept, rel));
     int32_t converged = 0;
     for (int32_t r = 0; r < n; ++r)
         converged += out[r].converged;
@@ -374,13 +336,8 @@ cleanup:
     uff_eval_close(&ev);
     free(final);
     free(out);
-    free(energy);
     free(rel);
-    free(xyz);
-    free(recs);
     free(order);
-    free(w);
-    free(titles);
     relax_set_free(&s);
     return exit_code;
 }
