@@ -16,15 +16,21 @@ void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_
     fprintf(out, "vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, T %.2f +- %.2f K",
             (long long)(s->last_step - s->first_step), d->system, s->wall_s, s->device,
             s->ns_per_day, s->mean_temperature_k, s->sd_temperature_k);
-    if (reports_drift(d))
-        fprintf(out, " (mean +- sd over the reports)");
-    else if (s->temperature_from_ps > (double)s->first_step * d->md.dt_fs * 1e-3)
+    const long long nt = (long long)s->temperature_samples;
+    const char *reports = nt == 1 ? "report" : "reports";
+    const double ps = d->md.dt_fs * 1e-3,
+                 settle = 1.0 / d->md.friction_per_ps - (double)d->equilibrate * ps;
+    if (reports_drift(d) || s->temperature_from_ps <= (double)s->first_step * ps)
+        fprintf(out, " (mean +- sd over the %lld %s)", nt, reports);
+    else if (s->temperature_from_ps < settle - 1e-9)
         fprintf(out,
-                " (mean +- sd over the %lld reports from %g ps, once the %g/ps bath has taken "
-                "hold)",
-                (long long)s->temperature_samples, s->temperature_from_ps, d->md.friction_per_ps);
+                " (mean +- sd over the %lld %s of the run's second half; the %g/ps bath takes "
+                "about %g ps to take hold)",
+                nt, reports, d->md.friction_per_ps, settle);
     else
-        fprintf(out, " (mean +- sd over the %lld reports)", (long long)s->temperature_samples);
+        fprintf(out,
+                " (mean +- sd over the %lld %s from %g ps, once the %g/ps bath has taken hold)", nt,
+                reports, s->temperature_from_ps, d->md.friction_per_ps);
     if (vkmd_run_system(run)->box.periodic)
         fprintf(out, ", density %.4f +- %.4f g/cm^3 (every report)", s->mean_density_g_cm3,
                 s->sd_density_g_cm3);
