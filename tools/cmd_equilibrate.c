@@ -6,6 +6,7 @@
 #include "core/options.h"
 #include "commands.h"
 #include "run/run_options.h"
+#include "run/progress_line.h"
 #include "run_console.h"
 #include "run/equilibrate.h"
 #include "vk/context.h"
@@ -42,7 +43,6 @@ typedef struct eq_cli {
     vkmd_run_options o; /* o.run becomes d.run */
     vkmd_equil_desc d;
     double scale;
-    run_console console;
 } eq_cli;
 
 static vkmd_result parse(int argc, char **argv, eq_cli *q)
@@ -102,23 +102,6 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
     return r;
 }
 
-static void cli_note(void *user, const char *text)
-{
-    run_console_note(&((eq_cli *)user)->console, text);
-}
-
-static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
-{
-    run_console_begin(&((eq_cli *)user)->console, info);
-    return VKMD_OK;
-}
-
-static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
-{
-    run_console_report(&((eq_cli *)user)->console, s);
-    return VKMD_OK;
-}
-
 int cmd_equilibrate(int argc, char **argv)
 {
     eq_cli q = {0};
@@ -138,16 +121,13 @@ int cmd_equilibrate(int argc, char **argv)
         tool_error("equilibrate", res);
         return 1;
     }
-    q.console.command = "equilibrate";
     run_console_catch_signals();
-    const vkmd_reporter cli = {.user = &q,
-                               .begin = cli_begin,
-                               .report = cli_report,
-                               .stop_requested = run_console_stop_requested,
-                               .note = cli_note};
+    vkmd_progress_reporter console;
+    vkmd_reporter cli = vkmd_progress_reporter_make(&console, "vkmd equilibrate");
+    cli.stop_requested = run_console_stop_requested;
     vkmd_equil_summary s;
     res = vkmd_equilibrate(ctx, &checked, &cli, 1, &s);
-    cli_note(&q, NULL);
+    vkmd_progress_reporter_note(&console, NULL); /* ends the progress line */
     int exit_code = 0;
     if (res != VKMD_OK) {
         tool_error("equilibrate", res);

@@ -7,6 +7,7 @@
 #include "core/options.h"
 #include "commands.h"
 #include "run/run_options.h"
+#include "run/progress_line.h"
 #include "run_console.h"
 #include "run/run.h"
 #include "run/run_summary.h"
@@ -45,7 +46,7 @@ typedef struct run_cli {
     vkmd_run_options o; /* o.run: the run's description */
     window_options win;
     const vkmd_run_info *info; /* while running */
-    run_console console;
+    vkmd_progress_reporter console;
     vkmd_viewer *view;
     vkmd_viewer_hud hud;
 } run_cli;
@@ -82,14 +83,14 @@ static vkmd_result parse(int argc, char **argv, run_cli *q)
 
 static void cli_note(void *user, const char *text)
 {
-    run_console_note(&((run_cli *)user)->console, text);
+    vkmd_progress_reporter_note(&((run_cli *)user)->console, text);
 }
 
 static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
 {
     run_cli *q = user;
     q->info = info;
-    run_console_begin(&q->console, info);
+    vkmd_progress_reporter_begin(&q->console, info);
     if (!q->view)
         return VKMD_OK;
     const vkmd_forcefield *ff = vkmd_md_forcefield(info->md);
@@ -111,8 +112,7 @@ static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
             q->hud.box[k] = s->box->len[k]; /* the current box (a barostat moves it) */
     if (!s->start)
         q->hud.ns_per_day = s->ns_per_day;
-    run_console_report(&q->console, s);
-    return VKMD_OK;
+    return vkmd_progress_reporter_report(&q->console, s);
 }
 
 /* A frame of the window between pieces of steps; the HUD holds the last report. */
@@ -162,7 +162,7 @@ int cmd_run(int argc, char **argv)
     const vkmd_viewer_desc vd = {.title = d->system, .screenshot_dir = d->out_dir};
     VKMD_TRY(window_options_open("run", &q.win, vd, VKMD_VIEW_COLOR_ELEMENT, &cdesc, &q.view));
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
-    q.console.command = "run";
+    vkmd_progress_reporter_make(&q.console, "vkmd run");
     run_console_catch_signals();
     const vkmd_reporter cli = {.user = &q,
                                .begin = cli_begin,
