@@ -30,7 +30,6 @@
 #include "sim/uff_debug_write.h"
 #include "uff_eval.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

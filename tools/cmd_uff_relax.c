@@ -25,22 +25,18 @@
 #include "io/sdf_relax.h"
 #include "io/uff_replicas_json.h"
 #include "io/uff_replicas_sdf.h"
-#include "ref/ref_uff.h"
 #include "sim/uff_fire.h"
 #include "sim/uff_relax.h"
 #include "sim/uff_md.h"
 #include "sim/uff_md_replicas.h"
 #include "system/molecule_system.h"
-#include "system/uff_conformers.h"
 #include "system/uff_relax_set.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
 #include "uff_eval.h"
-#include "vk/check.h"
 #include "window_options.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
