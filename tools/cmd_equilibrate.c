@@ -30,7 +30,7 @@ static void usage(FILE *out)
             "  --scale F              multiply the three durations by F (e.g. 0.1 for a test)\n"
             "  restraints by default on the solute's heavy atoms, --restrain\n"
             "                         '" VKMD_EQUIL_SOLUTE_MASK "'\n"
-            "MD options (the same in vkmd run and vkmd-mpi ensemble):\n");
+            "MD options (vkmd run's but --steps, --equilibrate, --checkpoint-every):\n");
     vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS);
     fprintf(out,
             "Outputs in DIR: equilibrate.csv (stage, T, bath, restraint k and energy, density,\n"
