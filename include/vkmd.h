@@ -299,7 +299,9 @@ typedef struct vkmd_mdrun_summary {
     int64_t last_checkpoint_step;        /* -1: none */
     double wall_s;                       /* wall time of the steps */
     double ns_per_day;                   /* simulated ns per day of wall time */
-    double mean_temperature_k;           /* over the report steps */
+    double mean_temperature_k;           /* over the report steps once a Langevin bath has
+                                            taken hold (1/friction after step 0, at most
+                                            the first half left out); Verlet: every one */
     double final_total_kcal_mol;         /* total energy at the end */
     double energy_drift_kcal_mol_per_ns; /* fit of the total energy over the reports */
 } vkmd_mdrun_summary;

@@ -1,10 +1,10 @@
 /* vkmd bench: options; the MD suite (sim/bench_md.h), the --forces
  * (sim/bench_forces.h) and --uff (sim/bench_uff.h) suites' tables, their
- * result files written by the engine; --compare is bench_compare.c. The
- * force errors of --forces are against the double reference (ref/),
- * computed here, as is the CPU reference's rate of --uff. */
-#include "args.h"
-#include "cmd_bench.h"
+ * result files written by the engine; --compare's table and plot are the
+ * engine's too (sim/bench_md_file.h). The force errors of --forces are
+ * against the double reference (ref/), computed here, as is the CPU
+ * reference's rate of --uff. */
+#include "core/options.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
@@ -80,57 +80,6 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-/* "<what>: device (vendor, driver name info), Vulkan x.y.z; vkmd version (commit)" */
-static void print_device(FILE *out, const char *what, const vkmd_vk_device_info *d)
-{
-    fprintf(out, "%s: %s (%s, driver %s %s), Vulkan %u.%u.%u; vkmd %s (%s)\n", what, d->name,
-            d->vendor_name, d->driver_name, d->driver_info, VK_API_VERSION_MAJOR(d->api_version),
-            VK_API_VERSION_MINOR(d->api_version), VK_API_VERSION_PATCH(d->api_version),
-            VKMD_VERSION, VKMD_GIT_COMMIT);
-}
-
-static void print_forces_table(const vkmd_vk_device_info *d, const bench_result *r, int n,
-                               FILE *out)
-{
-    print_device(out, "vkmd bench --forces", d);
-    fprintf(out, "GPU time per full force evaluation from timestamps, ms; steady = list checked, "
-                 "rebuild = list rebuilt, prune = inner list pruned (in the nonbonded pass); LJ: "
-                 "pair math precision (fp16 forms beyond R A); "
-                 "F rms: force RMS error against the double reference (with --nonbonded all or\n"
-                 "--precision all; of the exact positions when positions vary, else of the\n"
-                 "float-rounded ones)\n");
-    fprintf(out, "%-22s %8s %-11s %-16s %9s %9s %9s %9s", "system", "atoms", "positions", "LJ",
-            "F rms", "steady", "rebuild", "wall");
-    for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-        fprintf(out, " %12s", vkmd_ff_pass_name((vkmd_ff_pass)p));
-    fprintf(out, "\n");
-    for (int i = 0; i < n; ++i) {
-        char lj[32], frms[16];
-        if (r[i].lj)
-            snprintf(lj, sizeof lj, "%s:%g", vkmd_lj_form_name(r[i].lj), r[i].lj_min_r);
-        else
-            snprintf(lj, sizeof lj, "fp32");
-        if (r[i].force_rms_rel >= 0)
-            snprintf(frms, sizeof frms, "%.2e", r[i].force_rms_rel);
-        else
-            snprintf(frms, sizeof frms, "-");
-        fprintf(out, "%-22s %8d %-11s %-16s %9s %9.3f %9.3f %9.3f", r[i].system, r[i].atoms,
-                vkmd_positions_mode_name(r[i].positions), lj, frms, r[i].steady_ms, r[i].rebuild_ms,
-                r[i].wall_ms);
-        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-            fprintf(out, " %12.3f", r[i].steady_pass_ms[p]);
-        fprintf(out, "\n%-22s %8s %-11s %-16s %9s %9s %9s %9s", "", "", "", "", "", "", "",
-                "rebuild:");
-        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-            fprintf(out, " %12.3f", r[i].rebuild_pass_ms[p]);
-        fprintf(out, "\n%-22s %8s %-11s %-16s %9s %9s %9.3f %9s", "", "", "", "", "", "",
-                r[i].prune_ms, "prune:");
-        for (int p = 0; p < VKMD_FF_PASS_COUNT; ++p)
-            fprintf(out, " %12.3f", r[i].prune_pass_ms[p]);
-        fprintf(out, "\n");
-    }
-}
-
 /* The CPU double reference's rate for scale: one replica at a time for
  * half a second. */
 static vkmd_result cpu_uff_rate(const vkmd_uff_molecule *m, const vkmd_uff_terms *terms,
@@ -177,20 +126,7 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
         r = cpu_uff_rate(&recs[0], &terms, &cpu);
     if (r == VKMD_OK) {
         const vkmd_vk_device_info *d = &ctx->info;
-        printf("vkmd bench --uff: %s on %s (%s %s), vkmd %s (%s)\n%10s %14s %14s %16s\n", molecule,
-               d->name, d->driver_name, d->driver_info, VKMD_VERSION, VKMD_GIT_COMMIT, "replicas",
-               "gpu_ms/batch", "wall_ms/batch", "evals/s (GPU)");
-        for (int k = 0; k < nrep; ++k) {
-            printf("%10d %14.4f %14.4f %16.1f", res[k].replicas, res[k].gpu_ms_per_batch,
-                   res[k].wall_ms_per_batch, res[k].evals_per_s);
-            if (relax)
-                printf("   relax (%s): %.3f s, %.3f relaxations/s, %d/%d converged, %s median "
-                       "%.1f max %d, %.1f evals/s while relaxing",
-                       mname, res[k].relax_s, res[k].relax_per_s, res[k].relax_converged,
-                       res[k].replicas, fire ? "steps" : "iterations", res[k].relax_median_steps,
-                       res[k].relax_max_steps, res[k].relax_evals_per_s);
-            printf("\n");
-        }
+        vkmd_bench_uff_write_table(stdout, molecule, d, mname, res, nrep);
         printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
         if (json)
             r = vkmd_bench_uff_write(json, molecule, d->name, cpu, mname, res, nrep);
@@ -203,47 +139,6 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     vkmd_uff_molecule_array_free(recs, nrec);
     vkmd_vk_context_destroy(ctx);
     return rc;
-}
-
-static void print_md_table(const vkmd_vk_device_info *d, const vkmd_bench_md_result *r, int n)
-{
-    print_device(stdout, "vkmd bench", d);
-    printf("PME, cutoff 9 A, Ewald tolerance 5e-4, H bonds constrained, rigid water, Langevin "
-           "middle 300 K 1/ps; 4 fs with HMR 1.5 amu, 2 fs without; disp/st, barr/st: recorded "
-           "per step that does not rebuild (%s)\n",
-           n > 0 && r[0].prof.gated ? "gated batches: a rebuild adds its dispatches at one step"
-                                    : "no conditional rendering: every step records the rebuild");
-    printf("%-40s %8s %5s %6s %10s %11s %11s %8s %8s %8s\n", "system", "atoms", "dt_fs", "steps",
-           "ns/day", "us/step", "gpu_us/step", "disp/st", "barr/st", "subm/st");
-    for (int i = 0; i < n; ++i)
-        printf("%-40s %8d %5g %6d %10.3f %11.1f %11.1f %8.1f %8.1f %8.3f\n", r[i].system,
-               r[i].atoms, r[i].dt_fs, r[i].steps, r[i].ns_per_day, r[i].us_per_step,
-               r[i].prof.step_ns * 1e-3, r[i].prof.dispatches_per_step, r[i].prof.barriers_per_step,
-               r[i].submits_per_step);
-    printf("\nThe work per step: lane pairs the pair kernel computes (64 per inner tile, masked "
-           "or not) and unique pairs within the cutoff; neighbour-list rebuilds and prunes per "
-           "100 steps, batches the list halted to rebuild at the next, and steps redone "
-           "because a rebuild came where none was recorded; skins (A)\n%-40s %5s %12s %12s %7s "
-           "%9s %9s %9s %9s %6s %6s\n",
-           "system", "dt_fs", "lane_pairs", "pairs<cut", "ratio", "rebuilds", "prunes", "halts",
-           "redone", "skin", "outer");
-    for (int i = 0; i < n; ++i)
-        printf("%-40s %5g %12.0f %12.0f %7.2f %9.1f %9.1f %9.1f %9.1f %6.2f %6.2f\n", r[i].system,
-               r[i].dt_fs, r[i].lane_pairs, r[i].pairs_within_cutoff,
-               r[i].pairs_within_cutoff > 0 ? r[i].lane_pairs / r[i].pairs_within_cutoff : 0.0,
-               r[i].rebuilds_per_100, r[i].prunes_per_100, r[i].halts_per_100, r[i].repeats_per_100,
-               r[i].skin_a, r[i].outer_skin_a);
-    printf("\nGPU time per step by pass (us, timestamps over %d profiled steps):\n%-40s %5s",
-           VKMD_BENCH_MD_PROFILE_STEPS, "system", "dt_fs");
-    for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
-        printf(" %12s", vkmd_bench_md_pass_key(p));
-    printf("\n");
-    for (int i = 0; i < n; ++i) {
-        printf("%-40s %5g", r[i].system, r[i].dt_fs);
-        for (int p = 0; p < VKMD_MD_PASS_COUNT; ++p)
-            printf(" %12.1f", r[i].prof.pass_ns[p] * 1e-3);
-        printf("\n");
-    }
 }
 
 static void md_progress(void *user, const char *name, int32_t atoms, double dt_fs)
@@ -268,7 +163,7 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     int ndt = 0;
     if (!runs)
         return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
-    res = args_list("--dt", dts, 2, 4, dt_list, 4, &ndt);
+    res = vkmd_option_list("--dt", dts, 2, 4, dt_list, 4, &ndt);
     for (int k = 0; res == VKMD_OK && k < ndt; ++k)
         if (dt_list[k] != 2 && dt_list[k] != 4)
             res =
@@ -292,7 +187,7 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
         res = vkmd_bench_md_suite(ctx, systems ? systems : "water:1000,water:8000,water:32000",
                                   descs, nd, md_progress, NULL, runs, MAX_RUNS, &n);
     if (res == VKMD_OK) {
-        print_md_table(&ctx->info, runs, n);
+        vkmd_bench_md_write_table(stdout, &ctx->info, runs, n);
         if (json)
             res = vkmd_bench_md_write(json, &ctx->info, runs, n);
     }
@@ -302,6 +197,31 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     vkmd_vk_context_destroy(ctx);
     free(runs);
     return rc;
+}
+
+#define MAX_COMPARE_FILES 16
+
+/* --compare: the markdown table and the SVG of result files. */
+static int bench_compare(char **paths, int count, const char *svg)
+{
+    if (count < 1 || count > MAX_COMPARE_FILES) {
+        fprintf(stderr, "vkmd bench --compare: give 1 to %d result files\n", MAX_COMPARE_FILES);
+        return 2;
+    }
+    vkmd_bench_md_file *files = calloc((size_t)count, sizeof *files);
+    if (!files)
+        return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
+    vkmd_result res = VKMD_OK;
+    for (int i = 0; i < count && res == VKMD_OK; ++i)
+        res = vkmd_bench_md_read(paths[i], &files[i]);
+    if (res == VKMD_OK) {
+        vkmd_bench_md_compare_write(stdout, files, count);
+        res = vkmd_bench_md_compare_svg(svg, files, count);
+        if (res == VKMD_OK)
+            fprintf(stderr, "vkmd bench --compare: plot written to %s\n", svg);
+    }
+    free(files);
+    return res == VKMD_OK ? 0 : tool_error("bench", res);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -323,33 +243,33 @@ int cmd_bench(int argc, char **argv)
             else if (count < 16)
                 files[count++] = argv[i];
         }
-        return bench_compare_main(files, count, svg);
+        return bench_compare(files, count, svg);
     }
-    const args_option opts[] = {ARG_FLAG("--forces", &forces),
-                                ARG_FLAG("--uff", &uff),
-                                ARG_FLAG("--relax", &relax),
-                                ARG_DOUBLE("--skin", &skin, 0.1, 15.0),
-                                ARG_DOUBLE("--outer-skin", &outer_skin, 0.1, 15.0),
-                                ARG_STRING("--systems", &systems),
-                                ARG_STRING("--device", &device),
-                                ARG_STRING("--json", &json),
-                                ARG_INT("--repeat", &repeat, 1, 100000),
-                                ARG_STRING("--molecule", &molecule),
-                                ARG_STRING("--minimizer", &minimizer),
-                                ARG_STRING("--replicas", &replica_list),
-                                ARG_STRING("--dt", &dts),
-                                ARG_INT("--steps", &md_steps, 1, 100000000)};
+    const vkmd_option opts[] = {VKMD_OPT_FLAG("--forces", &forces),
+                                VKMD_OPT_FLAG("--uff", &uff),
+                                VKMD_OPT_FLAG("--relax", &relax),
+                                VKMD_OPT_DOUBLE("--skin", &skin, 0.1, 15.0),
+                                VKMD_OPT_DOUBLE("--outer-skin", &outer_skin, 0.1, 15.0),
+                                VKMD_OPT_STRING("--systems", &systems),
+                                VKMD_OPT_STRING("--device", &device),
+                                VKMD_OPT_STRING("--json", &json),
+                                VKMD_OPT_INT("--repeat", &repeat, 1, 100000),
+                                VKMD_OPT_STRING("--molecule", &molecule),
+                                VKMD_OPT_STRING("--minimizer", &minimizer),
+                                VKMD_OPT_STRING("--replicas", &replica_list),
+                                VKMD_OPT_STRING("--dt", &dts),
+                                VKMD_OPT_INT("--steps", &md_steps, 1, 100000000)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
-        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--precision")) {
             vkmd_precision pr = VKMD_PRECISION_SINGLE;
-            if (!(v = args_value(argc, argv, &i)))
+            if (!(v = vkmd_option_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
             else if (!strcmp(v, "all")) {
                 pos_count = 3;
@@ -366,19 +286,19 @@ int cmd_bench(int argc, char **argv)
                                                             : VKMD_POSITIONS_FP32;
             }
         } else if (!strcmp(a, "--positions")) {
-            if (!(v = args_value(argc, argv, &i)))
+            if (!(v = vkmd_option_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
             else {
                 pos_count = 1;
                 r = vkmd_positions_mode_parse(v, &pos_modes[0]);
             }
         } else if (!strcmp(a, "--nonbonded")) {
-            if (!(v = args_value(argc, argv, &i)))
+            if (!(v = vkmd_option_value(argc, argv, &i)))
                 r = VKMD_ERROR_INVALID_ARGUMENT;
             else if (!strcmp(v, "all"))
                 lj_all = 1;
             else
-                r = args_nonbonded(a, v, &lj_one, &lj_one_min_r);
+                r = vkmd_lj_option_parse(a, v, &lj_one, &lj_one_min_r);
         } else {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s'", a);
         }
@@ -392,7 +312,7 @@ int cmd_bench(int argc, char **argv)
     int nrep = 0;
     if (r == VKMD_OK && uff) {
         double list[16];
-        r = args_list("--replicas", replica_list, 1, 10000000, list, 16, &nrep);
+        r = vkmd_option_list("--replicas", replica_list, 1, 10000000, list, 16, &nrep);
         for (int k = 0; r == VKMD_OK && k < nrep; ++k) {
             if (list[k] != floor(list[k]))
                 r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -418,7 +338,9 @@ int cmd_bench(int argc, char **argv)
                                         {VKMD_LJ_FP16, 5, 0},
                                         {VKMD_LJ_FP16_POWERS, 5, 0}};
     static const int md_all[] = {0, 3, 4};
-    const int lj_variants = !lj_all ? 1 : forces ? (int)ARRAY_LEN(all) : (int)ARRAY_LEN(md_all);
+    const int lj_variants = !lj_all  ? 1
+                            : forces ? (int)VKMD_ARRAY_LEN(all)
+                                     : (int)VKMD_ARRAY_LEN(md_all);
     bench_variant var[15];
     int variants = 0;
     for (int p = 0; p < pos_count; ++p)
@@ -481,7 +403,7 @@ int cmd_bench(int argc, char **argv)
     }
     free(ref);
     if (r == VKMD_OK) {
-        print_forces_table(&ctx->info, results, n, stdout);
+        vkmd_bench_forces_write_table(stdout, &ctx->info, results, n);
         if (json)
             r = vkmd_bench_forces_write(json, &ctx->info, results, n, repeat);
     }

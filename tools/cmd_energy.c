@@ -2,13 +2,13 @@
  * configuration, on the CPU double-precision reference (--device cpu, the
  * default) or, every term, on a Vulkan device through the engine's force
  * field; printed by forces/energy_report.h. */
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
 #include "forces/energy_report.h"
 #include "forces/forcefield.h"
 #include "io/load.h"
 #include "io/restraint_spec.h"
-#include "precision_options.h"
+#include "run/run_options.h"
 #include "ref/ref.h"
 #include "vk/context.h"
 
@@ -38,18 +38,20 @@ static void usage(FILE *out)
         "  --net-charge-correction      add -k pi Q^2/(2 V alpha^2) for a charged periodic\n"
         "                         system (off by default, as OpenMM; pmemd adds it)\n"
         "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol "
-        "A/e^2\n" PRECISION_OPTIONS_USAGE ARGS_RESTRAINT_USAGE
-        "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
-        "                         best Vulkan device; a Vulkan device by index or name\n"
-        "                         substring (see vkmd devices)\n"
-        "  --json                 one JSON object on stdout\n"
-        "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
+        "A/e^2\n" VKMD_PRECISION_OPTIONS_USAGE);
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_RESTRAINTS);
+    fprintf(out,
+            "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
+            "                         best Vulkan device; a Vulkan device by index or name\n"
+            "                         substring (see vkmd devices)\n"
+            "  --json                 one JSON object on stdout\n"
+            "  --forces FILE          write per-atom forces (kcal/mol/A)\n");
 }
 
 /* Every term on the Vulkan device `device` ("gpu": the context's own
  * choice, VKMD_DEVICE else the best device); fills e, forces, the device's
  * label and the precision the options resolved to. */
-static vkmd_result energy_gpu(const char *device, const precision_options *precision,
+static vkmd_result energy_gpu(const char *device, const vkmd_precision_options *precision,
                               const vkmd_system *sys, const vkmd_restraints *restraints,
                               vkmd_ff_settings *s, char label[320], vkmd_precision_choice *choice,
                               vkmd_energy *e, double *forces)
@@ -60,7 +62,7 @@ static vkmd_result energy_gpu(const char *device, const precision_options *preci
     const vkmd_vk_context_desc cdesc = {.device = strcmp(device, "gpu") ? device : NULL};
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
     snprintf(label, 320, "%s (Vulkan device %u)", ctx->info.name, ctx->info.index);
-    VKMD_TRY(precision_options_resolve(precision, ctx, sys, s, choice));
+    VKMD_TRY(vkmd_precision_options_resolve(precision, ctx, sys, s, choice));
     const vkmd_forcefield_desc fdesc = {.settings = s,
                                         .restraints = restraints->count ? restraints : NULL};
     VKMD_TRY(vkmd_forcefield_create(ctx, sys, &fdesc, &ff));
@@ -80,35 +82,36 @@ int cmd_energy(int argc, char **argv)
     int json = 0, coulomb = VKMD_COULOMB_OPENMM;
     vkmd_ff_settings ff = {0};
     vkmd_restraint_spec restrain = {0};
-    precision_options precision = PRECISION_OPTIONS_INIT;
-    const args_option opts[] = {
-        ARG_STRING("--coords", &coords),
-        ARG_DOUBLE("--cutoff", &ff.cutoff_a, 1e-3, 1e4),
-        ARG_DOUBLE("--ewald-tolerance", &ff.ewald_tolerance, 1e-12, 0.49),
-        ARG_DOUBLE("--ewald-alpha", &ff.ewald_alpha, 1e-6, 100),
-        ARG_INT("--pme-order", &ff.pme_order, 3, 12),
-        ARG_FLAG("--openmm-reference-grid", &ff.openmm_reference_grid),
-        ARG_FLAG("--net-charge-correction", &ff.net_charge_correction),
-        ARG_FLAG("--no-dispersion-correction", &ff.no_dispersion_correction),
-        ARG_CHOICE("--coulomb-constant", &coulomb, "openmm|amber"),
-        ARG_STRING("--device", &device),
-        ARG_FLAG("--json", &json),
-        ARG_STRING("--forces", &forces_path),
-        ARGS_RESTRAINT_OPTIONS(restrain)};
+    vkmd_precision_options precision = VKMD_PRECISION_OPTIONS_INIT;
+    const vkmd_option opts[] = {
+        VKMD_OPT_STRING("--coords", &coords),
+        VKMD_OPT_DOUBLE("--cutoff", &ff.cutoff_a, 1e-3, 1e4),
+        VKMD_OPT_DOUBLE("--ewald-tolerance", &ff.ewald_tolerance, 1e-12, 0.49),
+        VKMD_OPT_DOUBLE("--ewald-alpha", &ff.ewald_alpha, 1e-6, 100),
+        VKMD_OPT_INT("--pme-order", &ff.pme_order, 3, 12),
+        VKMD_OPT_FLAG("--openmm-reference-grid", &ff.openmm_reference_grid),
+        VKMD_OPT_FLAG("--net-charge-correction", &ff.net_charge_correction),
+        VKMD_OPT_FLAG("--no-dispersion-correction", &ff.no_dispersion_correction),
+        VKMD_OPT_CHOICE("--coulomb-constant", &coulomb, "openmm|amber"),
+        VKMD_OPT_STRING("--device", &device),
+        VKMD_OPT_FLAG("--json", &json),
+        VKMD_OPT_STRING("--forces", &forces_path)};
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i], *v = NULL;
         int handled = 0;
-        r = precision_options_parse(&precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        r = vkmd_precision_options_parse(&precision, argc, argv, &i, &handled);
+        if (handled || r != VKMD_OK ||
+            vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r) ||
+            vkmd_run_options_parse_restraints(&restrain, argc, argv, &i, &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--pme-grid")) {
-            ARGS_VALUE();
+            VKMD_OPTION_VALUE();
             if (v)
-                r = args_grid(a, v, ff.pme_grid);
+                r = vkmd_option_grid(a, v, ff.pme_grid);
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "unknown option '%s' (see --help)", a);
         } else if (!system) {

@@ -3,10 +3,10 @@
  * restrained, heat at constant volume, bring to density at constant pressure
  * while the restraints taper off, release. Prints each stage's figures (text
  * or JSON) and where the final state is. */
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
-#include "core/json_write.h"
-#include "precision_options.h"
+#include "run/run_options.h"
+#include "run/progress_line.h"
 #include "run_console.h"
 #include "run/equilibrate.h"
 #include "vk/context.h"
@@ -22,34 +22,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: vkmd equilibrate SYSTEM [options]\n"
             "  SYSTEM                 AMBER prmtop of a solvated system (periodic box)\n"
-            "  --coords FILE          coordinates: inpcrd, rst7, pdb or chk (default: SYSTEM's\n"
-            "                         basename .inpcrd or .rst7)\n"
-            "  --out DIR              output directory (default vkmd_equil; created)\n"
-            "  --temperature K        target temperature (default 300)\n"
-            "  --pressure BAR         pressure of the density and free stages (default 1)\n"
-            "  --barostat iso|aniso|membrane   barostat mode (default iso)\n"
-            "  --barostat-every N     steps between volume moves (default 25)\n"
-            "  --restrain MASK        restrained atoms, an AMBER mask (default: solute heavy\n"
-            "                         atoms, '" VKMD_EQUIL_SOLUTE_MASK "')\n"
-            "  --restraint-k K        restraint constant, kcal/mol/A^2, E = k |r - r0|^2\n"
-            "                         (default 10)\n"
-            "  --min-iterations N     minimisation iterations at most (default 2000)\n"
             "  --heat-ps PS           heating at constant volume (default 20)\n"
             "  --heat-increments N    bath raised to T in N equal steps (default 10)\n"
             "  --density-ps PS        constant pressure with restraints tapering (default 50)\n"
             "  --taper-stages N       restraint k from K to 0 in N equal parts (default 5)\n"
             "  --release-ps PS        constant pressure without restraints (default 50)\n"
             "  --scale F              multiply the three durations by F (e.g. 0.1 for a test)\n"
-            "  --report-every N       equilibrate.csv and energy.csv row every N steps\n"
-            "                         (default 500; stages are whole numbers of reports)\n"
-            "  --dt FS                time step in fs (default 2)\n"
-            "  --friction PER_PS      Langevin friction in 1/ps (default 1)\n"
-            "  --hmr MASS             hydrogen mass repartitioning to MASS amu (default off)\n"
-            "  --seed S               random seed (default 1)\n"
-            "  --cutoff A             non-bonded cutoff in A (default 9)\n" PRECISION_OPTIONS_USAGE
-            "  --ewald-tolerance T    Ewald error tolerance (default 5e-4)\n"
-            "  --device gpu|N|NAME    Vulkan device (default: the best one)\n"
-            "  --json                 summary as one JSON object on stdout\n"
+            "  restraints by default on the solute's heavy atoms, --restrain\n"
+            "                         '" VKMD_EQUIL_SOLUTE_MASK "'\n"
+            "MD options (vkmd run's but --steps, --equilibrate, --checkpoint-every):\n");
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS);
+    fprintf(out,
             "Outputs in DIR: equilibrate.csv (stage, T, bath, restraint k and energy, density,\n"
             "solute RMSD), energy.csv, traj.dcd, stage_N_NAME.chk after each stage, and the\n"
             "final state: final.rst7 (positions, velocities, box), final.pdb, final.chk.\n"
@@ -57,50 +40,30 @@ static void usage(FILE *out)
 }
 
 typedef struct eq_cli {
+    vkmd_run_options o; /* o.run becomes d.run */
     vkmd_equil_desc d;
-    precision_options precision;
-    const char *device;
-    int json;
     double scale;
-    run_console console;
 } eq_cli;
 
 static vkmd_result parse(int argc, char **argv, eq_cli *q)
 {
     vkmd_equil_desc *d = &q->d;
-    vkmd_run_desc *rd = &d->run;
+    vkmd_run_desc *rd = &q->o.run;
     vkmd_result r = VKMD_OK;
-    int seed = 1, mode = 0;
-    const args_option opts[] = {
-        ARG_DOUBLE("--dt", &rd->md.dt_fs, 1e-3, 10),
-        ARG_DOUBLE("--temperature", &rd->md.temperature_k, 1e-3, 1e4),
-        ARG_DOUBLE("--friction", &rd->md.friction_per_ps, 1e-6, 1e3),
-        ARG_DOUBLE("--hmr", &rd->hmr_mass_amu, 1.0, 10.0),
-        ARG_DOUBLE("--cutoff", &rd->ff.cutoff_a, 1e-3, 1e4),
-        ARG_DOUBLE("--ewald-tolerance", &rd->ff.ewald_tolerance, 1e-12, 0.49),
-        ARG_DOUBLE("--pressure", &d->pressure_bar, 1e-6, 1e5),
-        ARG_DOUBLE("--restraint-k", &d->restraint_k, 1e-6, 1e6),
-        ARG_DOUBLE("--heat-ps", &d->heat_ps, 1e-6, 1e6),
-        ARG_DOUBLE("--density-ps", &d->density_ps, 1e-6, 1e6),
-        ARG_DOUBLE("--release-ps", &d->release_ps, 1e-6, 1e6),
-        ARG_DOUBLE("--scale", &q->scale, 1e-6, 1e3),
-        ARG_INT("--heat-increments", &d->heat_increments, 1, 20),
-        ARG_INT("--taper-stages", &d->taper_stages, 1, 20),
-        ARG_INT("--min-iterations", &rd->min.max_iterations, 1, 10000000),
-        ARG_INT("--barostat-every", &rd->md.barostat_every, 1, 1000000),
-        ARG_WHOLE("--report-every", &d->report_every, 0),
-        ARG_INT("--seed", &seed, 0, 2147483647),
-        ARG_CHOICE("--barostat", &mode, "iso|aniso|membrane"),
-        ARG_STRING("--coords", &rd->coords),
-        ARG_STRING("--out", &rd->out_dir),
-        ARG_STRING("--restrain", &d->mask),
-        ARG_STRING("--device", &q->device),
-        ARG_FLAG("--json", &q->json)};
+    const vkmd_option opts[] = {VKMD_OPT_DOUBLE("--heat-ps", &d->heat_ps, 1e-6, 1e6),
+                                VKMD_OPT_DOUBLE("--density-ps", &d->density_ps, 1e-6, 1e6),
+                                VKMD_OPT_DOUBLE("--release-ps", &d->release_ps, 1e-6, 1e6),
+                                VKMD_OPT_DOUBLE("--scale", &q->scale, 1e-6, 1e3),
+                                VKMD_OPT_INT("--heat-increments", &d->heat_increments, 1, 20),
+                                VKMD_OPT_INT("--taper-stages", &d->taper_stages, 1, 20)};
+    const char *refusal = "not an option of vkmd equilibrate: its protocol sets the length "
+                          "(--heat-ps, --density-ps, --release-ps, --scale) and writes a "
+                          "checkpoint at every report";
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        int handled = 0;
-        r = precision_options_parse(&q->precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_run_options_parse(&q->o, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS,
+                                   refusal, argc, argv, &i, &r) ||
+            vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -115,10 +78,19 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
     }
     if (r == VKMD_OK && !rd->system)
         r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no SYSTEM given (see vkmd equilibrate --help)");
-    rd->md.seed = (uint64_t)seed;
-    rd->md.barostat = mode == 1   ? VKMD_BAROSTAT_ANISO
-                      : mode == 2 ? VKMD_BAROSTAT_MEMBRANE
-                                  : VKMD_BAROSTAT_ISO;
+    vkmd_run_options_finish(&q->o);
+    /* What the protocol owns: the pressure of its constant-pressure stages,
+     * the restraints it tapers, its report interval. */
+    if (r == VKMD_OK && vkmd_run_options_given(&q->o, "--pressure") && rd->md.pressure_bar == 0)
+        r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                      "--pressure 0: the density and free stages run at constant pressure");
+    if (vkmd_run_options_given(&q->o, "--pressure"))
+        d->pressure_bar = rd->md.pressure_bar;
+    rd->md.pressure_bar = 0;
+    d->mask = rd->restraints.mask;
+    d->restraint_k = rd->restraints.k;
+    if (vkmd_run_options_given(&q->o, "--report-every"))
+        d->report_every = rd->report_every;
     if (!rd->out_dir)
         rd->out_dir = "vkmd_equil";
     if (q->scale > 0) {
@@ -126,86 +98,14 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
         d->density_ps = (d->density_ps > 0 ? d->density_ps : 50.0) * q->scale;
         d->release_ps = (d->release_ps > 0 ? d->release_ps : 50.0) * q->scale;
     }
-    rd->precision = precision_options_request(&q->precision);
+    d->run = *rd;
     return r;
-}
-
-static void cli_note(void *user, const char *text)
-{
-    run_console_note(&((eq_cli *)user)->console, text);
-}
-
-static vkmd_result cli_begin(void *user, const vkmd_run_info *info)
-{
-    run_console_begin(&((eq_cli *)user)->console, info);
-    return VKMD_OK;
-}
-
-static vkmd_result cli_report(void *user, const vkmd_run_sample *s)
-{
-    run_console_report(&((eq_cli *)user)->console, s);
-    return VKMD_OK;
-}
-
-static void write_text(FILE *out, const vkmd_equil_desc *d, const vkmd_equil_summary *s)
-{
-    fprintf(out,
-            "vkmd equilibrate: %s, %d restrained atoms ('%s', k %g kcal/mol/A^2), %.1f K, "
-            "%.4g bar\n",
-            d->run.system, s->restrained_atoms, d->mask, d->restraint_k, d->run.md.temperature_k,
-            d->pressure_bar);
-    fprintf(out, "  %-9s %8s %9s %8s %15s %9s %9s %9s %11s %9s\n", "stage", "steps", "mean T/K",
-            "sd T/K", "density g/cm3", "sd", "final", "RMSD/A", "max RMSD/A", "wall s");
-    for (int p = 0; p < s->stages_done; ++p) {
-        const vkmd_equil_stage *st = &s->stage[p];
-        fprintf(out, "  %-9s %8lld %9.2f %8.2f %15.5f %9.5f %9.5f %9.3f %11.3f %9.1f\n", st->name,
-                (long long)st->steps, st->temperature_k, st->temperature_sd_k, st->density_g_cm3,
-                st->density_sd_g_cm3, st->final_density_g_cm3, st->rmsd_a, st->max_rmsd_a,
-                st->seconds);
-    }
-    fprintf(out,
-            "  minimisation: %d iterations; barostat acceptance %.2f; density (mean of the second "
-            "half of 'free') %.5f +/- %.5f (sd) g/cm^3; box %.4f x %.4f x %.4f A\n",
-            s->minimize_iterations, s->barostat_acceptance, s->density_g_cm3, s->density_sd_g_cm3,
-            s->box[0], s->box[1], s->box[2]);
-    fprintf(out, "  final state: %s (also final.chk, final.pdb): vkmd run %s --coords %s\n",
-            s->final_rst7, d->run.system, s->final_rst7);
-}
-
-static void write_json(FILE *out, const vkmd_equil_desc *d, const vkmd_equil_summary *s)
-{
-    fputs("{\"system\": ", out);
-    vkmd_json_write_string(out, d->run.system);
-    fputs(", \"mask\": ", out);
-    vkmd_json_write_string(out, d->mask);
-    fprintf(out,
-            ", \"restrained_atoms\": %d, \"restraint_k_kcal_mol_A2\": %.17g, "
-            "\"temperature_K\": %.17g, \"pressure_bar\": %.17g, \"minimize_iterations\": %d, "
-            "\"barostat_acceptance\": %.6g, \"density_g_cm3\": %.8g, \"density_sd_g_cm3\": %.8g, "
-            "\"box_A\": [%.8g, %.8g, %.8g], \"final_rst7\": ",
-            s->restrained_atoms, d->restraint_k, d->run.md.temperature_k, d->pressure_bar,
-            s->minimize_iterations, s->barostat_acceptance, s->density_g_cm3, s->density_sd_g_cm3,
-            s->box[0], s->box[1], s->box[2]);
-    vkmd_json_write_string(out, s->final_rst7);
-    fputs(", \"stages\": [", out);
-    for (int p = 0; p < s->stages_done; ++p) {
-        const vkmd_equil_stage *st = &s->stage[p];
-        fprintf(out,
-                "%s{\"name\": \"%s\", \"steps\": %lld, \"mean_temperature_K\": %.6g, "
-                "\"temperature_sd_K\": %.6g, \"density_g_cm3\": %.8g, \"density_sd_g_cm3\": %.8g, "
-                "\"final_density_g_cm3\": %.8g, \"solute_rmsd_A\": %.6g, "
-                "\"max_solute_rmsd_A\": %.6g, \"potential_kcal_mol\": %.10g, \"wall_s\": %.3f}",
-                p ? ", " : "", st->name, (long long)st->steps, st->temperature_k,
-                st->temperature_sd_k, st->density_g_cm3, st->density_sd_g_cm3,
-                st->final_density_g_cm3, st->rmsd_a, st->max_rmsd_a, st->potential, st->seconds);
-    }
-    fputs("]}\n", out);
 }
 
 int cmd_equilibrate(int argc, char **argv)
 {
     eq_cli q = {0};
-    q.precision = (precision_options)PRECISION_OPTIONS_INIT;
+    vkmd_run_options_init(&q.o);
     vkmd_equil_desc checked;
     vkmd_result res = parse(argc, argv, &q);
     if (res == VKMD_OK)
@@ -215,22 +115,19 @@ int cmd_equilibrate(int argc, char **argv)
         return 2;
     }
     vkmd_vk_context *ctx = NULL;
-    const vkmd_vk_context_desc cdesc = {.device =
-                                            q.device && strcmp(q.device, "gpu") ? q.device : NULL};
+    const vkmd_vk_context_desc cdesc = {
+        .device = q.o.device && strcmp(q.o.device, "gpu") ? q.o.device : NULL};
     if ((res = vkmd_vk_context_create(&cdesc, &ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         return 1;
     }
-    q.console.command = "equilibrate";
     run_console_catch_signals();
-    const vkmd_reporter cli = {.user = &q,
-                               .begin = cli_begin,
-                               .report = cli_report,
-                               .stop_requested = run_console_stop_requested,
-                               .note = cli_note};
+    vkmd_progress_reporter console;
+    vkmd_reporter cli = vkmd_progress_reporter_make(&console, "vkmd equilibrate");
+    cli.stop_requested = run_console_stop_requested;
     vkmd_equil_summary s;
     res = vkmd_equilibrate(ctx, &checked, &cli, 1, &s);
-    cli_note(&q, NULL);
+    vkmd_progress_reporter_note(&console, NULL); /* ends the progress line */
     int exit_code = 0;
     if (res != VKMD_OK) {
         tool_error("equilibrate", res);
@@ -248,10 +145,10 @@ int cmd_equilibrate(int argc, char **argv)
     } else if ((res = vkmd_vk_context_check_validation(ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         exit_code = 1;
-    } else if (q.json) {
-        write_json(stdout, &checked, &s);
+    } else if (q.o.json) {
+        vkmd_equil_summary_write_json(stdout, &checked, &s);
     } else {
-        write_text(stdout, &checked, &s);
+        vkmd_equil_summary_write_text(stdout, &checked, &s);
     }
     vkmd_vk_context_destroy(ctx);
     return exit_code;

@@ -12,7 +12,7 @@
  * periodic substrate (engine/io/uff_surface_setup.h), evaluated on the same
  * device or the CPU reference. Typing and terms follow RDKit 2022.09's UFF. */
 #include "core/json_write.h"
-#include "args.h"
+#include "core/options.h"
 #include "cmd_uff_relax.h"
 #include "commands.h"
 #include "system/uff_molecule.h"
@@ -30,7 +30,6 @@
 #include "sim/uff_debug_write.h"
 #include "uff_eval.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,32 +209,33 @@ static int parse_args(int argc, char **argv, uff_request *req)
     vkmd_result r = VKMD_OK;
     const char *cmd = req->scan ? "uff scan" : "uff energy";
     uff_surface_request *s = &req->surface;
-    const args_option both[] = {
-        ARG_STRING("--device", &req->device),
-        ARG_FLAG("--json", &req->json),
-        ARG_STRING("--forces", &req->forces_path),
-        ARG_STRING("--charges", &req->charges_path),
-        ARG_INT("--replicas", &req->replicas, 1, 1 << 24),
-        ARG_INT("--debug-replica", &req->debug_replica, 1, INT32_MAX),
-        ARG_DOUBLE("--dielectric", &req->desc.dielectric, 1e-3, 1e6),
-        ARG_FLAG("--include-interfragment", &req->desc.include_interfragment)};
-    const args_option energy[] = {ARG_FLAG("--types", &req->types),
-                                  ARG_STRING("--surface", &s->spec),
-                                  ARG_CHOICE("--surface-mode", &s->mode, "direct|grid"),
-                                  ARG_CHOICE("--surface-form", &s->form, "lj|morse"),
-                                  ARG_DOUBLE("--grid-spacing", &s->spacing, 0.02, 2.0),
-                                  ARG_DOUBLE("--height", &s->height, 0.5, 50.0),
-                                  ARG_STRING("--save-grid", &s->save_grid),
-                                  ARG_STRING("--load-grid", &s->load_grid)};
-    const args_option scan[] = {ARG_STRING("--confs", &req->confs_path)};
+    const vkmd_option both[] = {
+        VKMD_OPT_STRING("--device", &req->device),
+        VKMD_OPT_FLAG("--json", &req->json),
+        VKMD_OPT_STRING("--forces", &req->forces_path),
+        VKMD_OPT_STRING("--charges", &req->charges_path),
+        VKMD_OPT_INT("--replicas", &req->replicas, 1, 1 << 24),
+        VKMD_OPT_INT("--debug-replica", &req->debug_replica, 1, INT32_MAX),
+        VKMD_OPT_DOUBLE("--dielectric", &req->desc.dielectric, 1e-3, 1e6),
+        VKMD_OPT_FLAG("--include-interfragment", &req->desc.include_interfragment)};
+    const vkmd_option energy[] = {VKMD_OPT_FLAG("--types", &req->types),
+                                  VKMD_OPT_STRING("--surface", &s->spec),
+                                  VKMD_OPT_CHOICE("--surface-mode", &s->mode, "direct|grid"),
+                                  VKMD_OPT_CHOICE("--surface-form", &s->form, "lj|morse"),
+                                  VKMD_OPT_DOUBLE("--grid-spacing", &s->spacing, 0.02, 2.0),
+                                  VKMD_OPT_DOUBLE("--height", &s->height, 0.5, 50.0),
+                                  VKMD_OPT_STRING("--save-grid", &s->save_grid),
+                                  VKMD_OPT_STRING("--load-grid", &s->load_grid)};
+    const vkmd_option scan[] = {VKMD_OPT_STRING("--confs", &req->confs_path)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (args_table(argc, argv, &i, both, ARRAY_LEN(both), &r) ||
-                   (req->scan ? args_table(argc, argv, &i, scan, ARRAY_LEN(scan), &r)
-                              : args_table(argc, argv, &i, energy, ARRAY_LEN(energy), &r))) {
+        } else if (vkmd_options_parse(argc, argv, &i, both, VKMD_ARRAY_LEN(both), &r) ||
+                   (req->scan
+                        ? vkmd_options_parse(argc, argv, &i, scan, VKMD_ARRAY_LEN(scan), &r)
+                        : vkmd_options_parse(argc, argv, &i, energy, VKMD_ARRAY_LEN(energy), &r))) {
             /* consumed */
         } else if (a[0] == '-' && a[1]) {
             r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,

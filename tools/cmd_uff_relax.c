@@ -18,28 +18,25 @@
  * md: Langevin dynamics of --replicas copies of MOL (sim/uff_md.h), each
  * replica's mean temperature; the same seed gives the same digits. */
 #include "cmd_uff_relax.h"
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
 #include "io/sdf_relax.h"
 #include "io/uff_replicas_json.h"
 #include "io/uff_replicas_sdf.h"
-#include "ref/ref_uff.h"
 #include "sim/uff_fire.h"
 #include "sim/uff_relax.h"
 #include "sim/uff_md.h"
 #include "sim/uff_md_replicas.h"
 #include "system/molecule_system.h"
-#include "system/uff_conformers.h"
+#include "system/uff_relax_set.h"
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
 #include "uff_eval.h"
-#include "vk/check.h"
 #include "window_options.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,13 +92,13 @@ typedef struct relax_request {
 /* The options of `opts` (and with win, the window options) and MOL of
  * vkmd uff relax | md, or a usage error; --help prints the usage and sets
  * *help. */
-static vkmd_result uff_args(int argc, char **argv, const args_option *opts, size_t count,
+static vkmd_result uff_args(int argc, char **argv, const vkmd_option *opts, size_t count,
                             const char *cmd, window_options *win, const char **molecule, int *help)
 {
     vkmd_result r = VKMD_OK;
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (args_table(argc, argv, &i, opts, count, &r) ||
+        if (vkmd_options_parse(argc, argv, &i, opts, count, &r) ||
             (win && window_options_parse(argc, argv, &i, win, &r)))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -134,22 +131,23 @@ static int args_exit(vkmd_result r, const char *cmd)
 static int relax_args(int argc, char **argv, relax_request *q)
 {
     int help = 0;
-    const args_option opts[] = {ARG_STRING("--confs", &q->confs),
-                                ARG_STRING("--out", &q->out),
-                                ARG_STRING("--device", &q->device),
-                                ARG_STRING("--minimizer", &q->minimizer),
-                                ARG_FLAG("--json", &q->json),
-                                ARG_FLAG("--rms", &q->rms),
-                                ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
-                                ARG_INT("--max-steps", &q->max_steps, 0, 1 << 30),
-                                ARG_INT("--max-iterations", &q->max_steps, 0, 1 << 30),
-                                ARG_INT("--memory", &q->memory, 0, VKMD_UFF_LBFGS_MAX_MEMORY),
-                                ARG_INT("--seed", &q->seed, 0, 2147483647),
-                                ARG_DOUBLE("--perturb", &q->perturb, 0, 10),
-                                ARG_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6),
-                                ARG_DOUBLE("--energy-tol", &q->energy_tol, 0, 1),
-                                ARG_DOUBLE("--prune-rms", &q->prune_rms, 0, 100)};
-    vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "relax", NULL, &q->molecule, &help);
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--confs", &q->confs),
+                                VKMD_OPT_STRING("--out", &q->out),
+                                VKMD_OPT_STRING("--device", &q->device),
+                                VKMD_OPT_STRING("--minimizer", &q->minimizer),
+                                VKMD_OPT_FLAG("--json", &q->json),
+                                VKMD_OPT_FLAG("--rms", &q->rms),
+                                VKMD_OPT_INT("--replicas", &q->replicas, 1, 1 << 24),
+                                VKMD_OPT_INT("--max-steps", &q->max_steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--max-iterations", &q->max_steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--memory", &q->memory, 0, VKMD_UFF_LBFGS_MAX_MEMORY),
+                                VKMD_OPT_INT("--seed", &q->seed, 0, 2147483647),
+                                VKMD_OPT_DOUBLE("--perturb", &q->perturb, 0, 10),
+                                VKMD_OPT_DOUBLE("--ftol", &q->ftol, 1e-8, 1e6),
+                                VKMD_OPT_DOUBLE("--energy-tol", &q->energy_tol, 0, 1),
+                                VKMD_OPT_DOUBLE("--prune-rms", &q->prune_rms, 0, 100)};
+    vkmd_result r =
+        uff_args(argc, argv, opts, VKMD_ARRAY_LEN(opts), "relax", NULL, &q->molecule, &help);
     if (help)
         return 0;
     if (r == VKMD_OK && !q->out)
@@ -171,109 +169,48 @@ static int relax_args(int argc, char **argv, relax_request *q)
     return args_exit(r, "uff relax");
 }
 
-/* What relax minimises: the molecules (terms), each replica's molecule,
- * record and title, and the starts in batch order. */
+/* What relax minimises (system/uff_relax_set.h) and the records it came
+ * from: several (multi) are each relaxed from their own coordinates, grouped
+ * by molecule; one gives the starts of --confs or --replicas/--perturb. */
 typedef struct relax_set {
-    int32_t record_count, molecule_count, replica_count, multi;
     vkmd_uff_molecule *records;
-    vkmd_uff_typing *types;      /* [molecule_count] */
-    vkmd_uff_terms *terms;       /* [molecule_count] */
-    const vkmd_uff_terms **mols; /* [molecule_count] */
-    int32_t *mol_record;         /* [molecule_count]: its first record */
-    int32_t *replica_molecule;   /* [replica_count] */
-    vkmd_uff_batch batch;
-    double *start; /* [3 * batch atoms] A, batch order */
+    int32_t record_count;
+    int multi;
+    vkmd_uff_relax_set set;
 } relax_set;
 
 static void relax_set_free(relax_set *s)
 {
-    for (int32_t m = 0; m < s->molecule_count; ++m) {
-        vkmd_uff_terms_free(&s->terms[m]);
-        vkmd_uff_typing_free(&s->types[m]);
-    }
-    free(s->types);
-    free(s->terms);
-    free(s->mols);
-    free(s->mol_record);
-    free(s->replica_molecule);
-    free(s->start);
-    vkmd_uff_batch_free(&s->batch);
+    vkmd_uff_relax_set_free(&s->set);
     vkmd_uff_molecule_array_free(s->records, s->record_count);
 }
 
 static vkmd_result relax_set_make(const relax_request *q, relax_set *s)
 {
-    vkmd_result res = VKMD_OK;
-    double *starts = NULL;
     VKMD_TRY_RETURN(vkmd_uff_molecule_load(q->molecule, &s->records, &s->record_count));
-    const int32_t nrec = s->record_count;
-    s->multi = nrec > 1;
+    s->multi = s->record_count > 1;
     if (s->multi && q->from_mol_options)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "%s has %d records: each is relaxed from its own coordinates; "
                          "--confs/--replicas/--perturb take a one-record MOL",
-                         q->molecule, nrec);
-    s->types = calloc((size_t)nrec, sizeof *s->types);
-    s->terms = calloc((size_t)nrec, sizeof *s->terms);
-    s->mols = calloc((size_t)nrec, sizeof *s->mols);
-    s->mol_record = calloc((size_t)nrec, sizeof *s->mol_record);
-    if (!s->types || !s->terms || !s->mols || !s->mol_record)
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d records", nrec);
-    if (!s->multi) {
-        VKMD_TRY_RETURN(vkmd_uff_setup(&s->records[0], NULL, &s->types[0], &s->terms[0]));
-        s->molecule_count = 1;
-        s->mols[0] = &s->terms[0];
+                         q->molecule, s->record_count);
+    double *starts = NULL;
+    int32_t n = 0;
+    if (!s->multi)
         VKMD_TRY_RETURN(vkmd_uff_starts_make(&s->records[0], q->molecule, q->confs, q->replicas,
-                                             q->perturb, (uint64_t)q->seed, &starts,
-                                             &s->replica_count));
-    } else {
-        s->replica_count = nrec;
-    }
-    s->replica_molecule = calloc((size_t)s->replica_count, sizeof *s->replica_molecule);
-    if (!s->replica_molecule) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d replicas", s->replica_count);
-        goto cleanup;
-    }
-    for (int32_t k = 0; s->multi && k < nrec; ++k) {
-        int32_t g = 0;
-        while (g < s->molecule_count &&
-               !vkmd_uff_same_molecule(&s->records[s->mol_record[g]], &s->records[k]))
-            ++g;
-        if (g == s->molecule_count) {
-            res = vkmd_uff_setup(&s->records[k], NULL, &s->types[g], &s->terms[g]);
-            if (res != VKMD_OK) {
-                res = vkmd_fail(res, "%s record %d: %s", q->molecule, k + 1, vkmd_last_error());
-                goto cleanup;
-            }
-            s->mols[g] = &s->terms[g];
-            s->mol_record[g] = k;
-            ++s->molecule_count;
-        }
-        s->replica_molecule[k] = g;
-    }
-    VKMD_TRY(vkmd_uff_batch_build(s->mols, s->molecule_count, s->replica_molecule, s->replica_count,
-                                  &s->batch));
-    s->start = malloc(3 * sizeof *s->start * (size_t)s->batch.atom_count);
-    if (!s->start) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "starts");
-        goto cleanup;
-    }
-    for (int32_t r = 0; r < s->replica_count; ++r) {
-        const int32_t na = vkmd_uff_batch_replica_atoms(&s->batch, r);
-        const double *src =
-            s->multi ? vkmd_uff_molecule_conformer(&s->records[r], 0) : starts + 3 * (size_t)r * na;
-        memcpy(s->start + 3 * (size_t)s->batch.replica_atom_offset[r], src,
-               3 * sizeof *src * (size_t)na);
-    }
-cleanup:
+                                             q->perturb, (uint64_t)q->seed, &starts, &n));
+    const vkmd_uff_relax_set_desc d = {.same_molecules = 1, .starts = starts, .start_count = n};
+    vkmd_result res = vkmd_uff_relax_set_build(s->records, s->record_count, &d, &s->set);
     free(starts);
+    if (res != VKMD_OK && s->multi)
+        res = vkmd_fail(res, "%s %s", q->molecule, vkmd_last_error());
     return res;
 }
 
 /* Replica r's molecule record. */
 static const vkmd_uff_molecule *replica_record(const relax_set *s, int32_t r)
 {
-    return s->multi ? &s->records[r] : &s->records[0];
+    return &s->records[s->set.replica_record[r]];
 }
 
 static void write_json(const relax_request *q, const relax_set *s, const char *device,
@@ -282,7 +219,7 @@ static void write_json(const relax_request *q, const relax_set *s, const char *d
                        const double *rel)
 {
     int32_t converged = 0;
-    for (int32_t r = 0; r < s->replica_count; ++r)
+    for (int32_t r = 0; r < s->set.replica_count; ++r)
         converged += out[r].converged;
     printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
            "\"length\": \"angstrom\"},\n  \"vkmd_version\": \"%s\",\n  \"molecule\": \"%s\",\n"
@@ -293,9 +230,9 @@ static void write_json(const relax_request *q, const relax_set *s, const char *d
            "  \"out\": \"%s\",\n  \"replicas\": [",
            VKMD_VERSION, replica_record(s, 0)->name, device,
            strcmp(q->minimizer, "fire") ? "L-BFGS" : "FIRE", crit, ftol, q->energy_tol, q->memory,
-           max_its, s->molecule_count, s->replica_count, checks, converged, kept, q->prune_rms,
-           q->out);
-    for (int32_t r = 0; r < s->replica_count; ++r) {
+           max_its, s->set.molecule_count, s->set.replica_count, checks, converged, kept,
+           q->prune_rms, q->out);
+    for (int32_t r = 0; r < s->set.replica_count; ++r) {
         int32_t rank = -1;
         for (int32_t i = 0; i < kept; ++i)
             rank = order[i] == r ? i : rank;
@@ -305,7 +242,7 @@ static void write_json(const relax_request *q, const relax_set *s, const char *d
                "\"energy_evaluations\": %d, \"status\": %d, \"converged\": %s, "
                "\"max_force_kcal_per_mol_A\": %.4e, \"rms_force_kcal_per_mol_A\": %.4e, "
                "\"written_as\": %d}",
-               r ? "," : "", r + 1, s->replica_molecule[r] + 1, out[r].energy_initial,
+               r ? "," : "", r + 1, s->set.replica_molecule[r] + 1, out[r].energy_initial,
                out[r].energy_final, rel[r], out[r].iterations, out[r].iterations,
                out[r].evaluations, out[r].status, out[r].converged ? "true" : "false", out[r].fmax,
                out[r].frms, rank + 1);
@@ -322,13 +259,9 @@ int cmd_uff_relax(int argc, char **argv)
     vkmd_result res = VKMD_OK;
     relax_set s = {0};
     uff_eval ev = {0};
-    double *final = NULL, *energy = NULL, *rel = NULL;
-    const double **xyz = NULL;
-    const vkmd_uff_molecule **recs = NULL;
+    double *final = NULL, *rel = NULL;
     vkmd_uff_relax_result *out = NULL;
     int32_t *order = NULL;
-    vkmd_sdf_relaxed *w = NULL;
-    char(*titles)[160] = NULL;
     int exit_code = 1;
     const int fire = !strcmp(q.minimizer, "fire");
     const vkmd_uff_relax_params rparams = {.minimizer =
@@ -343,63 +276,21 @@ int cmd_uff_relax(int argc, char **argv)
     const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fp);
     const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lp);
     VKMD_TRY(relax_set_make(&q, &s));
-    const int32_t n = s.replica_count, nat = s.batch.atom_count;
+    const int32_t n = s.set.replica_count, nat = s.set.batch.atom_count;
     final = malloc(3 * sizeof *final * (size_t)nat);
     out = calloc((size_t)n, sizeof *out);
-    energy = calloc((size_t)n, sizeof *energy);
     rel = calloc((size_t)n, sizeof *rel);
-    xyz = calloc((size_t)n, sizeof *xyz);
-    recs = calloc((size_t)n, sizeof *recs);
     order = calloc((size_t)n, sizeof *order);
-    w = calloc((size_t)n, sizeof *w);
-    titles = calloc((size_t)n, sizeof *titles);
-    if (!final || !out || !energy || !rel || !xyz || !recs || !order || !w || !titles) {
+    if (!final || !out || !rel || !order) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", n);
         goto cleanup;
     }
     VKMD_TRY(uff_eval_open(q.device, &ev));
     int32_t checks = 0;
-    if (ev.ctx) {
-        VKMD_TRY(vkmd_uff_relax_batch(ev.ctx, &s.batch, &rparams, s.start, final, out, &checks));
-    } else {
-        memcpy(final, s.start, 3 * sizeof *final * (size_t)nat);
-        for (int32_t r = 0; r < n; ++r)
-            VKMD_TRY(uff_relax_reference(s.mols[s.replica_molecule[r]], &rparams,
-                                         final + 3 * (size_t)s.batch.replica_atom_offset[r],
-                                         &out[r]));
-    }
-    for (int32_t r = 0; r < n; ++r) {
-        energy[r] = out[r].energy_final;
-        xyz[r] = final + 3 * (size_t)s.batch.replica_atom_offset[r];
-        recs[r] = replica_record(&s, r);
-    }
+    VKMD_TRY(uff_eval_relax(&ev, &s.set, &rparams, final, out, &checks));
     int32_t kept = n;
-    if (s.multi || q.prune_rms > 0) {
-        VKMD_TRY(vkmd_uff_conformers_order(recs, xyz, energy, n, q.prune_rms, order, &kept, rel));
-    } else {
-        double lo = energy[0];
-        for (int32_t r = 0; r < n; ++r)
-            lo = energy[r] < lo ? energy[r] : lo;
-        for (int32_t r = 0; r < n; ++r) {
-            order[r] = r;
-            rel[r] = energy[r] - lo;
-        }
-    }
-    for (int32_t i = 0; i < kept; ++i) {
-        const int32_t r = order[i];
-        if (s.multi && recs[r]->name[0])
-            snprintf(titles[i], sizeof titles[i], "%s", recs[r]->name);
-        else
-            snprintf(titles[i], sizeof titles[i], "%s %s %d", recs[r]->name,
-                     s.multi ? "record" : "replica", r + 1);
-        w[i] = (vkmd_sdf_relaxed){.molecule = recs[r],
-                                  .title = titles[i],
-                                  .xyz = xyz[r],
-                                  .result = &out[r],
-                                  .relative_energy = rel[r],
-                                  .source = r + 1};
-    }
-    VKMD_TRY(vkmd_sdf_write_relaxed(q.out, fire ? "FIRE" : "L-BFGS", w, kept));
+    VKMD_TRY(vkmd_sdf_write_relaxed_set(q.out, fire ? "FIRE" : "L-BFGS", &s.set, s.records, final,
+                                        out, s.multi, q.prune_rms, order, &kept, rel));
     int32_t converged = 0;
     for (int32_t r = 0; r < n; ++r)
         converged += out[r].converged;
@@ -410,7 +301,7 @@ int cmd_uff_relax(int argc, char **argv)
         write_json(&q, &s, ev.device, crit, ftol, max_its, checks, out, order, kept, rel);
     } else {
         printf("vkmd uff relax: %s \"%s\" (%d molecule(s)), %d replica(s) from %s\n", q.molecule,
-               s.records[0].name, s.molecule_count, n,
+               s.records[0].name, s.set.molecule_count, n,
                s.multi   ? "its records"
                : q.confs ? q.confs
                          : "MOL");
@@ -441,13 +332,8 @@ cleanup:
     uff_eval_close(&ev);
     free(final);
     free(out);
-    free(energy);
     free(rel);
-    free(xyz);
-    free(recs);
     free(order);
-    free(w);
-    free(titles);
     relax_set_free(&s);
     return exit_code;
 }
@@ -472,16 +358,17 @@ typedef struct md_request {
 static int md_args(int argc, char **argv, md_request *q)
 {
     int help = 0;
-    const args_option opts[] = {ARG_STRING("--out", &q->out),
-                                ARG_STRING("--device", &q->device),
-                                ARG_FLAG("--json", &q->json),
-                                ARG_INT("--replicas", &q->replicas, 1, 1 << 24),
-                                ARG_INT("--steps", &q->steps, 0, 1 << 30),
-                                ARG_INT("--seed", &q->seed, 0, 2147483647),
-                                ARG_DOUBLE("--dt", &q->dt, 1e-3, 10),
-                                ARG_DOUBLE("--temperature", &q->temperature, 1e-3, 1e5),
-                                ARG_DOUBLE("--friction", &q->friction, 1e-6, 1e4)};
-    vkmd_result r = uff_args(argc, argv, opts, ARRAY_LEN(opts), "md", &q->win, &q->molecule, &help);
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--out", &q->out),
+                                VKMD_OPT_STRING("--device", &q->device),
+                                VKMD_OPT_FLAG("--json", &q->json),
+                                VKMD_OPT_INT("--replicas", &q->replicas, 1, 1 << 24),
+                                VKMD_OPT_INT("--steps", &q->steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--seed", &q->seed, 0, 2147483647),
+                                VKMD_OPT_DOUBLE("--dt", &q->dt, 1e-3, 10),
+                                VKMD_OPT_DOUBLE("--temperature", &q->temperature, 1e-3, 1e5),
+                                VKMD_OPT_DOUBLE("--friction", &q->friction, 1e-6, 1e4)};
+    vkmd_result r =
+        uff_args(argc, argv, opts, VKMD_ARRAY_LEN(opts), "md", &q->win, &q->molecule, &help);
     if (help)
         return 0;
     if (r == VKMD_OK)

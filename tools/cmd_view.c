@@ -4,16 +4,14 @@
  * conformers play as frames). Frames come made whole from io/frame_source.h
  * and are uploaded into a positions buffer the window draws from, as it
  * draws a running simulation's. */
-#include "args.h"
+#include "core/options.h"
 #include "commands.h"
 #include "io/frame_source.h"
-#include "vk/buffer.h"
-#include "vk/check.h"
+#include "viewer_play.h"
 #include "vk/context.h"
 #include "window_options.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *out)
@@ -43,12 +41,12 @@ int cmd_view(int argc, char **argv)
     window_options win = {0};
     int every = 1;
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_STRING("--coords", &coords), ARG_STRING("--traj", &traj),
-                                ARG_STRING("--device", &device),
-                                ARG_INT("--every", &every, 1, 100000000)};
+    const vkmd_option opts[] = {
+        VKMD_OPT_STRING("--coords", &coords), VKMD_OPT_STRING("--traj", &traj),
+        VKMD_OPT_STRING("--device", &device), VKMD_OPT_INT("--every", &every, 1, 100000000)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -78,8 +76,7 @@ int cmd_view(int argc, char **argv)
     vkmd_frame_source fs = {0};
     vkmd_viewer *view = NULL;
     vkmd_vk_context *ctx = NULL;
-    vkmd_vk_buffer pos = {0};
-    float *x4 = NULL;
+    vkmd_viewer_player player = {0};
     VKMD_TRY(vkmd_frame_source_open(system, coords, traj, &fs));
     if (fs.mol_count > 1)
         fprintf(stderr, "vkmd view: %s holds %d molecules; showing the first\n", system,
@@ -97,42 +94,9 @@ int cmd_view(int argc, char **argv)
     vkmd_vk_context_desc cd = {.device = device && strcmp(device, "gpu") ? device : NULL};
     vkmd_viewer_context_desc(view, &cd);
     VKMD_TRY(vkmd_vk_context_create(&cd, &ctx));
-    const vkmd_vk_buffer_desc bd = {.size = sizeof(float) * 4 * (size_t)fs.sys.atom_count,
-                                    .name = "view positions"};
-    VKMD_TRY(vkmd_vk_buffer_create(ctx, &bd, &pos));
-    x4 = calloc(4 * (size_t)fs.sys.atom_count, sizeof *x4);
-    if (!x4) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "view: out of memory");
-        goto cleanup;
-    }
-    const vkmd_render_sources src = {.positions = &pos};
-    VKMD_TRY(vkmd_viewer_attach(view, ctx, &fs.sys, &src));
-    const int32_t frame_count = fs.frame_count;
-    char note[96];
-    snprintf(note, sizeof note, "%d FRAMES%s", frame_count,
-             fs.dcd  ? " (DCD)"
-             : fs.nc ? " (NETCDF)"
-                     : "");
-    int32_t shown = -1, current = 0;
-    for (;;) {
-        if (current != shown) {
-            VKMD_TRY(vkmd_frame_source_read(&fs, current, x4));
-            VKMD_TRY(vkmd_vk_buffer_upload(ctx, &pos, 0, x4, bd.size));
-            shown = current;
-        }
-        const vkmd_viewer_hud hud = {.step = current + (frame_count > 1 ? 1 : 0),
-                                     .time_ps = vkmd_frame_source_time_ps(&fs, current),
-                                     .temperature_k = -1,
-                                     .note = note};
-        vkmd_viewer_input in;
-        VKMD_TRY(vkmd_viewer_frame(view, ctx, &hud, &in));
-        if (in.quit)
-            break;
-        if (frame_count > 1 && in.steps > 0)
-            current = (int32_t)((current + in.steps) % frame_count);
-    }
+    VKMD_TRY(vkmd_viewer_play(view, ctx, &fs, &player));
     fprintf(stderr, "vkmd view: %lld frames drawn of %d trajectory frames\n",
-            (long long)vkmd_viewer_frames(view), frame_count);
+            (long long)vkmd_viewer_frames(view), fs.frame_count);
     vkmd_viewer_close(view, ctx); /* first, so its teardown is validated too */
     view = NULL;
     VKMD_TRY(vkmd_vk_context_check_validation(ctx));
@@ -141,11 +105,8 @@ cleanup:
     if (exit_code != 0)
         tool_error("view", res);
     vkmd_viewer_close(view, ctx);
-    if (ctx) {
-        vkmd_vk_buffer_destroy(ctx, &pos);
-        vkmd_vk_context_destroy(ctx);
-    }
+    vkmd_viewer_player_free(ctx, &player);
+    vkmd_vk_context_destroy(ctx);
     vkmd_frame_source_close(&fs);
-    free(x4);
     return exit_code;
 }

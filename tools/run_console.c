@@ -1,8 +1,5 @@
-/* The terminal side of a run (run_console.h). */
+/* Stopping a run on SIGINT/SIGTERM (run_console.h). */
 #include "run_console.h"
-
-#include "core/clock.h"
-#include "run/run.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -30,30 +27,4 @@ int run_console_stop_requested(void *user)
 {
     (void)user;
     return stop_signal != 0;
-}
-
-void run_console_begin(run_console *c, const vkmd_run_info *info)
-{
-    const vkmd_progress_desc pd = {.last_step = info->desc->steps > 0 ? info->desc->steps : 1,
-                                   .dt_fs = info->desc->md.dt_fs};
-    vkmd_progress_init(&c->prog, &pd, vkmd_clock_now_s());
-    c->on = 1;
-}
-
-void run_console_report(run_console *c, const vkmd_run_sample *s)
-{
-    if (s->start)
-        return;
-    c->on = 1;
-    vkmd_progress_update(&c->prog, s->step, s->ns_per_day, s->report->temperature_k,
-                         vkmd_clock_now_s());
-}
-
-void run_console_note(run_console *c, const char *text)
-{
-    if (c->on)
-        vkmd_progress_finish(&c->prog);
-    c->on = 0;
-    if (text)
-        fprintf(stderr, "vkmd %s: %s\n", c->command, text);
 }

@@ -100,3 +100,21 @@ vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_pa
     const vkmd_uff_lbfgs_params lp = vkmd_uff_relax_lbfgs_params(&p);
     return vkmd_ref_uff_lbfgs(t, &lp, xyz, out, NULL, 0);
 }
+
+vkmd_result uff_eval_relax(const uff_eval *ev, const vkmd_uff_relax_set *set,
+                           const vkmd_uff_relax_params *params, double *final,
+                           vkmd_uff_relax_result *out, int32_t *out_checks)
+{
+    if (out_checks)
+        *out_checks = 0;
+    if (set->replica_count == 0)
+        return VKMD_OK;
+    if (ev->ctx)
+        return vkmd_uff_relax_batch(ev->ctx, &set->batch, params, set->start, final, out,
+                                    out_checks);
+    memcpy(final, set->start, 3 * sizeof *final * (size_t)set->batch.atom_count);
+    for (int32_t r = 0; r < set->replica_count; ++r)
+        VKMD_TRY_RETURN(uff_relax_reference(set->terms_of[set->replica_molecule[r]], params,
+                                            vkmd_uff_relax_set_replica(set, final, r), &out[r]));
+    return VKMD_OK;
+}

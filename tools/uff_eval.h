@@ -6,6 +6,7 @@
 #ifndef VKMD_TOOLS_UFF_EVAL_H
 #define VKMD_TOOLS_UFF_EVAL_H
 
+#include "system/uff_relax_set.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
 #include "sim/uff_relax.h"
@@ -51,5 +52,13 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
  * report. Errors: those of the reference minimiser. */
 vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_params *params,
                                 double *xyz, vkmd_uff_relax_result *out);
+
+/* Relaxes every replica of `set` from set->start into final ([3 * batch
+ * atoms] A, batch order) and out[replica]: one batch on ev's device
+ * (vkmd_uff_relax_batch; *out_checks, may be NULL, its host checks), or
+ * replica after replica with uff_relax_reference. Errors: theirs. */
+vkmd_result uff_eval_relax(const uff_eval *ev, const vkmd_uff_relax_set *set,
+                           const vkmd_uff_relax_params *params, double *final,
+                           vkmd_uff_relax_result *out, int32_t *out_checks);
 
 #endif

@@ -5,6 +5,7 @@
  * gives "expected N values, found M" instead of a huge allocation. Every
  * message names path:line and the section. */
 #include "io/prmtop.h"
+#include "io/prmtop_sections.h"
 #include "system/vsite.h"
 
 #include "core/log.h"
@@ -17,316 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Upper bounds that keep every size computation far from overflow. */
-#define MAX_ATOMS 100000000
-#define MAX_TYPES 10000
-#define MAX_COUNT 500000000
-
-typedef struct section {
-    char name[64];
-    int32_t flag_line; /* 0-based line of "%FLAG NAME" */
-    int32_t fmt_line;  /* 0-based line of "%FORMAT(...)", -1 if none */
-    int32_t begin;     /* first data line */
-    int32_t end;       /* one past the last data line (next %FLAG or EOF) */
-} section;
-
-typedef struct prm {
-    const char *path;
-    vkmd_text text;
-    section *secs;
-    int32_t sec_count;
-} prm;
-
-typedef struct format {
-    int per_line; /* values per line */
-    char kind;    /* 'I' integer, 'E' real, 'A' string */
-    int width;    /* characters per value */
-} format;
-
-/* One section's values; exactly one of i / d / s is set by the reader. */
-typedef struct values {
-    int present;
-    int64_t count;
-    int64_t cap;
-    int64_t *i;
-    double *d;
-    char (*s)[8];
-    int32_t *line; /* 1-based line of each value (integer sections) */
-} values;
-
-static void values_free(values *v)
-{
-    free(v->i);
-    free(v->d);
-    free(v->s);
-    free(v->line);
-    memset(v, 0, sizeof *v);
-}
-
-static const section *find_section(const prm *p, const char *name)
-{
-    for (int32_t k = 0; k < p->sec_count; ++k)
-        if (strcmp(p->secs[k].name, name) == 0)
-            return &p->secs[k];
-    return NULL;
-}
-
-static int starts_with(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* Splits the file into sections. */
-static vkmd_result index_sections(prm *p)
-{
-    const vkmd_text *t = &p->text;
-    int32_t n = 0;
-    for (int32_t l = 0; l < t->line_count; ++l)
-        if (starts_with(t->lines[l], "%FLAG"))
-            ++n;
-    if (n == 0)
-        return vkmd_fail(VKMD_ERROR_PARSE,
-                         "%s:1: not an AMBER prmtop: expected %%VERSION and %%FLAG sections, "
-                         "found none",
-                         p->path);
-    p->secs = calloc((size_t)n, sizeof *p->secs);
-    if (!p->secs)
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", p->path);
-    for (int32_t l = 0; l < t->line_count; ++l) {
-        if (!starts_with(t->lines[l], "%FLAG"))
-            continue;
-        section *s = &p->secs[p->sec_count];
-        const char *nm = t->lines[l] + 5;
-        while (*nm == ' ')
-            ++nm;
-        size_t len = strcspn(nm, " \t");
-        if (len == 0 || len >= sizeof s->name)
-            return vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: expected a section name after %%FLAG",
-                             p->path, l + 1);
-        memcpy(s->name, nm, len);
-        s->name[len] = '\0';
-        const section *dup = find_section(p, s->name);
-        if (dup)
-            return vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: %%FLAG %s appears twice (first at line %d)",
-                             p->path, l + 1, s->name, dup->flag_line + 1);
-        s->flag_line = l;
-        s->fmt_line = -1;
-        int32_t k = l + 1;
-        while (k < t->line_count && starts_with(t->lines[k], "%COMMENT"))
-            ++k;
-        if (k < t->line_count && starts_with(t->lines[k], "%FORMAT")) {
-            s->fmt_line = k;
-            ++k;
-        }
-        s->begin = k;
-        while (k < t->line_count && !starts_with(t->lines[k], "%FLAG"))
-            ++k;
-        s->end = k;
-        ++p->sec_count;
-    }
-    return VKMD_OK;
-}
-
-static vkmd_result parse_format(const prm *p, const section *s, format *f)
-{
-    if (s->fmt_line < 0) {
-        int32_t l = s->flag_line + 1;
-        return vkmd_fail(VKMD_ERROR_PARSE,
-                         "%s:%d: %%FLAG %s: expected %%FORMAT(...), found '%.40s'", p->path, l + 1,
-                         s->name, l < p->text.line_count ? p->text.lines[l] : "end of file");
-    }
-    const char *line = p->text.lines[s->fmt_line];
-    const char *c = line + 7;
-    int count = 1, width = 0, ok = 1;
-    if (*c++ != '(')
-        ok = 0;
-    if (ok && *c >= '0' && *c <= '9') {
-        count = 0;
-        while (*c >= '0' && *c <= '9' && count < 100000)
-            count = 10 * count + (*c++ - '0');
-    }
-    /* A repeat group after a count, e.g. 8(F9.5) in CMAP_PARAMETER sections. */
-    int group = ok && c > line + 8 && *c == '(';
-    if (group)
-        ++c;
-    char kind = ok ? *c++ : '\0';
-    switch (kind) {
-    case 'I':
-    case 'i':
-        f->kind = 'I';
-        break;
-    case 'E':
-    case 'e':
-    case 'F':
-    case 'f':
-    case 'D':
-    case 'd':
-    case 'G':
-    case 'g':
-        f->kind = 'E';
-        break;
-    case 'A':
-    case 'a':
-        f->kind = 'A';
-        break;
-    default:
-        ok = 0;
-    }
-    if (ok && !(*c >= '0' && *c <= '9'))
-        ok = 0;
-    while (ok && *c >= '0' && *c <= '9' && width < 100000)
-        width = 10 * width + (*c++ - '0');
-    if (ok && *c == '.') {
-        ++c;
-        if (!(*c >= '0' && *c <= '9'))
-            ok = 0;
-        while (*c >= '0' && *c <= '9')
-            ++c;
-    }
-    if (ok && group && *c++ != ')')
-        ok = 0;
-    if (ok && *c++ != ')')
-        ok = 0;
-    if (!ok || count < 1 || count > 1000 || width < 1 || width > 80)
-        return vkmd_fail(VKMD_ERROR_PARSE,
-                         "%s:%d: %%FLAG %s: expected a Fortran format such as %%FORMAT(10I8), "
-                         "%%FORMAT(5E16.8) or %%FORMAT(20a4), found '%.60s'",
-                         p->path, s->fmt_line + 1, s->name, line);
-    f->per_line = count;
-    f->width = width;
-    return VKMD_OK;
-}
-
-static int values_grow(values *v, char kind, int with_lines)
-{
-    if (v->count < v->cap)
-        return 1;
-    int64_t cap = v->cap ? 2 * v->cap : 256;
-    if (kind == 'I') {
-        int64_t *ni = realloc(v->i, (size_t)cap * sizeof *ni);
-        if (!ni)
-            return 0;
-        v->i = ni;
-        if (with_lines) {
-            int32_t *nl = realloc(v->line, (size_t)cap * sizeof *nl);
-            if (!nl)
-                return 0;
-            v->line = nl;
-        }
-    } else if (kind == 'E') {
-        double *nd = realloc(v->d, (size_t)cap * sizeof *nd);
-        if (!nd)
-            return 0;
-        v->d = nd;
-    } else {
-        char(*ns)[8] = realloc(v->s, (size_t)cap * sizeof *ns);
-        if (!ns)
-            return 0;
-        v->s = ns;
-    }
-    v->cap = cap;
-    return 1;
-}
-
-static const char *kind_name(char kind)
-{
-    return kind == 'I' ? "integer" : kind == 'E' ? "real number" : "string";
-}
-
-/* Reads section `name` as `kind` values. `want` (or `alt`, if >= 0) is the
- * count the pointers promise; want < 0 accepts any count. A missing section is
- * an error only if `required` and the promised count is not zero. */
-static vkmd_result read_section(const prm *p, const char *name, char kind, int required,
-                                int64_t want, int64_t alt, values *v)
-{
-    memset(v, 0, sizeof *v);
-    const section *s = find_section(p, name);
-    if (!s) {
-        if (required && want != 0)
-            return want < 0 ? vkmd_fail(VKMD_ERROR_PARSE,
-                                        "%s: %%FLAG %s: required section is missing", p->path, name)
-                            : vkmd_fail(VKMD_ERROR_PARSE,
-                                        "%s: %%FLAG %s: required section is missing (expected "
-                                        "%lld values)",
-                                        p->path, name, (long long)want);
-        return VKMD_OK;
-    }
-    v->present = 1;
-    format f = {0};
-    vkmd_result res = parse_format(p, s, &f);
-    if (res != VKMD_OK)
-        return res;
-    if (f.kind != kind)
-        return vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: %%FLAG %s: expected a %s format, found '%.40s'",
-                         p->path, s->fmt_line + 1, name, kind_name(kind),
-                         p->text.lines[s->fmt_line]);
-    const vkmd_text *t = &p->text;
-    for (int32_t l = s->begin; l < s->end; ++l) {
-        if (starts_with(t->lines[l], "%COMMENT"))
-            continue;
-        const char *line = t->lines[l];
-        const int len = t->lens[l];
-        if (kind == 'A') {
-            /* Strings: blank-padded fields; only as many as still expected. */
-            if (want >= 0 && v->count >= want)
-                break;
-            for (int k = 0; k < f.per_line; ++k) {
-                if (want >= 0 && v->count >= want)
-                    break;
-                int a = k * f.width;
-                if (want < 0 && a >= len)
-                    break;
-                if (!values_grow(v, kind, 0))
-                    return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", p->path);
-                int n = a >= len ? 0 : (len - a < f.width ? len - a : f.width);
-                vkmd_text_field_str(line + (a < len ? a : 0), n, v->s[v->count], 8);
-                ++v->count;
-            }
-            continue;
-        }
-        int nfields = (len + f.width - 1) / f.width;
-        if (nfields > f.per_line)
-            return vkmd_fail(VKMD_ERROR_PARSE,
-                             "%s:%d: %%FLAG %s: expected at most %d values of width %d on a line, "
-                             "found %d characters",
-                             p->path, l + 1, name, f.per_line, f.width, len);
-        for (int k = 0; k < nfields; ++k) {
-            int a = k * f.width;
-            int n = len - a < f.width ? len - a : f.width;
-            if (!values_grow(v, kind, 1))
-                return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", p->path);
-            int ok;
-            if (kind == 'I') {
-                ok = vkmd_text_parse_int(line + a, n, &v->i[v->count]);
-                v->line[v->count] = l + 1;
-            } else {
-                ok = vkmd_text_parse_real(line + a, n, &v->d[v->count]);
-            }
-            if (!ok)
-                return vkmd_fail(VKMD_ERROR_PARSE,
-                                 "%s:%d: %%FLAG %s: expected %s %lld in columns %d-%d, found "
-                                 "'%.*s'",
-                                 p->path, l + 1, name, kind_name(kind), (long long)v->count + 1,
-                                 a + 1, a + n, n, line + a);
-            ++v->count;
-        }
-    }
-    if (want >= 0 && v->count != want && v->count != alt) {
-        if (v->count < want && s->end >= t->line_count)
-            return vkmd_fail(VKMD_ERROR_PARSE,
-                             "%s:%d: %%FLAG %s: expected %lld values, file ends after %lld",
-                             p->path, t->line_count, name, (long long)want, (long long)v->count);
-        if (v->count < want)
-            return vkmd_fail(VKMD_ERROR_PARSE,
-                             "%s:%d: %%FLAG %s: expected %lld values, section ends after %lld",
-                             p->path, s->end + 1, name, (long long)want, (long long)v->count);
-        return vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: %%FLAG %s: expected %lld values, found %lld",
-                         p->path, s->end, name, (long long)want, (long long)v->count);
-    }
-    return VKMD_OK;
-}
-
-/* POINTERS, by position. */
 enum {
     P_NATOM = 0,
     P_NTYPES,
@@ -368,33 +59,6 @@ static const char *const pointer_names[] = {
     "NUMANG", "NPTRA",  "NATYP", "NPHB",  "IFPERT", "NBPER",  "NGPER",   "NDPER",
     "MBPER",  "MGPER",  "MDPER", "IFBOX", "NMXRS",  "IFCAP",  "NUMEXTRA"};
 
-/* Converts a stored atom index (3 * (atom - 1), sign = flag) to 0-based. */
-static vkmd_result atom_index(const prm *p, const char *sec, const char *what, int64_t entry,
-                              int32_t line, int64_t raw, int32_t natom, int32_t *out)
-{
-    int64_t a = raw < 0 ? -raw : raw;
-    if (a % 3 != 0 || a / 3 >= natom)
-        return vkmd_fail(VKMD_ERROR_PARSE,
-                         "%s:%d: %%FLAG %s: %s %lld: atom index %lld is out of range (expected "
-                         "3*(atom-1), a multiple of 3 in 0..%lld for %d atoms)",
-                         p->path, line, sec, what, (long long)entry + 1, (long long)raw,
-                         3 * (long long)(natom - 1), natom);
-    *out = (int32_t)(a / 3);
-    return VKMD_OK;
-}
-
-static vkmd_result type_index(const prm *p, const char *sec, const char *what, int64_t entry,
-                              int32_t line, int64_t raw, int64_t ntypes, int32_t *out)
-{
-    if (raw < 1 || raw > ntypes)
-        return vkmd_fail(VKMD_ERROR_PARSE,
-                         "%s:%d: %%FLAG %s: %s %lld: parameter type %lld is out of range 1..%lld",
-                         p->path, line, sec, what, (long long)entry + 1, (long long)raw,
-                         (long long)ntypes);
-    *out = (int32_t)(raw - 1);
-    return VKMD_OK;
-}
-
 /* Water residue names for SETTLE; TP4, TP5, T4E and OPC are 4- and 5-site
  * water names (OpenMM's AMBER reader knows the first three). */
 static int is_water_name(const char *r)
@@ -416,7 +80,8 @@ static int32_t massless_in(const vkmd_system *s, int32_t first, int32_t next)
 /* Extra points: the frames of the massless atoms (system/vsite.h derives
  * them from the water residues, as OpenMM's AMBER reader does); NUMEXTRA
  * must count them. */
-static vkmd_result read_extra_points(vkmd_system *s, const values *ptr, const char *path)
+static vkmd_result read_extra_points(vkmd_system *s, const vkmd_prmtop_values *ptr,
+                                     const char *path)
 {
     VKMD_TRY_RETURN(vkmd_vsite_from_amber_waters(s, path));
     const int64_t numextra = ptr->count > P_NUMEXTRA ? ptr->i[P_NUMEXTRA] : 0;
@@ -453,7 +118,7 @@ static int cand14_order_cmp(const void *pa, const void *pb)
 }
 
 /* Refuses sections that carry physics vkmd does not compute. */
-static vkmd_result check_unsupported_sections(const prm *p)
+static vkmd_result check_unsupported_sections(const vkmd_prmtop_file *p)
 {
     static const struct {
         const char *flag, *what;
@@ -461,7 +126,7 @@ static vkmd_result check_unsupported_sections(const prm *p)
         {"AMOEBA_FORCEFIELD", "AMOEBA prmtops are not supported"},
     };
     for (size_t k = 0; k < sizeof refuse / sizeof *refuse; ++k) {
-        const section *s = find_section(p, refuse[k].flag);
+        const vkmd_prmtop_section *s = vkmd_prmtop_find_section(p, refuse[k].flag);
         if (s)
             return vkmd_fail(VKMD_ERROR_UNSUPPORTED, "%s:%d: %%FLAG %s: %s", p->path,
                              s->flag_line + 1, refuse[k].flag, refuse[k].what);
@@ -469,256 +134,17 @@ static vkmd_result check_unsupported_sections(const prm *p)
     return VKMD_OK;
 }
 
-/* ---- CHARMM (chamber) and CMAP sections ---------------------------------
- * A chamber prmtop (ParmEd, chamber) is an AMBER prmtop plus CHARMM's terms:
- * CTITLE replaces TITLE, FORCE_FIELD_TYPE names the force field (text only),
- * SCEE/SCNB are 1.0, CHARMM_UREY_BRADLEY* and CHARMM_IMPROPER* hold the
- * Urey-Bradley and harmonic improper terms, LENNARD_JONES_14_ACOEF/BCOEF the
- * 1-4 LJ (indexed like the normal tables) and CHARMM_CMAP_* the CMAP terms;
- * AMBER force fields with CMAP (ff19SB) carry the same CMAP sections without
- * the CHARMM_ prefix. Atom numbers in these sections are plain 1-based
- * (not 3 * (atom - 1) as in BONDS_*). The remaining sections a chamber file
- * carries (SOLTY, HBCUT, TREE_CHAIN_CLASSIFICATION, JOIN_ARRAY, IROTAT,
- * RADIUS_SET, RADII, SCREEN, SOLVENT_POINTERS, ATOMS_PER_MOLECULE) are those
- * of any prmtop: metadata, implicit-solvent radii and molecule bookkeeping
- * that the explicit-solvent energy does not use; IPOL must be 0 (a
- * polarisable force field is refused). */
-
-static int is_chamber(const prm *p)
-{
-    return find_section(p, "CTITLE") || find_section(p, "CHARMM_UREY_BRADLEY_COUNT");
-}
-
-static vkmd_result plain_atom(const prm *p, const char *sec, const char *what, int64_t entry,
-                              int32_t line, int64_t raw, int32_t natom, int32_t *out)
-{
-    if (raw < 1 || raw > natom)
-        return vkmd_fail(VKMD_ERROR_PARSE,
-                         "%s:%d: %%FLAG %s: %s %lld: atom %lld is out of range 1..%d", p->path,
-                         line, sec, what, (long long)entry + 1, (long long)raw, natom);
-    *out = (int32_t)(raw - 1);
-    return VKMD_OK;
-}
-
-/* The 1-based line of the first data line of section `name` (or its %FLAG). */
-static int32_t section_line(const prm *p, const char *name)
-{
-    const section *s = find_section(p, name);
-    if (!s)
-        return 0;
-    return s->begin < s->end ? s->begin + 1 : s->flag_line + 1;
-}
-
-/* A two-value count section ("terms, types"), each in 0..MAX_COUNT. */
-static vkmd_result read_counts(const prm *p, const char *name, int64_t n, int64_t *out)
-{
-    values v;
-    vkmd_result res = read_section(p, name, 'I', 1, n, -1, &v);
-    if (res == VKMD_OK)
-        for (int64_t k = 0; k < n; ++k) {
-            if (v.i[k] < 0 || v.i[k] > MAX_COUNT) {
-                res = vkmd_fail(VKMD_ERROR_PARSE,
-                                "%s:%d: %%FLAG %s: value %lld = %lld, expected "
-                                "0..%d",
-                                p->path, v.line[k], name, (long long)k + 1, (long long)v.i[k],
-                                MAX_COUNT);
-                break;
-            }
-            out[k] = v.i[k];
-        }
-    values_free(&v);
-    return res;
-}
-
-/* CMAP_* (AMBER) or CHARMM_CMAP_* (chamber) sections, if any. */
-static vkmd_result read_cmap(const prm *p, int32_t natom, vkmd_system *s)
-{
-    const char *prefix = find_section(p, "CMAP_COUNT") ? "" : "CHARMM_";
-    char name[64];
-    snprintf(name, sizeof name, "%sCMAP_COUNT", prefix);
-    if (!find_section(p, name))
-        return VKMD_OK;
-    vkmd_result res = VKMD_OK;
-    values resol = {0}, grid = {0}, index = {0};
-    int64_t counts[2];
-    VKMD_TRY(read_counts(p, name, 2, counts));
-    const int64_t nterm = counts[0], ntype = counts[1];
-    if (nterm > 0 && ntype < 1) {
-        res = vkmd_fail(VKMD_ERROR_PARSE, "%s:%d: %%FLAG %s: %lld CMAP terms but %lld maps",
-                        p->path, section_line(p, name), name, (long long)nterm, (long long)ntype);
-        goto cleanup;
-    }
-    snprintf(name, sizeof name, "%sCMAP_RESOLUTION", prefix);
-    VKMD_TRY(read_section(p, name, 'I', 1, ntype, -1, &resol));
-    s->cmap_maps = calloc((size_t)ntype + 1, sizeof *s->cmap_maps);
-    if (!s->cmap_maps) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: %lld CMAP maps", p->path, (long long)ntype);
-        goto cleanup;
-    }
-    s->cmap_map_count = (int32_t)ntype;
-    for (int64_t m = 0; m < ntype; ++m) {
-        const int64_t r = resol.i[m];
-        if (r < 4 || r > 360) {
-            res = vkmd_fail(VKMD_ERROR_PARSE,
-                            "%s:%d: %%FLAG %s: map %lld has resolution %lld, expected 4..360 "
-                            "points per axis",
-                            p->path, resol.line[m], name, (long long)m + 1, (long long)r);
-            goto cleanup;
-        }
-        char pname[64];
-        snprintf(pname, sizeof pname, "%sCMAP_PARAMETER_%02lld", prefix, (long long)m + 1);
-        VKMD_TRY(read_section(p, pname, 'E', 1, r * r, -1, &grid));
-        for (int64_t k = 0; k < r * r; ++k)
-            if (!isfinite(grid.d[k]) || fabs(grid.d[k]) > 1e6) {
-                res =
-                    vkmd_fail(VKMD_ERROR_PARSE,
-                              "%s:%d: %%FLAG %s: value %lld = %g, expected a finite energy "
-                              "in kcal/mol",
-                              p->path, section_line(p, pname), pname, (long long)k + 1, grid.d[k]);
-                goto cleanup;
-            }
-        s->cmap_maps[m].resolution = (int32_t)r;
-        s->cmap_maps[m].grid = grid.d;
-        grid.d = NULL;
-        values_free(&grid);
-    }
-    snprintf(name, sizeof name, "%sCMAP_INDEX", prefix);
-    VKMD_TRY(read_section(p, name, 'I', 1, 6 * nterm, -1, &index));
-    s->cmaps = calloc((size_t)nterm + 1, sizeof *s->cmaps);
-    if (!s->cmaps) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: %lld CMAP terms", p->path, (long long)nterm);
-        goto cleanup;
-    }
-    for (int64_t t = 0; t < nterm; ++t) {
-        const int64_t *q = &index.i[6 * t];
-        const int32_t *ln = &index.line[6 * t];
-        vkmd_cmap *c = &s->cmaps[t];
-        int32_t *at[5] = {&c->i, &c->j, &c->k, &c->l, &c->m};
-        for (int a = 0; a < 5; ++a)
-            VKMD_TRY(plain_atom(p, name, "CMAP term", t, ln[a], q[a], natom, at[a]));
-        VKMD_TRY(type_index(p, name, "CMAP term", t, ln[5], q[5], ntype, &c->map));
-        ++s->cmap_count;
-    }
-cleanup:
-    values_free(&resol);
-    values_free(&grid);
-    values_free(&index);
-    return res;
-}
-
-/* Chamber sections: Urey-Bradley, harmonic impropers, 1-4 LJ tables. */
-static vkmd_result read_charmm(const prm *p, int32_t natom, int64_t ntypes, const values *nbidx,
-                               vkmd_system *s)
-{
-    const int chamber = is_chamber(p);
-    vkmd_result res = VKMD_OK;
-    values ub = {0}, ubk = {0}, ubr = {0}, imp = {0}, impk = {0}, impp = {0}, a14 = {0}, b14 = {0},
-           ipol = {0};
-    VKMD_TRY(read_section(p, "IPOL", 'I', 0, 1, -1, &ipol));
-    if (ipol.present && ipol.i[0] != 0) {
-        res = vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                        "%s:%d: %%FLAG IPOL = %lld: polarisable force fields are not supported",
-                        p->path, ipol.line[0], (long long)ipol.i[0]);
-        goto cleanup;
-    }
-    const int64_t nlj = ntypes * (ntypes + 1) / 2;
-    VKMD_TRY(read_section(p, "LENNARD_JONES_14_ACOEF", 'E', chamber, nlj, -1, &a14));
-    VKMD_TRY(read_section(p, "LENNARD_JONES_14_BCOEF", 'E', chamber || a14.present, nlj, -1, &b14));
-    if (a14.present) {
-        s->lj14_a = calloc((size_t)(ntypes * ntypes), sizeof *s->lj14_a);
-        s->lj14_b = calloc((size_t)(ntypes * ntypes), sizeof *s->lj14_b);
-        if (!s->lj14_a || !s->lj14_b) {
-            res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: 1-4 LJ tables", p->path);
-            goto cleanup;
-        }
-        /* NONBONDED_PARM_INDEX was checked by the normal tables; a negative
-         * (10-12) entry has no 1-4 LJ. */
-        for (int64_t k = 0; k < ntypes * ntypes; ++k) {
-            const int64_t idx = nbidx->i[k];
-            if (idx > 0 && idx <= nlj) {
-                s->lj14_a[k] = a14.d[idx - 1];
-                s->lj14_b[k] = b14.d[idx - 1];
-            }
-        }
-    }
-    if (!chamber)
-        goto cleanup;
-
-    int64_t cnt[2];
-    VKMD_TRY(read_counts(p, "CHARMM_UREY_BRADLEY_COUNT", 2, cnt));
-    const int64_t nub = cnt[0], nubt = cnt[1];
-    VKMD_TRY(read_section(p, "CHARMM_UREY_BRADLEY", 'I', 1, 3 * nub, -1, &ub));
-    VKMD_TRY(read_section(p, "CHARMM_UREY_BRADLEY_FORCE_CONSTANT", 'E', 1, nubt, -1, &ubk));
-    VKMD_TRY(read_section(p, "CHARMM_UREY_BRADLEY_EQUIL_VALUE", 'E', 1, nubt, -1, &ubr));
-    s->urey_bradleys = calloc((size_t)nub + 1, sizeof *s->urey_bradleys);
-    if (!s->urey_bradleys) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: %lld Urey-Bradley terms", p->path,
-                        (long long)nub);
-        goto cleanup;
-    }
-    for (int64_t e = 0; e < nub; ++e) {
-        const int64_t *q = &ub.i[3 * e];
-        const int32_t *ln = &ub.line[3 * e];
-        vkmd_bond *b = &s->urey_bradleys[e];
-        int32_t t = 0;
-        VKMD_TRY(plain_atom(p, "CHARMM_UREY_BRADLEY", "term", e, ln[0], q[0], natom, &b->i));
-        VKMD_TRY(plain_atom(p, "CHARMM_UREY_BRADLEY", "term", e, ln[1], q[1], natom, &b->j));
-        VKMD_TRY(type_index(p, "CHARMM_UREY_BRADLEY", "term", e, ln[2], q[2], nubt, &t));
-        b->k = ubk.d[t];
-        b->r0 = ubr.d[t];
-        s->urey_bradley_count = (int32_t)e + 1;
-    }
-
-    int64_t nimp, nimpt;
-    VKMD_TRY(read_counts(p, "CHARMM_NUM_IMPROPERS", 1, &nimp));
-    VKMD_TRY(read_counts(p, "CHARMM_NUM_IMPR_TYPES", 1, &nimpt));
-    VKMD_TRY(read_section(p, "CHARMM_IMPROPERS", 'I', 1, 5 * nimp, -1, &imp));
-    VKMD_TRY(read_section(p, "CHARMM_IMPROPER_FORCE_CONSTANT", 'E', 1, nimpt, -1, &impk));
-    VKMD_TRY(read_section(p, "CHARMM_IMPROPER_PHASE", 'E', 1, nimpt, -1, &impp));
-    s->impropers_harmonic = calloc((size_t)nimp + 1, sizeof *s->impropers_harmonic);
-    if (!s->impropers_harmonic) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: %lld impropers", p->path, (long long)nimp);
-        goto cleanup;
-    }
-    for (int64_t e = 0; e < nimp; ++e) {
-        const int64_t *q = &imp.i[5 * e];
-        const int32_t *ln = &imp.line[5 * e];
-        vkmd_improper_harmonic *d = &s->impropers_harmonic[e];
-        int32_t *at[4] = {&d->i, &d->j, &d->k, &d->l};
-        int32_t t = 0;
-        for (int a = 0; a < 4; ++a)
-            VKMD_TRY(plain_atom(p, "CHARMM_IMPROPERS", "improper", e, ln[a], q[a], natom, at[a]));
-        VKMD_TRY(type_index(p, "CHARMM_IMPROPERS", "improper", e, ln[4], q[4], nimpt, &t));
-        d->k_psi = impk.d[t];
-        /* Radians (the %COMMENT says so); files from old ParmEd versions hold
-         * degrees, which ParmEd itself recognises as |phase| > 2 pi. */
-        d->psi0 = fabs(impp.d[t]) <= 2 * M_PI ? impp.d[t] : impp.d[t] * (M_PI / 180.0);
-        s->improper_harmonic_count = (int32_t)e + 1;
-    }
-cleanup:
-    values_free(&ub);
-    values_free(&ubk);
-    values_free(&ubr);
-    values_free(&imp);
-    values_free(&impk);
-    values_free(&impp);
-    values_free(&a14);
-    values_free(&b14);
-    values_free(&ipol);
-    return res;
-}
-
 vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
 {
     memset(out, 0, sizeof *out);
-    prm p = {.path = path};
+    vkmd_prmtop_file p = {.path = path};
     vkmd_system s = {0};
     vkmd_result res = VKMD_OK;
-    values ptr = {0}, names = {0}, charge = {0}, znum = {0}, mass = {0}, tidx = {0}, nexcl = {0},
-           excl = {0}, nbidx = {0}, acoef = {0}, bcoef = {0}, hba = {0}, hbb = {0}, ccoef = {0},
-           rlab = {0}, rptr = {0}, bk = {0}, br = {0}, ak = {0}, at = {0}, dk = {0}, dn = {0},
-           dp = {0}, scee = {0}, scnb = {0}, bh = {0}, ba = {0}, ah = {0}, aa = {0}, dh = {0},
-           da = {0}, atype = {0}, box = {0};
+    vkmd_prmtop_values ptr = {0}, names = {0}, charge = {0}, znum = {0}, mass = {0}, tidx = {0},
+                       nexcl = {0}, excl = {0}, nbidx = {0}, acoef = {0}, bcoef = {0}, hba = {0},
+                       hbb = {0}, ccoef = {0}, rlab = {0}, rptr = {0}, bk = {0}, br = {0}, ak = {0},
+                       at = {0}, dk = {0}, dn = {0}, dp = {0}, scee = {0}, scnb = {0}, bh = {0},
+                       ba = {0}, ah = {0}, aa = {0}, dh = {0}, da = {0}, atype = {0}, box = {0};
     cand14 *cands = NULL;
 
     VKMD_TRY(vkmd_text_read(path, &p.text));
@@ -732,17 +158,17 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
                         "%s:1: expected an AMBER prmtop, found a binary NetCDF file", path);
         goto cleanup;
     }
-    VKMD_TRY(index_sections(&p));
+    VKMD_TRY(vkmd_prmtop_index_sections(&p));
     VKMD_TRY(check_unsupported_sections(&p));
 
     /* POINTERS */
-    VKMD_TRY(read_section(&p, "POINTERS", 'I', 1, -1, -1, &ptr));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "POINTERS", 'I', 1, -1, -1, &ptr));
     if (!ptr.present) {
         res = vkmd_fail(VKMD_ERROR_PARSE, "%s: %%FLAG POINTERS: required section is missing", path);
         goto cleanup;
     }
     if (ptr.count < P_MIN_COUNT) {
-        const section *sp = find_section(&p, "POINTERS");
+        const vkmd_prmtop_section *sp = vkmd_prmtop_find_section(&p, "POINTERS");
         res = vkmd_fail(VKMD_ERROR_PARSE,
                         "%s:%d: %%FLAG POINTERS: expected at least %d values, "
                         "found %lld",
@@ -783,49 +209,53 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     /* Sections in the order tleap writes them, so a truncated file reports
      * the section it ends in rather than a later one as missing. Topology
      * counts may include constraint/perturbed extras (NBONA vs MBONA). */
-    VKMD_TRY(read_section(&p, "ATOM_NAME", 'A', 1, natom, -1, &names));
-    VKMD_TRY(read_section(&p, "CHARGE", 'E', 1, natom, -1, &charge));
-    VKMD_TRY(read_section(&p, "ATOMIC_NUMBER", 'I', 0, natom, -1, &znum));
-    VKMD_TRY(read_section(&p, "MASS", 'E', 1, natom, -1, &mass));
-    VKMD_TRY(read_section(&p, "ATOM_TYPE_INDEX", 'I', 1, natom, -1, &tidx));
-    VKMD_TRY(read_section(&p, "NUMBER_EXCLUDED_ATOMS", 'I', 1, natom, -1, &nexcl));
-    VKMD_TRY(read_section(&p, "NONBONDED_PARM_INDEX", 'I', 1, ntypes * ntypes, -1, &nbidx));
-    VKMD_TRY(read_section(&p, "RESIDUE_LABEL", 'A', 1, nres, -1, &rlab));
-    VKMD_TRY(read_section(&p, "RESIDUE_POINTER", 'I', 1, nres, -1, &rptr));
-    VKMD_TRY(read_section(&p, "BOND_FORCE_CONSTANT", 'E', 1, numbnd, -1, &bk));
-    VKMD_TRY(read_section(&p, "BOND_EQUIL_VALUE", 'E', 1, numbnd, -1, &br));
-    VKMD_TRY(read_section(&p, "ANGLE_FORCE_CONSTANT", 'E', 1, numang, -1, &ak));
-    VKMD_TRY(read_section(&p, "ANGLE_EQUIL_VALUE", 'E', 1, numang, -1, &at));
-    VKMD_TRY(read_section(&p, "DIHEDRAL_FORCE_CONSTANT", 'E', 1, nptra, -1, &dk));
-    VKMD_TRY(read_section(&p, "DIHEDRAL_PERIODICITY", 'E', 1, nptra, -1, &dn));
-    VKMD_TRY(read_section(&p, "DIHEDRAL_PHASE", 'E', 1, nptra, -1, &dp));
-    VKMD_TRY(read_section(&p, "SCEE_SCALE_FACTOR", 'E', 0, nptra, -1, &scee));
-    VKMD_TRY(read_section(&p, "SCNB_SCALE_FACTOR", 'E', 0, nptra, -1, &scnb));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "ATOM_NAME", 'A', 1, natom, -1, &names));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "CHARGE", 'E', 1, natom, -1, &charge));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "ATOMIC_NUMBER", 'I', 0, natom, -1, &znum));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "MASS", 'E', 1, natom, -1, &mass));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "ATOM_TYPE_INDEX", 'I', 1, natom, -1, &tidx));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "NUMBER_EXCLUDED_ATOMS", 'I', 1, natom, -1, &nexcl));
     VKMD_TRY(
-        read_section(&p, "LENNARD_JONES_ACOEF", 'E', 1, ntypes * (ntypes + 1) / 2, -1, &acoef));
+        vkmd_prmtop_read_section(&p, "NONBONDED_PARM_INDEX", 'I', 1, ntypes * ntypes, -1, &nbidx));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "RESIDUE_LABEL", 'A', 1, nres, -1, &rlab));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "RESIDUE_POINTER", 'I', 1, nres, -1, &rptr));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "BOND_FORCE_CONSTANT", 'E', 1, numbnd, -1, &bk));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "BOND_EQUIL_VALUE", 'E', 1, numbnd, -1, &br));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "ANGLE_FORCE_CONSTANT", 'E', 1, numang, -1, &ak));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "ANGLE_EQUIL_VALUE", 'E', 1, numang, -1, &at));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "DIHEDRAL_FORCE_CONSTANT", 'E', 1, nptra, -1, &dk));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "DIHEDRAL_PERIODICITY", 'E', 1, nptra, -1, &dn));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "DIHEDRAL_PHASE", 'E', 1, nptra, -1, &dp));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "SCEE_SCALE_FACTOR", 'E', 0, nptra, -1, &scee));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "SCNB_SCALE_FACTOR", 'E', 0, nptra, -1, &scnb));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "LENNARD_JONES_ACOEF", 'E', 1, ntypes * (ntypes + 1) / 2,
+                                      -1, &acoef));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "LENNARD_JONES_BCOEF", 'E', 1, ntypes * (ntypes + 1) / 2,
+                                      -1, &bcoef));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "LENNARD_JONES_CCOEF", 'E', 0, ntypes * (ntypes + 1) / 2,
+                                      -1, &ccoef));
     VKMD_TRY(
-        read_section(&p, "LENNARD_JONES_BCOEF", 'E', 1, ntypes * (ntypes + 1) / 2, -1, &bcoef));
+        vkmd_prmtop_read_section(&p, "BONDS_INC_HYDROGEN", 'I', 1, 3 * ptr.i[P_NBONH], -1, &bh));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "BONDS_WITHOUT_HYDROGEN", 'I', 1, 3 * ptr.i[P_MBONA],
+                                      3 * ptr.i[P_NBONA], &ba));
     VKMD_TRY(
-        read_section(&p, "LENNARD_JONES_CCOEF", 'E', 0, ntypes * (ntypes + 1) / 2, -1, &ccoef));
-    VKMD_TRY(read_section(&p, "BONDS_INC_HYDROGEN", 'I', 1, 3 * ptr.i[P_NBONH], -1, &bh));
-    VKMD_TRY(read_section(&p, "BONDS_WITHOUT_HYDROGEN", 'I', 1, 3 * ptr.i[P_MBONA],
-                          3 * ptr.i[P_NBONA], &ba));
-    VKMD_TRY(read_section(&p, "ANGLES_INC_HYDROGEN", 'I', 1, 4 * ptr.i[P_NTHETH], -1, &ah));
-    VKMD_TRY(read_section(&p, "ANGLES_WITHOUT_HYDROGEN", 'I', 1, 4 * ptr.i[P_MTHETA],
-                          4 * ptr.i[P_NTHETA], &aa));
-    VKMD_TRY(read_section(&p, "DIHEDRALS_INC_HYDROGEN", 'I', 1, 5 * ptr.i[P_NPHIH], -1, &dh));
-    VKMD_TRY(read_section(&p, "DIHEDRALS_WITHOUT_HYDROGEN", 'I', 1, 5 * ptr.i[P_MPHIA],
-                          5 * ptr.i[P_NPHIA], &da));
-    VKMD_TRY(read_section(&p, "EXCLUDED_ATOMS_LIST", 'I', 1, nnb, -1, &excl));
-    VKMD_TRY(read_section(&p, "HBOND_ACOEF", 'E', 0, nphb, -1, &hba));
-    VKMD_TRY(read_section(&p, "HBOND_BCOEF", 'E', 0, nphb, -1, &hbb));
-    VKMD_TRY(read_section(&p, "AMBER_ATOM_TYPE", 'A', 0, natom, -1, &atype));
+        vkmd_prmtop_read_section(&p, "ANGLES_INC_HYDROGEN", 'I', 1, 4 * ptr.i[P_NTHETH], -1, &ah));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "ANGLES_WITHOUT_HYDROGEN", 'I', 1, 4 * ptr.i[P_MTHETA],
+                                      4 * ptr.i[P_NTHETA], &aa));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "DIHEDRALS_INC_HYDROGEN", 'I', 1, 5 * ptr.i[P_NPHIH], -1,
+                                      &dh));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "DIHEDRALS_WITHOUT_HYDROGEN", 'I', 1, 5 * ptr.i[P_MPHIA],
+                                      5 * ptr.i[P_NPHIA], &da));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "EXCLUDED_ATOMS_LIST", 'I', 1, nnb, -1, &excl));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "HBOND_ACOEF", 'E', 0, nphb, -1, &hba));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "HBOND_BCOEF", 'E', 0, nphb, -1, &hbb));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "AMBER_ATOM_TYPE", 'A', 0, natom, -1, &atype));
 
     /* Title */
     {
-        const section *st = find_section(&p, "TITLE");
+        const vkmd_prmtop_section *st = vkmd_prmtop_find_section(&p, "TITLE");
         if (!st)
-            st = find_section(&p, "CTITLE");
+            st = vkmd_prmtop_find_section(&p, "CTITLE");
         if (st && st->begin < st->end && st->begin < p.text.line_count)
             vkmd_text_field_str(p.text.lines[st->begin], p.text.lens[st->begin], s.title,
                                 sizeof s.title);
@@ -833,7 +263,7 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
 
     /* Atoms. Chamber files store charges times sqrt(332.0716), CHARMM's
      * Coulomb constant (ParmEd's CHARMM_ELECTROSTATIC), not AMBER's 18.2223. */
-    const double qscale = is_chamber(&p) ? sqrt(332.0716) : VKMD_AMBER_CHARGE_SCALE;
+    const double qscale = vkmd_prmtop_is_chamber(&p) ? sqrt(332.0716) : VKMD_AMBER_CHARGE_SCALE;
     s.atom_count = natom;
     s.atoms = calloc((size_t)natom, sizeof *s.atoms);
     s.lj_type_count = (int32_t)ntypes;
@@ -861,8 +291,8 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
             x->element = znum.i[a] > 0 && znum.i[a] < 200 ? (int32_t)znum.i[a] : 0;
         else
             x->element = vkmd_element_from_mass(x->mass);
-        VKMD_TRY(type_index(&p, "ATOM_TYPE_INDEX", "atom", a, tidx.line[a], tidx.i[a], ntypes,
-                            &x->lj_type));
+        VKMD_TRY(vkmd_prmtop_type_index(&p, "ATOM_TYPE_INDEX", "atom", a, tidx.line[a], tidx.i[a],
+                                        ntypes, &x->lj_type));
     }
 
     /* Residues */
@@ -943,18 +373,18 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     }
     {
         int32_t nb = 0;
-        const values *lists[2] = {&bh, &ba};
+        const vkmd_prmtop_values *lists[2] = {&bh, &ba};
         const char *secs[2] = {"BONDS_INC_HYDROGEN", "BONDS_WITHOUT_HYDROGEN"};
         for (int w = 0; w < 2; ++w) {
-            const values *v = lists[w];
+            const vkmd_prmtop_values *v = lists[w];
             for (int64_t e = 0; e < v->count / 3; ++e) {
                 const int64_t *q = &v->i[3 * e];
                 const int32_t *ln = &v->line[3 * e];
                 vkmd_bond *b = &s.bonds[nb++];
                 int32_t t;
-                VKMD_TRY(atom_index(&p, secs[w], "bond", e, ln[0], q[0], natom, &b->i));
-                VKMD_TRY(atom_index(&p, secs[w], "bond", e, ln[1], q[1], natom, &b->j));
-                VKMD_TRY(type_index(&p, secs[w], "bond", e, ln[2], q[2], numbnd, &t));
+                VKMD_TRY(vkmd_prmtop_atom_index(&p, secs[w], "bond", e, ln[0], q[0], natom, &b->i));
+                VKMD_TRY(vkmd_prmtop_atom_index(&p, secs[w], "bond", e, ln[1], q[1], natom, &b->j));
+                VKMD_TRY(vkmd_prmtop_type_index(&p, secs[w], "bond", e, ln[2], q[2], numbnd, &t));
                 b->k = bk.d[t];
                 b->r0 = br.d[t];
             }
@@ -962,19 +392,22 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     }
     {
         int32_t na = 0;
-        const values *lists[2] = {&ah, &aa};
+        const vkmd_prmtop_values *lists[2] = {&ah, &aa};
         const char *secs[2] = {"ANGLES_INC_HYDROGEN", "ANGLES_WITHOUT_HYDROGEN"};
         for (int w = 0; w < 2; ++w) {
-            const values *v = lists[w];
+            const vkmd_prmtop_values *v = lists[w];
             for (int64_t e = 0; e < v->count / 4; ++e) {
                 const int64_t *q = &v->i[4 * e];
                 const int32_t *ln = &v->line[4 * e];
                 vkmd_angle *g = &s.angles[na++];
                 int32_t t;
-                VKMD_TRY(atom_index(&p, secs[w], "angle", e, ln[0], q[0], natom, &g->i));
-                VKMD_TRY(atom_index(&p, secs[w], "angle", e, ln[1], q[1], natom, &g->j));
-                VKMD_TRY(atom_index(&p, secs[w], "angle", e, ln[2], q[2], natom, &g->k));
-                VKMD_TRY(type_index(&p, secs[w], "angle", e, ln[3], q[3], numang, &t));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "angle", e, ln[0], q[0], natom, &g->i));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "angle", e, ln[1], q[1], natom, &g->j));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "angle", e, ln[2], q[2], natom, &g->k));
+                VKMD_TRY(vkmd_prmtop_type_index(&p, secs[w], "angle", e, ln[3], q[3], numang, &t));
                 g->k_theta = ak.d[t];
                 g->theta0 = at.d[t];
             }
@@ -983,20 +416,25 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     int32_t ncand = 0;
     {
         int32_t nd = 0;
-        const values *lists[2] = {&dh, &da};
+        const vkmd_prmtop_values *lists[2] = {&dh, &da};
         const char *secs[2] = {"DIHEDRALS_INC_HYDROGEN", "DIHEDRALS_WITHOUT_HYDROGEN"};
         for (int w = 0; w < 2; ++w) {
-            const values *v = lists[w];
+            const vkmd_prmtop_values *v = lists[w];
             for (int64_t e = 0; e < v->count / 5; ++e) {
                 const int64_t *q = &v->i[5 * e];
                 const int32_t *ln = &v->line[5 * e];
                 vkmd_dihedral *d = &s.dihedrals[nd++];
                 int32_t t;
-                VKMD_TRY(atom_index(&p, secs[w], "dihedral", e, ln[0], q[0], natom, &d->i));
-                VKMD_TRY(atom_index(&p, secs[w], "dihedral", e, ln[1], q[1], natom, &d->j));
-                VKMD_TRY(atom_index(&p, secs[w], "dihedral", e, ln[2], q[2], natom, &d->k));
-                VKMD_TRY(atom_index(&p, secs[w], "dihedral", e, ln[3], q[3], natom, &d->l));
-                VKMD_TRY(type_index(&p, secs[w], "dihedral", e, ln[4], q[4], nptra, &t));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "dihedral", e, ln[0], q[0], natom, &d->i));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "dihedral", e, ln[1], q[1], natom, &d->j));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "dihedral", e, ln[2], q[2], natom, &d->k));
+                VKMD_TRY(
+                    vkmd_prmtop_atom_index(&p, secs[w], "dihedral", e, ln[3], q[3], natom, &d->l));
+                VKMD_TRY(
+                    vkmd_prmtop_type_index(&p, secs[w], "dihedral", e, ln[4], q[4], nptra, &t));
                 double n = fabs(dn.d[t]);
                 if (n > 1000) {
                     res = vkmd_fail(VKMD_ERROR_PARSE,
@@ -1112,13 +550,13 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
         s.water_count = nw;
     }
 
-    VKMD_TRY(read_charmm(&p, natom, ntypes, &nbidx, &s));
-    VKMD_TRY(read_cmap(&p, natom, &s));
+    VKMD_TRY(vkmd_prmtop_read_charmm(&p, natom, ntypes, &nbidx, &s));
+    VKMD_TRY(vkmd_prmtop_read_cmap(&p, natom, &s));
 
     /* Box */
     if (ifbox > 0) {
-        VKMD_TRY(read_section(&p, "BOX_DIMENSIONS", 'E', 1, 4, -1, &box));
-        const section *sb = find_section(&p, "BOX_DIMENSIONS");
+        VKMD_TRY(vkmd_prmtop_read_section(&p, "BOX_DIMENSIONS", 'E', 1, 4, -1, &box));
+        const vkmd_prmtop_section *sb = vkmd_prmtop_find_section(&p, "BOX_DIMENSIONS");
         const int line = sb->begin + 1;
         if (ifbox > 3) {
             res = vkmd_fail(VKMD_ERROR_PARSE,
@@ -1162,12 +600,12 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
 cleanup:
     vkmd_system_destroy(&s);
     free(cands);
-    values *all[] = {&ptr,   &names, &charge, &znum, &mass,  &tidx, &nexcl, &excl, &nbidx,
-                     &acoef, &bcoef, &hba,    &hbb,  &ccoef, &rlab, &rptr,  &bk,   &br,
-                     &ak,    &at,    &dk,     &dn,   &dp,    &scee, &scnb,  &bh,   &ba,
-                     &ah,    &aa,    &dh,     &da,   &atype, &box};
+    vkmd_prmtop_values *all[] = {
+        &ptr, &names, &charge, &znum, &mass, &tidx, &nexcl, &excl, &nbidx, &acoef, &bcoef,
+        &hba, &hbb,   &ccoef,  &rlab, &rptr, &bk,   &br,    &ak,   &at,    &dk,    &dn,
+        &dp,  &scee,  &scnb,   &bh,   &ba,   &ah,   &aa,    &dh,   &da,    &atype, &box};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
-        values_free(all[k]);
+        vkmd_prmtop_values_free(all[k]);
     free(p.secs);
     vkmd_text_free(&p.text);
     return res;

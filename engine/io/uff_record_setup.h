@@ -15,6 +15,9 @@ typedef struct vkmd_uff_record_setup {
     vkmd_uff_terms *terms;             /* [count]; owned */
     const vkmd_uff_typing **typing_of; /* [count] &typing[k]; owned array */
     const vkmd_uff_terms **terms_of;   /* [count] &terms[k]; owned array */
+    vkmd_result *result;               /* vkmd_uff_record_setup_each only: [count] each
+                                          record's typing result (VKMD_OK: typed) */
+    char (*error)[256];                /* ... and the message of a record it could not type */
 } vkmd_uff_record_setup;
 
 /* Reads charges_path (may be NULL: none; vkmd_uff_molecule_read_charges)
@@ -25,6 +28,13 @@ typedef struct vkmd_uff_record_setup {
 vkmd_result vkmd_uff_record_setup_build(vkmd_uff_molecule *recs, int32_t count,
                                         const char *charges_path, const vkmd_uff_terms_desc *desc,
                                         vkmd_uff_record_setup *out);
+
+/* The same for a library where a molecule UFF cannot type is a result, not
+ * an error (a screen goes on without it): records that fail keep zeroed
+ * typing and terms and their result and message in out->result[k] and
+ * out->error[k]. No charges file. Errors: VKMD_ERROR_OUT_OF_MEMORY only. */
+vkmd_result vkmd_uff_record_setup_each(const vkmd_uff_molecule *recs, int32_t count,
+                                       vkmd_uff_record_setup *out);
 
 /* Frees and zeroes. Safe on a zeroed struct. */
 void vkmd_uff_record_setup_free(vkmd_uff_record_setup *s);

@@ -27,7 +27,8 @@ vkmd_result vkmd_equil_desc_resolve(const vkmd_equil_desc *in, vkmd_equil_desc *
 {
     *out = *in;
     vkmd_equil_desc *d = out;
-    if (!d->mask || !d->mask[0])
+    const int by_file = d->run.restraints.file && d->run.restraints.file[0];
+    if ((!d->mask || !d->mask[0]) && !by_file)
         d->mask = VKMD_EQUIL_SOLUTE_MASK;
     if (d->restraint_k == 0)
         d->restraint_k = 10.0;
@@ -68,6 +69,10 @@ vkmd_result vkmd_equil_desc_resolve(const vkmd_equil_desc *in, vkmd_equil_desc *
     if (d->report_every < 1)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "equilibrate: report every %lld steps",
                          (long long)d->report_every);
+    if (d->run.md.integrator != VKMD_INTEGRATOR_LANGEVIN)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "equilibrate: the protocol heats through the Langevin bath; velocity "
+                         "Verlet (NVE) has none");
     if (d->run.restart)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "equilibrate: a restart continues the run of a checkpoint; give "
@@ -423,9 +428,10 @@ vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
     VKMD_TRY(vkmd_restraint_spec_build(&rd.restraints, sys, &e.ref));
     if (e.ref.count <= 0) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                        "equilibrate: the mask '%s' selects no atom of %s (give --restrain "
+                        "equilibrate: the %s '%s' selects no atom of %s (give --restrain "
                         "MASK for the solute)",
-                        d.mask, d.run.system);
+                        d.mask ? "mask" : "atom list", d.mask ? d.mask : d.run.restraints.file,
+                        d.run.system);
         goto cleanup;
     }
     sum->restrained_atoms = e.ref.count;

@@ -7,7 +7,8 @@
  *      constant tapered from k to 0 in `taper_stages` equal parts;
  *   4. free: constant pressure, no restraints.
  * Restraints are AMBER's positional restraints (E = k |r - r0|^2) on the atoms
- * of `mask` (default: solute heavy atoms), r0 the starting coordinates.
+ * of `mask` (default: solute heavy atoms) or of run.restraints.file, r0 the
+ * starting coordinates or run.restraints.reference.
  *
  * One simulation runs every stage (the run controller sets it up: loading,
  * hydrogen mass repartitioning, precision, minimisation, velocities); between
@@ -23,6 +24,8 @@
 
 #include "run/run.h"
 
+#include <stdio.h>
+
 /* The default restraint mask: every atom that is not water or a common ion
  * and not a hydrogen. */
 #define VKMD_EQUIL_SOLUTE_MASK "!:WAT,HOH,TIP3,Na+,Cl-,K+,NA,CL,K & !@H="
@@ -31,10 +34,13 @@
 typedef struct vkmd_equil_desc {
     vkmd_run_desc run;       /* system, coords, out_dir, md (dt, friction, seed, temperature
                                 = the target T, default 300 K), ff, precision, hmr,
-                                min (minimiser settings; max iterations default 2000);
+                                min (minimiser settings; max iterations default 2000),
+                                restraints.file / flat_bottom_a / reference, traj_every,
+                                traj_path, restart_out; the integrator must be Langevin;
                                 steps, report_every and the restraint/barostat fields
                                 are set by the protocol */
-    const char *mask;        /* VKMD_EQUIL_SOLUTE_MASK */
+    const char *mask;        /* VKMD_EQUIL_SOLUTE_MASK, unless run.restraints.file names an
+                                atom list */
     double restraint_k;      /* 10 kcal/mol/A^2 */
     double pressure_bar;     /* 1 */
     double heat_ps;          /* 20 */
@@ -88,5 +94,16 @@ vkmd_result vkmd_equil_desc_resolve(const vkmd_equil_desc *in, vkmd_equil_desc *
 vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
                              const vkmd_reporter *reporters, int32_t reporter_count,
                              vkmd_equil_summary *out_summary);
+
+/* The summary of a finished equilibration (`desc` resolved, as
+ * vkmd_equil_desc_resolve gives it) as text: a line of settings, a row per
+ * stage (steps, mean and SD of T, density, solute RMSD, wall time), the
+ * minimisation, barostat acceptance, final density and box and where the
+ * final state is; or as one JSON object with units in its keys
+ * (equilibrate_summary.c). */
+void vkmd_equil_summary_write_text(FILE *out, const vkmd_equil_desc *desc,
+                                   const vkmd_equil_summary *s);
+void vkmd_equil_summary_write_json(FILE *out, const vkmd_equil_desc *desc,
+                                   const vkmd_equil_summary *s);
 
 #endif

@@ -3,6 +3,7 @@
  * erase-line escape, so it works on any terminal that honours '\r'. */
 #include "run/progress_line.h"
 #include "core/units.h"
+#include "run/run.h"
 
 #include <math.h>
 #include <string.h>
@@ -126,4 +127,44 @@ void vkmd_progress_finish(vkmd_progress *p)
         fflush(p->d.out);
         p->drawn_len = 0;
     }
+}
+
+vkmd_reporter vkmd_progress_reporter_make(vkmd_progress_reporter *p, const char *prefix)
+{
+    *p = (vkmd_progress_reporter){.prefix = prefix};
+    return (vkmd_reporter){.user = p,
+                           .begin = vkmd_progress_reporter_begin,
+                           .report = vkmd_progress_reporter_report,
+                           .note = vkmd_progress_reporter_note};
+}
+
+vkmd_result vkmd_progress_reporter_begin(void *user, const vkmd_run_info *info)
+{
+    vkmd_progress_reporter *p = user;
+    const vkmd_progress_desc pd = {.last_step = info->desc->steps > 0 ? info->desc->steps : 1,
+                                   .dt_fs = info->desc->md.dt_fs};
+    vkmd_progress_init(&p->prog, &pd, vkmd_clock_now_s());
+    p->on = 1;
+    return VKMD_OK;
+}
+
+vkmd_result vkmd_progress_reporter_report(void *user, const vkmd_run_sample *s)
+{
+    vkmd_progress_reporter *p = user;
+    if (s->start)
+        return VKMD_OK;
+    p->on = 1;
+    vkmd_progress_update(&p->prog, s->step, s->ns_per_day, s->report->temperature_k,
+                         vkmd_clock_now_s());
+    return VKMD_OK;
+}
+
+void vkmd_progress_reporter_note(void *user, const char *text)
+{
+    vkmd_progress_reporter *p = user;
+    if (p->on)
+        vkmd_progress_finish(&p->prog);
+    p->on = 0;
+    if (text)
+        fprintf(stderr, "%s: %s\n", p->prefix, text);
 }

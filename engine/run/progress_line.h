@@ -1,9 +1,11 @@
 /* The progress line of a run (vkmd run's on stderr): a bar redrawn with '\r' on a
- * terminal, plain lines otherwise. */
+ * terminal, plain lines otherwise; and a ready-made run reporter that draws it
+ * and prints the run's notes, what vkmd run and vkmd equilibrate show. */
 #ifndef VKMD_RUN_PROGRESS_LINE_H
 #define VKMD_RUN_PROGRESS_LINE_H
 
 #include "core/clock.h"
+#include "run/reporter.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -48,5 +50,22 @@ void vkmd_progress_finish(vkmd_progress *p);
 /* Formats the progress text of `p`'s latest update into buf (no '\r' or
  * '\n'); the bar and the lines both use it. Returns the length. */
 int vkmd_progress_format(const vkmd_progress *p, char *buf, size_t size);
+
+/* A run reporter (run/reporter.h) for a terminal: the progress line from
+ * the run's first step to its last, and each note as "<prefix>: text" on
+ * stderr, ending the line first. vkmd_progress_reporter_make gives its
+ * callbacks with `p` as user (stop_requested left NULL); a client that
+ * adds its own (a viewer) calls them from its own. Call
+ * vkmd_progress_reporter_note(p, NULL) after the run to end the line. */
+typedef struct vkmd_progress_reporter {
+    const char *prefix; /* "vkmd run" */
+    vkmd_progress prog;
+    int on; /* the line is drawn (a note ends it first) */
+} vkmd_progress_reporter;
+
+vkmd_reporter vkmd_progress_reporter_make(vkmd_progress_reporter *p, const char *prefix);
+vkmd_result vkmd_progress_reporter_begin(void *user, const vkmd_run_info *info);
+vkmd_result vkmd_progress_reporter_report(void *user, const vkmd_run_sample *s);
+void vkmd_progress_reporter_note(void *user, const char *text);
 
 #endif

@@ -283,3 +283,27 @@ cleanup:
     fclose(f);
     return res;
 }
+
+vkmd_result vkmd_remd_load_matching(const char *path, int64_t step, vkmd_remd *inout)
+{
+    vkmd_remd st;
+    int64_t saved = -1;
+    VKMD_TRY_RETURN(vkmd_remd_load(path, &st, &saved));
+    if (saved != step)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s is at step %lld but the checkpoints at step %lld: the exchange state "
+                         "and the checkpoints must be of the same step",
+                         path, (long long)saved, (long long)step);
+    if (st.replica_count != inout->replica_count || st.seed != inout->seed)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "%s: %d replicas, seed %llu; this run asks for %d, seed %llu", path,
+                         st.replica_count, (unsigned long long)st.seed, inout->replica_count,
+                         (unsigned long long)inout->seed);
+    for (int i = 0; i < st.replica_count; ++i)
+        if (st.temperature_k[i] != inout->temperature_k[i])
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "%s: temperature %d is %.17g K; this run asks for %.17g K", path, i,
+                             st.temperature_k[i], inout->temperature_k[i]);
+    *inout = st;
+    return VKMD_OK;
+}

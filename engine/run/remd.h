@@ -102,4 +102,10 @@ vkmd_result vkmd_remd_save(const vkmd_remd *remd, int64_t step, const char *path
  * naming path:line and what was expected. */
 vkmd_result vkmd_remd_load(const char *path, vkmd_remd *remd, int64_t *out_step);
 
+/* A restart's exchange state: reads `path` into *inout when it was saved at
+ * `step` (the replicas' checkpoints') for the ladder and seed *inout holds
+ * (what the restarted run asks for). Errors: those of vkmd_remd_load,
+ * VKMD_ERROR_INVALID_ARGUMENT naming the difference; *inout is kept then. */
+vkmd_result vkmd_remd_load_matching(const char *path, int64_t step, vkmd_remd *inout);
+
 #endif

@@ -72,8 +72,13 @@ typedef struct vkmd_run_summary {
     const char *checkpoint_path;    /* DIR/checkpoint.chk */
     double wall_s;                  /* wall time of the steps (setup excluded) */
     double ns_per_day;              /* (last_step - first_step) steps over wall_s */
-    double mean_temperature_k;      /* over the report steps after the start */
+    double mean_temperature_k;      /* over the report steps at or after temperature_from_ps
+                                       (all reports after the start when there are none) */
     double sd_temperature_k;        /* their standard deviation (n - 1; 0 with one sample) */
+    double temperature_from_ps;     /* Langevin: the bath has taken hold, 1/friction after step
+                                       0 (less --equilibrate), at most half way through the
+                                       run; Verlet: the start */
+    int64_t temperature_samples;    /* the reports in the mean */
     double mean_density_g_cm3;      /* over the same steps; 0 for vacuum */
     double sd_density_g_cm3;        /* their standard deviation (0: fixed box or one sample) */
     vkmd_md_report final;           /* the last state's report */

@@ -505,6 +505,20 @@ static vkmd_result retemper(vkmd_run *run, const vkmd_run_sample *sample, double
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* Where the summary's temperature starts (ps from the run's step 0): a
+ * Langevin bath brings the kinetic energy to its temperature in about
+ * 1/friction (1 ps at the default 1/ps; --equilibrate steps count), so the
+ * reports before then are left out, but never more than the first half of
+ * the run. A Verlet run has no bath: every report counts. */
+static double temperature_from_ps(const vkmd_run_desc *d, int64_t first_step)
+{
+    const double ps_per_step = d->md.dt_fs * 1e-3, t0 = (double)first_step * ps_per_step;
+    if (d->md.integrator != VKMD_INTEGRATOR_LANGEVIN)
+        return t0;
+    const double settle = 1.0 / d->md.friction_per_ps - (double)d->equilibrate * ps_per_step;
+    return fmin(fmax(settle, t0), 0.5 * (t0 + (double)d->steps * ps_per_step));
+}
+
 static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
 {
     vkmd_result res = VKMD_OK;
@@ -608,8 +622,9 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
 
     const double t0 = vkmd_clock_now_s();
     double t_last = t0;
-    vkmd_running_stats temps = {0}, dens = {0};
+    vkmd_running_stats temps = {0}, temps_bath = {0}, dens = {0};
     int64_t samples = 0;
+    s->temperature_from_ps = temperature_from_ps(d, done);
     int ended = 0, interrupted = 0;
     while (done < steps && !((interrupted || ended) && done % report_every == 0)) {
         int64_t next = (done / report_every + 1) * report_every;
@@ -698,6 +713,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         tt[samples] = sample.time_ps;
         et[samples] = rep.total;
         vkmd_running_stats_add(&temps, rep.temperature_k);
+        if (sample.time_ps >= s->temperature_from_ps - 1e-9)
+            vkmd_running_stats_add(&temps_bath, rep.temperature_k);
         vkmd_running_stats_add(&dens, rep.density_g_cm3);
         ++samples;
         if (done % report_every == 0) {
@@ -731,8 +748,11 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     VKMD_TRY(vkmd_md_constraint_violation(ctx, run->md, &s->max_water_violation_a,
                                           &s->max_hbond_violation_rel));
     s->ns_per_day = vkmd_ns_per_day(done - s->first_step, dt, s->wall_s);
-    s->mean_temperature_k = samples ? temps.mean : s->final.temperature_k;
-    s->sd_temperature_k = vkmd_running_stats_sd(&temps);
+    if (temps_bath.n == 0) /* too short for the window: every report */
+        temps_bath = temps;
+    s->temperature_samples = temps_bath.n;
+    s->mean_temperature_k = temps_bath.n ? temps_bath.mean : s->final.temperature_k;
+    s->sd_temperature_k = vkmd_running_stats_sd(&temps_bath);
     s->mean_density_g_cm3 = samples ? dens.mean : s->final.density_g_cm3;
     s->sd_density_g_cm3 = vkmd_running_stats_sd(&dens);
     if (samples >= 2)

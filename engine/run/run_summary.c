@@ -16,12 +16,28 @@ void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_
     fprintf(out, "vkmd run: %lld steps of %s in %.1f s on %s: %.3f ns/day, T %.2f +- %.2f K",
             (long long)(s->last_step - s->first_step), d->system, s->wall_s, s->device,
             s->ns_per_day, s->mean_temperature_k, s->sd_temperature_k);
+    const long long nt = (long long)s->temperature_samples;
+    const char *reports = nt == 1 ? "report" : "reports";
+    const double ps = d->md.dt_fs * 1e-3,
+                 settle = 1.0 / d->md.friction_per_ps - (double)d->equilibrate * ps;
+    if (reports_drift(d) || s->temperature_from_ps <= (double)s->first_step * ps)
+        fprintf(out, " (mean +- sd over the %lld %s)", nt, reports);
+    else if (s->temperature_from_ps < settle - 1e-9)
+        fprintf(out,
+                " (mean +- sd over the %lld %s of the run's second half; the %g/ps bath takes "
+                "about %g ps to take hold)",
+                nt, reports, d->md.friction_per_ps, settle);
+    else
+        fprintf(out,
+                " (mean +- sd over the %lld %s from %g ps, once the %g/ps bath has taken hold)", nt,
+                reports, s->temperature_from_ps, d->md.friction_per_ps);
     if (vkmd_run_system(run)->box.periodic)
-        fprintf(out, ", density %.4f +- %.4f g/cm^3", s->mean_density_g_cm3, s->sd_density_g_cm3);
+        fprintf(out, ", density %.4f +- %.4f g/cm^3 (every report)", s->mean_density_g_cm3,
+                s->sd_density_g_cm3);
     if (reports_drift(d))
         fprintf(out, ", energy drift %.4g kcal/mol/ns (%.3g kT/ns/dof)",
                 s->drift.slope_kcal_mol_per_ns, s->drift.kt_per_ns_per_dof);
-    fprintf(out, " (mean +- sd over the reports); outputs in %s/\n", d->out_dir);
+    fprintf(out, "; outputs in %s/\n", d->out_dir);
 }
 
 void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_summary *s)
@@ -36,11 +52,13 @@ void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_
             ", \"atoms\": %d, \"dof\": %lld, \"integrator\": \"%s\", \"dt_fs\": %g, "
             "\"steps\": %lld, \"first_step\": %lld, \"temperature_target_K\": %g, "
             "\"wall_s\": %.3f, \"ns_per_day\": %.4f, \"mean_temperature_K\": %.3f, "
-            "\"sd_temperature_K\": %.3f, \"final_total_kcal_mol\": %.6f",
+            "\"sd_temperature_K\": %.3f, \"temperature_from_ps\": %g, "
+            "\"temperature_reports\": %lld, \"final_total_kcal_mol\": %.6f",
             vkmd_run_system(run)->atom_count, (long long)s->dof,
             reports_drift(d) ? "verlet" : "langevin", d->md.dt_fs, (long long)s->last_step,
             (long long)s->first_step, d->md.temperature_k, s->wall_s, s->ns_per_day,
-            s->mean_temperature_k, s->sd_temperature_k, s->final.total);
+            s->mean_temperature_k, s->sd_temperature_k, s->temperature_from_ps,
+            (long long)s->temperature_samples, s->final.total);
     if (vkmd_run_system(run)->box.periodic)
         fprintf(out, ", \"mean_density_g_cm3\": %.6f, \"sd_density_g_cm3\": %.6f",
                 s->mean_density_g_cm3, s->sd_density_g_cm3);

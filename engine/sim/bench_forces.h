@@ -14,6 +14,8 @@
 
 #include "forces/forcefield.h"
 
+#include <stdio.h>
+
 typedef struct vkmd_bench_forces_desc {
     int repeat;                    /* submissions averaged per figure (>= 1) */
     int lj;                        /* VKMD_LJ_FP32 (0) or an fp16 form (VKMD_LJ_*) ... */
@@ -51,5 +53,11 @@ vkmd_result vkmd_bench_forces_run(vkmd_vk_context *ctx, const char *spec,
  * one object per result) to `path`. Errors: VKMD_ERROR_IO naming the path. */
 vkmd_result vkmd_bench_forces_write(const char *path, const vkmd_vk_device_info *d,
                                     const vkmd_bench_forces_result *r, int n, int repeat);
+
+/* The results as `vkmd bench --forces` prints them: a row per run (system,
+ * positions, LJ, force error, steady / rebuild / wall ms, then ms per pass,
+ * steady and rebuild) after the device's line (bench_tables.c). */
+void vkmd_bench_forces_write_table(FILE *out, const vkmd_vk_device_info *d,
+                                   const vkmd_bench_forces_result *r, int n);
 
 #endif

@@ -43,11 +43,27 @@ typedef struct vkmd_bench_md_file {
  * many runs; "path: not a result file ..." naming what is missing). */
 vkmd_result vkmd_bench_md_read(const char *path, vkmd_bench_md_file *out);
 
+/* "<what>: device (vendor, driver name info), Vulkan x.y.z; vkmd version
+ * (commit)", the first line of every bench table (bench_tables.c). */
+void vkmd_bench_print_device(FILE *out, const char *what, const vkmd_vk_device_info *d);
+
+/* The MD suite's runs as `vkmd bench` prints them: speed and work per step
+ * (dispatches, barriers, submits), the pair work and list rebuilds, and the
+ * GPU time per step by pass (bench_tables.c). */
+void vkmd_bench_md_write_table(FILE *out, const vkmd_vk_device_info *d,
+                               const vkmd_bench_md_result *r, int n);
+
 /* Writes one markdown table comparing `count` files read by
  * vkmd_bench_md_read: a row per (system, time step) in order of first
  * appearance, a column per file (its device and commit) with ns/day,
  * us/step, dispatches per step, lane pairs per pair within the cutoff and
  * list rebuilds per 100 steps ("-" for a figure or a run the file lacks). */
 void vkmd_bench_md_compare_write(FILE *out, const vkmd_bench_md_file *files, int count);
+
+/* Writes an SVG plot of the same files to `path` (bench_md_svg.c): ns/day
+ * against atoms, log-log, one line per file and time step (dashed at 2 fs),
+ * a legend with each file's device and commit. Errors: VKMD_ERROR_IO
+ * naming the path. */
+vkmd_result vkmd_bench_md_compare_svg(const char *path, const vkmd_bench_md_file *files, int count);
 
 #endif

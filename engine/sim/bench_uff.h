@@ -19,6 +19,7 @@
 #include "vk/context.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct vkmd_bench_uff_result {
     int32_t replicas;
@@ -51,5 +52,12 @@ vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mo
 vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const char *device,
                                  double cpu_evals_per_s, const char *minimizer,
                                  const vkmd_bench_uff_result *res, int nrep);
+
+/* The results as `vkmd bench --uff` prints them: a row per replica count
+ * (ms per batch on the GPU and wall, evaluations/s), with the relaxation's
+ * figures when `minimizer` ("L-BFGS", "FIRE") is not NULL
+ * (bench_tables.c). */
+void vkmd_bench_uff_write_table(FILE *out, const char *molecule, const vkmd_vk_device_info *d,
+                                const char *minimizer, const vkmd_bench_uff_result *res, int nrep);
 
 #endif

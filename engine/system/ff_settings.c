@@ -1,7 +1,9 @@
 /* Defaults and validation of the non-bonded settings (see ff_settings.h). */
 #include "system/ff_settings.h"
+#include "core/options.h"
 
 #include <math.h>
+#include <string.h>
 
 int vkmd_ff_fft_size(int n)
 {
@@ -76,4 +78,29 @@ void vkmd_energy_sum(vkmd_energy *e)
                  e->coulomb_net_charge + e->coulomb14;
     e->total = e->bond + e->angle + e->dihedral + e->lj + e->coulomb + e->restraint +
                e->urey_bradley + e->improper_harmonic + e->cmap;
+}
+
+vkmd_result vkmd_lj_option_parse(const char *opt, const char *s, int *out_lj, double *out_min_r_a)
+{
+    static const struct {
+        const char *name;
+        int value;
+    } forms[] = {
+        {"fp32", VKMD_LJ_FP32}, {"fp16-powers", VKMD_LJ_FP16_POWERS}, {"fp16", VKMD_LJ_FP16}};
+    for (size_t k = 0; k < sizeof forms / sizeof *forms; ++k) {
+        const size_t n = strlen(forms[k].name);
+        if (strncmp(s, forms[k].name, n) != 0)
+            continue;
+        if (s[n] == 0) {
+            *out_lj = forms[k].value;
+            *out_min_r_a = 0;
+            return VKMD_OK;
+        }
+        if (s[n] == ':' && forms[k].value != VKMD_LJ_FP32) {
+            *out_lj = forms[k].value;
+            return vkmd_option_double(opt, s + n + 1, 0, 1e3, out_min_r_a);
+        }
+    }
+    return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                     "%s: '%s' is not fp32, fp16[:R] or fp16-powers[:R]", opt, s);
 }

@@ -90,4 +90,10 @@ typedef struct vkmd_energy {
 /* Recomputes the aggregates (dihedral excepted) and the total from the parts. */
 void vkmd_energy_sum(vkmd_energy *e);
 
+/* An LJ option's value (--nonbonded): "fp32", "fp16" or "fp16-powers" for
+ * every pair, or either fp16 form with ":R" (pairs at r >= R A; fp32
+ * closer), into *out_lj (VKMD_LJ_*) and *out_min_r_a (0 without ":R").
+ * Errors: VKMD_ERROR_INVALID_ARGUMENT naming `opt`. */
+vkmd_result vkmd_lj_option_parse(const char *opt, const char *s, int *out_lj, double *out_min_r_a);
+
 #endif

@@ -246,11 +246,15 @@ def direct_space_kcal(prmtop_path, inpcrd_path, alpha_per_a):
     pairs = cKDTree(ext).query_ball_point(x, rc)
     excluded = set()
     e_ex = 0.0
-    for e in range(nb.getNumExceptions()):
-        i, j, qq, s, ep = nb.getExceptionParameters(e)
+    # Every exception's minimum-image separation at once (the same sums per
+    # row as one at a time, so the same bits), then the terms in order.
+    exceptions = [nb.getExceptionParameters(e) for e in range(nb.getNumExceptions())]
+    ei = np.array([ex[0] for ex in exceptions], dtype=int)
+    ej = np.array([ex[1] for ex in exceptions], dtype=int)
+    ex_d2 = min_image_d2(x[ej] - x[ei], shifts) if exceptions else np.zeros(0)
+    for e, (i, j, qq, s, ep) in enumerate(exceptions):
         excluded.add((min(i, j), max(i, j)))
-        d = x[j] - x[i]
-        r = math.sqrt(min_image_d2(d[None, :], lattice_shifts(vec))[0])
+        r = math.sqrt(ex_d2[e])
         qq = qq.value_in_unit(unit.elementary_charge ** 2)
         s = s.value_in_unit(unit.angstrom)
         ep = ep.value_in_unit(unit.kilocalorie_per_mole)

@@ -28,18 +28,18 @@
  * and exchange states must agree, and the continuation is bitwise the run
  * that did not stop.
  *
- * Outputs of the ensemble (rank 0, in --out DIR): replicas.csv (at each
- * round: each replica's temperature index during the steps that led to it,
- * and its potential energy), exchange.csv (every tried pair), ensemble.json
- * (the summary: acceptance per pair, per-replica speed and temperatures),
- * and with --demux temperature_<i>.dcd, the frames sampled at ladder
- * temperature i. */
+ * Outputs of the ensemble (rank 0, in --out DIR; written by the engine's
+ * run/remd_files.h): replicas.csv (at each round: each replica's
+ * temperature index during the steps that led to it, and its potential
+ * energy), exchange.csv (every tried pair), ensemble.json (the summary:
+ * acceptance per pair, per-replica speed and temperatures), and with
+ * --demux temperature_<i>.dcd, the frames sampled at ladder temperature i.
+ * What is left here is MPI: the rounds, the gathers, who stops when. */
 #include "ensemble.h"
-#include "args.h"
-#include "io/dcd.h"
-#include "precision_options.h"
+#include "core/options.h"
+#include "run/run_options.h"
 #include "rank_device.h"
-#include "run/remd.h"
+#include "run/remd_files.h"
 #include "run/run.h"
 #include "sim/md.h"
 #include "vk/context.h"
@@ -53,23 +53,23 @@
 enum { ROUND_CONTINUE = 0, ROUND_DONE = 1, ROUND_FAILED = 2 };
 
 typedef struct ensemble {
-    vkmd_run_desc d;
-    precision_options precision;
-    const char *device, *out, *remd_text, *remd_range;
+    vkmd_run_options o; /* o.run: every replica's run, placed by place_replica */
+    const char *out, *remd_text, *remd_range;
     int64_t exchange_every;
-    int restart, demux, json;
+    int restart, demux;
     char **dirs;
     int dir_count;
     MPI_Comm comm;
     int rank, size, local_rank;
     int remd_on;
     vkmd_remd remd;
-    char replica_dir[4096], system_path[4096], coords_path[4096];
+    char replica_dir[4096], system_path[4096], coords_path[4096], traj_path[4200],
+        restart_out[4200], restrain_file[4200], reference[4200];
     char ck_path[4200], state_path[4200], device_name[256];
-    FILE *replicas_csv, *exchange_csv; /* rank 0 */
-    int peer_failed;                   /* a round saw a failed rank: no last round */
-    double *round;                     /* [3 * size]: status, potential, step */
-    int64_t fail_step;                 /* VKMD_ENSEMBLE_FAIL (tests): this rank fails here */
+    vkmd_remd_logs logs; /* rank 0 */
+    int peer_failed;     /* a round saw a failed rank: no last round */
+    double *round;       /* [3 * size]: status, potential, step */
+    int64_t fail_step;   /* VKMD_ENSEMBLE_FAIL (tests): this rank fails here */
 } ensemble;
 
 static void usage(FILE *out)
@@ -79,9 +79,9 @@ static void usage(FILE *out)
         "usage: mpirun -n R vkmd-mpi ensemble SYSTEM [options]\n"
         "  R replicas, one per MPI rank, each on the GPU of its node-local rank\n"
         "  SYSTEM                 AMBER prmtop, or water:N\n"
-        "  --out DIR              ensemble outputs (default vkmd_ensemble): replica_<r>/ per\n"
-        "                         replica (energy.csv, traj.dcd, final.pdb, checkpoint.chk),\n"
-        "                         replicas.csv, exchange.csv, ensemble.json\n"
+        "  outputs in --out DIR (default vkmd_ensemble): replica_<r>/ per replica\n"
+        "  (energy.csv, traj.dcd, final.pdb, checkpoint.chk), replicas.csv,\n"
+        "  exchange.csv, ensemble.json\n"
         "  --multidir D1 D2 ...   independent systems: rank r runs SYSTEM found in D_r, outputs\n"
         "                         in D_r (as many directories as ranks; last option)\n"
         "  --remd T1,T2,...       temperature replica exchange on this ladder (K, ascending,\n"
@@ -93,53 +93,22 @@ static void usage(FILE *out)
         "                         frames, gathered from the replicas that held it\n"
         "  --restart              continue every replica from its checkpoint.chk (and the\n"
         "                         exchange from remd_state.txt); give the same options\n"
-        "  --seed S               replica r uses seed S + r (default 1); the exchange's\n"
-        "                         random stream uses S\n"
-        "  --device gpu|N|NAME    one device for every rank (default: by node-local rank)\n"
-        "  --json                 the summary as JSON on stdout (rank 0)\n"
-        "  run options: --steps --dt --temperature (not with --remd) --friction\n"
-        "  --constraints --rigid-water --hmr --minimize --min-tol --equilibrate --com-every\n"
-        "  --report-every --traj-every --checkpoint-every --cutoff --ewald-tolerance --coords\n"
-        "  " PRECISION_OPTIONS_USAGE "  as in `vkmd run --help`\n");
+        "MD options (the same in vkmd run and vkmd equilibrate):\n");
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_ALL);
 }
 
 static vkmd_result parse(int argc, char **argv, ensemble *e)
 {
-    vkmd_run_desc *d = &e->d;
+    vkmd_run_desc *d = &e->o.run;
     vkmd_result r = VKMD_OK;
-    int seed = 1, com = 100, constraints = 0, flexible = 0;
-    const args_option opts[] = {
-        ARG_DOUBLE("--dt", &d->md.dt_fs, 1e-3, 10),
-        ARG_DOUBLE("--temperature", &d->md.temperature_k, 1e-3, 1e4),
-        ARG_DOUBLE("--friction", &d->md.friction_per_ps, 1e-6, 1e3),
-        ARG_DOUBLE("--hmr", &d->hmr_mass_amu, 1.0, 10.0),
-        ARG_DOUBLE("--min-tol", &d->min.force_tol, 1e-6, 1e4),
-        ARG_DOUBLE("--cutoff", &d->ff.cutoff_a, 1e-3, 1e4),
-        ARG_DOUBLE("--ewald-tolerance", &d->ff.ewald_tolerance, 1e-12, 0.49),
-        ARG_WHOLE("--steps", &d->steps, -1),
-        ARG_WHOLE("--report-every", &d->report_every, -1),
-        ARG_WHOLE("--equilibrate", &d->equilibrate, 0),
-        ARG_WHOLE("--traj-every", &d->traj_every, -1),
-        ARG_WHOLE("--checkpoint-every", &d->checkpoint_every, -1),
-        ARG_WHOLE("--exchange-every", &e->exchange_every, 0),
-        ARG_INT("--seed", &seed, 0, 2147483647),
-        ARG_INT("--com-every", &com, 0, 2147483647),
-        ARG_CHOICE("--constraints", &constraints, "hbonds|none"),
-        ARG_CHOICE("--rigid-water", &flexible, "yes|no"),
-        ARG_STRING("--coords", &d->coords),
-        ARG_STRING("--out", &e->out),
-        ARG_STRING("--device", &e->device),
-        ARG_STRING("--remd", &e->remd_text),
-        ARG_STRING("--remd-range", &e->remd_range),
-        ARG_FLAG("--restart", &e->restart),
-        ARG_FLAG("--demux", &e->demux),
-        ARG_FLAG("--minimize", &d->minimize),
-        ARG_FLAG("--json", &e->json)};
+    const vkmd_option opts[] = {
+        VKMD_OPT_WHOLE("--exchange-every", &e->exchange_every, 0),
+        VKMD_OPT_STRING("--remd", &e->remd_text), VKMD_OPT_STRING("--remd-range", &e->remd_range),
+        VKMD_OPT_FLAG("--restart", &e->restart), VKMD_OPT_FLAG("--demux", &e->demux)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        int handled = 0;
-        r = precision_options_parse(&e->precision, argc, argv, &i, &handled);
-        if (handled || r != VKMD_OK || args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_run_options_parse(&e->o, VKMD_RUN_OPTIONS_ALL, "", argc, argv, &i, &r) ||
+            vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -168,6 +137,9 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
     if (e->remd_on && d->md.temperature_k > 0)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--temperature with --remd: each replica's temperature is the ladder's");
+    if (e->remd_on && e->o.integrator)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--integrator verlet with --remd: replica exchange needs the bath");
     if (e->remd_on && e->dir_count)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--remd with --multidir: replica exchange runs one system");
@@ -175,13 +147,11 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "--multidir has %d directories for %d ranks (one directory per rank)",
                          e->dir_count, e->size);
-    d->md.constraints = constraints ? VKMD_CONSTRAINTS_NONE : VKMD_CONSTRAINTS_HBONDS;
-    d->md.flexible_water = flexible;
-    d->md.seed = (uint64_t)seed;
-    d->md.com_every = com > 0 ? com : -1;
-    d->precision = precision_options_request(&e->precision);
-    if (!e->out)
-        e->out = "vkmd_ensemble";
+    if (e->demux && d->traj_path)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "--demux reads the replicas' traj.dcd (leave --traj out)");
+    vkmd_run_options_finish(&e->o);
+    e->out = d->out_dir ? d->out_dir : "vkmd_ensemble";
     if (e->remd_on) {
         double ladder[VKMD_REMD_MAX_REPLICAS];
         int32_t n = 0;
@@ -195,7 +165,7 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
                              "the ladder has %d temperatures but there are %d ranks: run one "
                              "rank per replica (mpirun -n %d)",
                              n, e->size, n);
-        VKMD_TRY_RETURN(vkmd_remd_init(&e->remd, ladder, n, (uint64_t)seed));
+        VKMD_TRY_RETURN(vkmd_remd_init(&e->remd, ladder, n, (uint64_t)e->o.seed));
         d->md.temperature_k = ladder[e->rank];
     }
     /* Every rank's run must agree on when rounds and checkpoints happen. */
@@ -237,66 +207,6 @@ static vkmd_result peer_failure(ensemble *e, int who, int64_t step)
                      who, who, st == ROUND_FAILED ? "failed" : "ended early", (long long)step);
 }
 
-/* ---- logs (rank 0) ------------------------------------------------------ */
-
-/* Keeps the header and the rows of `path` whose step (first field) is at
- * most max_step, then opens it for appending. */
-static vkmd_result log_open(const char *path, const char *header, int restart, int64_t max_step,
-                            FILE **out)
-{
-    if (restart) {
-        FILE *in = fopen(path, "r");
-        if (!in)
-            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open to continue it: %s", path,
-                             strerror(errno));
-        char tmp[4300];
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *o = fopen(tmp, "w");
-        if (!o) {
-            fclose(in);
-            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-        }
-        char line[8192];
-        int first = 1;
-        while (fgets(line, sizeof line, in)) {
-            if (first || strtoll(line, NULL, 10) <= max_step)
-                fputs(line, o);
-            first = 0;
-        }
-        fclose(in);
-        if (fclose(o) != 0 || rename(tmp, path) != 0)
-            return vkmd_fail(VKMD_ERROR_IO, "%s: cannot rewrite: %s", path, strerror(errno));
-        *out = fopen(path, "a");
-    } else {
-        *out = fopen(path, "w");
-        if (*out)
-            fprintf(*out, "%s\n", header);
-    }
-    if (!*out)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-    return VKMD_OK;
-}
-
-static vkmd_result logs_open(ensemble *e, int64_t start_step)
-{
-    char path[4200], header[8192];
-    int n = 0;
-    n += snprintf(header + n, sizeof header - n, "step,time_ps");
-    for (int r = 0; r < e->size && n < (int)sizeof header; ++r)
-        n += snprintf(header + n, sizeof header - n, ",t_index_%d", r);
-    for (int r = 0; r < e->size && n < (int)sizeof header; ++r)
-        n += snprintf(header + n, sizeof header - n, ",potential_%d_kcal_mol", r);
-    snprintf(path, sizeof path, "%s/replicas.csv", e->out);
-    VKMD_TRY_RETURN(log_open(path, header, e->restart, start_step, &e->replicas_csv));
-    if (!e->remd_on)
-        return VKMD_OK;
-    snprintf(path, sizeof path, "%s/exchange.csv", e->out);
-    return log_open(path,
-                    "step,pair,t_lo_k,t_hi_k,replica_lo,replica_hi,potential_lo_kcal_mol,"
-                    "potential_hi_kcal_mol,probability,accepted",
-                    e->restart, start_step, &e->exchange_csv);
-}
-
 /* ---- the run's hooks ---------------------------------------------------- */
 
 static vkmd_result ens_begin(void *user, const vkmd_run_info *info)
@@ -335,26 +245,13 @@ static vkmd_result ens_retemper(void *user, const vkmd_run_sample *s, double *t)
         pot[r] = e->round[3 * r + 1];
         before[r] = e->remd_on ? e->remd.temp_index[r] : r;
     }
-    if (e->replicas_csv) {
-        fprintf(e->replicas_csv, "%lld,%.6f", (long long)s->step, s->time_ps);
-        for (int r = 0; r < e->size; ++r)
-            fprintf(e->replicas_csv, ",%d", before[r]);
-        for (int r = 0; r < e->size; ++r)
-            fprintf(e->replicas_csv, ",%.10g", pot[r]);
-        fputc('\n', e->replicas_csv);
-    }
+    vkmd_remd_logs_round(&e->logs, s->step, s->time_ps, before, pot);
     if (!e->remd_on)
         return VKMD_OK;
     vkmd_remd_pair pairs[VKMD_REMD_MAX_REPLICAS / 2 + 1];
     int32_t np = 0;
     VKMD_TRY_RETURN(vkmd_remd_exchange(&e->remd, pot, pairs, &np));
-    for (int32_t k = 0; k < np && e->exchange_csv; ++k) {
-        const vkmd_remd_pair *p = &pairs[k];
-        fprintf(e->exchange_csv, "%lld,%d,%.6f,%.6f,%d,%d,%.10g,%.10g,%.6f,%d\n",
-                (long long)s->step, p->pair, e->remd.temperature_k[p->pair],
-                e->remd.temperature_k[p->pair + 1], p->replica_lo, p->replica_hi,
-                pot[p->replica_lo], pot[p->replica_hi], p->probability, p->accepted);
-    }
+    vkmd_remd_logs_pairs(&e->logs, s->step, &e->remd, pairs, np, pot);
     *t = vkmd_remd_temperature_of(&e->remd, e->rank);
     return VKMD_OK;
 }
@@ -363,10 +260,7 @@ static vkmd_result ens_checkpoint(void *user, int64_t step, const char *path)
 {
     ensemble *e = user;
     (void)path;
-    if (e->replicas_csv)
-        fflush(e->replicas_csv);
-    if (e->exchange_csv)
-        fflush(e->exchange_csv);
+    VKMD_TRY_RETURN(vkmd_remd_logs_flush(&e->logs));
     return e->remd_on ? vkmd_remd_save(&e->remd, step, e->state_path) : VKMD_OK;
 }
 
@@ -385,25 +279,33 @@ static vkmd_result make_dir(const char *dir)
     return VKMD_OK;
 }
 
-/* This rank's system, coordinates and output directory. */
+/* *path, when relative, as a path in dir (into buf). */
+static void place_path(const char **path, const char *dir, char *buf, size_t size)
+{
+    if (*path && !is_absolute_or_builtin(*path)) {
+        snprintf(buf, size, "%s/%s", dir, *path);
+        *path = buf;
+    }
+}
+
+/* This rank's system, coordinates and inputs (in its --multidir directory),
+ * output directory and outputs (in its replica directory). */
 static vkmd_result place_replica(ensemble *e)
 {
-    vkmd_run_desc *d = &e->d;
+    vkmd_run_desc *d = &e->o.run;
     if (e->dir_count) {
         const char *dir = e->dirs[e->rank];
         snprintf(e->replica_dir, sizeof e->replica_dir, "%s", dir);
-        if (!is_absolute_or_builtin(d->system)) {
-            snprintf(e->system_path, sizeof e->system_path, "%s/%s", dir, d->system);
-            d->system = e->system_path;
-        }
-        if (d->coords && !is_absolute_or_builtin(d->coords)) {
-            snprintf(e->coords_path, sizeof e->coords_path, "%s/%s", dir, d->coords);
-            d->coords = e->coords_path;
-        }
+        place_path(&d->system, dir, e->system_path, sizeof e->system_path);
+        place_path(&d->coords, dir, e->coords_path, sizeof e->coords_path);
+        place_path(&d->restraints.file, dir, e->restrain_file, sizeof e->restrain_file);
+        place_path(&d->restraints.reference, dir, e->reference, sizeof e->reference);
     } else {
         snprintf(e->replica_dir, sizeof e->replica_dir, "%s/replica_%d", e->out, e->rank);
         d->md.seed += (uint64_t)e->rank; /* independent noise and velocities per replica */
     }
+    place_path(&d->traj_path, e->replica_dir, e->traj_path, sizeof e->traj_path);
+    place_path(&d->restart_out, e->replica_dir, e->restart_out, sizeof e->restart_out);
     VKMD_TRY_RETURN(make_dir(e->replica_dir));
     d->out_dir = e->replica_dir;
     snprintf(e->ck_path, sizeof e->ck_path, "%s/checkpoint.chk", e->replica_dir);
@@ -413,188 +315,7 @@ static vkmd_result place_replica(ensemble *e)
     return VKMD_OK;
 }
 
-/* A restart's exchange state, checked against the ladder asked for. */
-static vkmd_result load_state(ensemble *e, int64_t ck_step)
-{
-    vkmd_remd st;
-    int64_t step = -1;
-    VKMD_TRY_RETURN(vkmd_remd_load(e->state_path, &st, &step));
-    if (step != ck_step)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s is at step %lld but %s at step %lld: the exchange state and the "
-                         "checkpoint must be of the same step",
-                         e->state_path, (long long)step, e->ck_path, (long long)ck_step);
-    if (st.replica_count != e->remd.replica_count || st.seed != e->remd.seed)
-        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s: %d replicas, seed %llu; this run asks for %d, seed %llu",
-                         e->state_path, st.replica_count, (unsigned long long)st.seed,
-                         e->remd.replica_count, (unsigned long long)e->remd.seed);
-    for (int i = 0; i < st.replica_count; ++i)
-        if (st.temperature_k[i] != e->remd.temperature_k[i])
-            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                             "%s: temperature %d is %.17g K; this run asks for %.17g K",
-                             e->state_path, i, st.temperature_k[i], e->remd.temperature_k[i]);
-    e->remd = st;
-    return VKMD_OK;
-}
-
-/* ---- demultiplexing ----------------------------------------------------- */
-
-/* DIR/temperature_<i>.dcd from the replicas' traj.dcd and replicas.csv: the
- * frame at step s of replica r was sampled at the temperature index that r
- * held during the steps up to s, which is replicas.csv's t_index_r in the
- * first row at or after s (frames divide the exchange interval). */
-static vkmd_result demux(ensemble *e, const vkmd_run *run)
-{
-    vkmd_result res = VKMD_OK;
-    const int n = e->size;
-    const vkmd_system *sys = vkmd_run_system(run);
-    const vkmd_run_desc *d = vkmd_run_desc_get(run);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/replicas.csv", e->out);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
-    int64_t cap = 1024, rows = 0, *steps = malloc(sizeof *steps * cap);
-    int32_t *idx = malloc(sizeof *idx * cap * n);
-    char line[8192];
-    if (!fgets(line, sizeof line, f)) /* header */
-        rows = 0;
-    while (steps && idx && fgets(line, sizeof line, f)) {
-        if (rows == cap) {
-            cap *= 2;
-            int64_t *s2 = realloc(steps, sizeof *s2 * cap);
-            int32_t *i2 = realloc(idx, sizeof *i2 * cap * n);
-            if (s2)
-                steps = s2;
-            if (i2)
-                idx = i2;
-            if (!s2 || !i2)
-                break;
-        }
-        char *p = line;
-        steps[rows] = strtoll(p, &p, 10);
-        strtod(p + 1, &p); /* time */
-        for (int r = 0; r < n; ++r)
-            idx[rows * n + r] = (int32_t)strtol(p + 1, &p, 10);
-        ++rows;
-    }
-    fclose(f);
-    vkmd_dcd_reader *in[VKMD_REMD_MAX_REPLICAS] = {0};
-    vkmd_dcd_writer *out[VKMD_REMD_MAX_REPLICAS] = {0};
-    double *xyz = malloc(sizeof *xyz * 3 * (size_t)sys->atom_count);
-    if (!steps || !idx || !xyz) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "demux: out of memory");
-        goto cleanup;
-    }
-    const vkmd_dcd_desc wd = {.atom_count = sys->atom_count,
-                              .dt_fs = d->md.dt_fs,
-                              .steps_per_frame = (int32_t)d->traj_every,
-                              .first_step = d->traj_every,
-                              .periodic = sys->box.periodic};
-    int32_t frames = -1;
-    for (int r = 0; r < n; ++r) {
-        snprintf(path, sizeof path, "%s/replica_%d/traj.dcd", e->out, r);
-        VKMD_TRY(vkmd_dcd_reader_open(path, &in[r]));
-        const int32_t fc = vkmd_dcd_reader_info(in[r])->frame_count;
-        frames = frames < 0 || fc < frames ? fc : frames;
-        snprintf(path, sizeof path, "%s/temperature_%d.dcd", e->out, r);
-        VKMD_TRY(vkmd_dcd_writer_create(path, &wd, &out[r]));
-    }
-    int64_t row = 0;
-    for (int32_t k = 0; k < frames; ++k) {
-        const int64_t step = (int64_t)(k + 1) * d->traj_every;
-        while (row < rows && steps[row] < step)
-            ++row;
-        if (row >= rows)
-            break; /* after the last round: no index recorded */
-        for (int r = 0; r < n; ++r) {
-            vkmd_box box = sys->box;
-            VKMD_TRY(vkmd_dcd_reader_frame(in[r], k, xyz, &box));
-            VKMD_TRY(vkmd_dcd_writer_append(out[idx[row * n + r]], xyz, &box));
-        }
-    }
-cleanup:
-    for (int r = 0; r < n; ++r) {
-        vkmd_dcd_reader_close(in[r]);
-        if (out[r]) {
-            const vkmd_result c = vkmd_dcd_writer_close(out[r]);
-            if (res == VKMD_OK)
-                res = c;
-        }
-    }
-    free(steps);
-    free(idx);
-    free(xyz);
-    return res;
-}
-
-/* ---- the summary (rank 0) ----------------------------------------------- */
-
 enum { SUM_NS_DAY, SUM_WALL, SUM_MEAN_T, SUM_SD_T, SUM_POT, SUM_LAST, SUM_N };
-
-static void write_summary(ensemble *e, const double *all, FILE *out, int json)
-{
-    const int n = e->size;
-    double total = 0, wall = 0;
-    for (int r = 0; r < n; ++r) {
-        total += all[r * SUM_N + SUM_NS_DAY];
-        wall = all[r * SUM_N + SUM_WALL] > wall ? all[r * SUM_N + SUM_WALL] : wall;
-    }
-    if (!json) {
-        fprintf(out,
-                "vkmd-mpi ensemble: %d replicas on %d ranks, %lld steps each, %.1f s (slowest "
-                "rank); %.3f ns/day in all (%.3f per replica)\n",
-                n, e->size, (long long)all[SUM_LAST], wall, total, total / n);
-        for (int r = 0; r < n; ++r) {
-            fprintf(out,
-                    "  replica %d: %.3f ns/day, T %.2f +- %.2f K, final potential %.4f kcal/mol", r,
-                    all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_MEAN_T],
-                    all[r * SUM_N + SUM_SD_T], all[r * SUM_N + SUM_POT]);
-            if (e->remd_on)
-                fprintf(out, ", now at %.2f K", vkmd_remd_temperature_of(&e->remd, r));
-            fputc('\n', out);
-        }
-        for (int i = 0; e->remd_on && i + 1 < n; ++i)
-            fprintf(out, "  pair %d (%.2f K <-> %.2f K): %lld of %lld swaps accepted (%.3f)\n", i,
-                    e->remd.temperature_k[i], e->remd.temperature_k[i + 1],
-                    (long long)e->remd.pair_accepted[i], (long long)e->remd.pair_tries[i],
-                    e->remd.pair_tries[i] ? (double)e->remd.pair_accepted[i] / e->remd.pair_tries[i]
-                                          : 0.0);
-        fprintf(out, "  outputs in %s/\n", e->out);
-        return;
-    }
-    fprintf(out, "{\"replicas\": %d, \"ranks\": %d, \"steps\": %lld, \"exchange_every\": %lld, ", n,
-            e->size, (long long)all[SUM_LAST], (long long)e->exchange_every);
-    fprintf(out, "\"wall_s\": %.3f, \"ns_per_day_total\": %.4f, \"replica\": [", wall, total);
-    for (int r = 0; r < n; ++r) {
-        fprintf(out,
-                "%s{\"index\": %d, \"ns_per_day\": %.4f, \"mean_temperature_k\": %.4f, "
-                "\"sd_temperature_k\": %.4f, \"final_potential_kcal_mol\": %.6f%s",
-                r ? ", " : "", r, all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_MEAN_T],
-                all[r * SUM_N + SUM_SD_T], all[r * SUM_N + SUM_POT], e->remd_on ? "" : "}");
-        if (e->remd_on)
-            fprintf(out, ", \"final_t_index\": %d, \"final_temperature_k\": %.6f}",
-                    e->remd.temp_index[r], vkmd_remd_temperature_of(&e->remd, r));
-    }
-    fprintf(out, "]");
-    if (e->remd_on) {
-        fprintf(out, ", \"ladder_k\": [");
-        for (int i = 0; i < n; ++i)
-            fprintf(out, "%s%.6f", i ? ", " : "", e->remd.temperature_k[i]);
-        fprintf(out, "], \"exchange_attempts\": %lld, \"pairs\": [", (long long)e->remd.attempt);
-        for (int i = 0; i + 1 < n; ++i)
-            fprintf(out,
-                    "%s{\"t_lo_k\": %.6f, \"t_hi_k\": %.6f, \"tries\": %lld, \"accepted\": %lld, "
-                    "\"acceptance\": %.6f}",
-                    i ? ", " : "", e->remd.temperature_k[i], e->remd.temperature_k[i + 1],
-                    (long long)e->remd.pair_tries[i], (long long)e->remd.pair_accepted[i],
-                    e->remd.pair_tries[i] ? (double)e->remd.pair_accepted[i] / e->remd.pair_tries[i]
-                                          : 0.0);
-        fprintf(out, "]");
-    }
-    fprintf(out, "}\n");
-}
 
 /* ---- the command -------------------------------------------------------- */
 
@@ -607,7 +328,7 @@ static void rank_error(const ensemble *e, vkmd_result res)
 int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
 {
     ensemble e = {0};
-    e.precision = (precision_options)PRECISION_OPTIONS_INIT;
+    vkmd_run_options_init(&e.o);
     e.comm = comm;
     MPI_Comm_rank(comm, &e.rank);
     MPI_Comm_size(comm, &e.size);
@@ -637,13 +358,13 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
     if (res == VKMD_OK)
         res = place_replica(&e);
     if (res == VKMD_OK)
-        res = rank_device_choose(e.device, e.local_rank, e.device_name, sizeof e.device_name);
+        res = rank_device_choose(e.o.device, e.local_rank, e.device_name, sizeof e.device_name);
     if (res == VKMD_OK)
-        res = vkmd_run_create(&e.d, &run);
+        res = vkmd_run_create(&e.o.run, &run);
     if (res == VKMD_OK && e.restart) {
         ck_step = vkmd_run_last_checkpoint(run, NULL);
         if (e.remd_on)
-            res = load_state(&e, ck_step);
+            res = vkmd_remd_load_matching(e.state_path, ck_step, &e.remd);
     }
     if (res == VKMD_OK) {
         const vkmd_vk_context_desc cd = {.device = e.device_name};
@@ -670,7 +391,7 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
             goto cleanup;
         }
     if (e.rank == 0) {
-        res = logs_open(&e, ck_step);
+        res = vkmd_remd_logs_open(&e.logs, e.out, e.size, e.remd_on, e.restart, ck_step);
         if (res != VKMD_OK)
             rank_error(&e, res);
     }
@@ -712,33 +433,42 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
     MPI_Gather(mine, SUM_N, MPI_DOUBLE, all, SUM_N, MPI_DOUBLE, 0, comm);
     exit_code = 0;
     if (e.rank == 0 && all) {
-        if (e.replicas_csv && fflush(e.replicas_csv) != 0)
+        if (vkmd_remd_logs_flush(&e.logs) != VKMD_OK)
             exit_code = 1;
-        if (e.exchange_csv && fflush(e.exchange_csv) != 0)
-            exit_code = 1;
-        if (e.demux && (res = demux(&e, run)) != VKMD_OK) {
+        const vkmd_run_desc *rd = vkmd_run_desc_get(run);
+        if (e.demux && (res = vkmd_remd_demux(e.out, e.size, vkmd_run_system(run), rd->md.dt_fs,
+                                              rd->traj_every)) != VKMD_OK) {
             rank_error(&e, res);
             exit_code = 1;
         }
+        vkmd_ensemble_replica *rep = calloc((size_t)e.size, sizeof *rep);
+        for (int r = 0; rep && r < e.size; ++r)
+            rep[r] = (vkmd_ensemble_replica){all[r * SUM_N + SUM_NS_DAY], all[r * SUM_N + SUM_WALL],
+                                             all[r * SUM_N + SUM_MEAN_T], all[r * SUM_N + SUM_SD_T],
+                                             all[r * SUM_N + SUM_POT]};
         char path[4200];
         snprintf(path, sizeof path, "%s/ensemble.json", e.out);
-        FILE *js = fopen(path, "w");
+        FILE *js = rep ? fopen(path, "w") : NULL;
+        const vkmd_remd *remd = e.remd_on ? &e.remd : NULL;
+        const int64_t steps = (int64_t)all[SUM_LAST];
         if (js) {
-            write_summary(&e, all, js, 1);
+            vkmd_ensemble_summary_write(js, 1, rep, e.size, steps, e.exchange_every, remd, e.out);
             fclose(js);
         } else {
             fprintf(stderr, "vkmd-mpi ensemble: %s: cannot write: %s\n", path, strerror(errno));
             exit_code = 1;
         }
-        write_summary(&e, all, stdout, e.json);
+        if (rep)
+            vkmd_ensemble_summary_write(stdout, e.o.json, rep, e.size, steps, e.exchange_every,
+                                        remd, e.out);
+        else
+            exit_code = 1;
+        free(rep);
     }
     free(all);
     MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
 cleanup:
-    if (e.replicas_csv)
-        fclose(e.replicas_csv);
-    if (e.exchange_csv)
-        fclose(e.exchange_csv);
+    vkmd_remd_logs_close(&e.logs);
     vkmd_run_destroy(run);
     vkmd_vk_context_destroy(ctx);
     free(e.round);

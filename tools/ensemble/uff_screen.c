@@ -9,9 +9,10 @@
  *     batches of --replicas (default: the whole block in one batch) on the
  *     rank's device, or on the CPU reference with --device cpu; JSON out;
  *   - relax: each record's first conformer relaxed, the rank's whole block
- *     in one mixed batch on its device (sim/uff_relax.h: the quasi-Newton
- *     minimiser by default, or FIRE; ref/ref_uff_lbfgs.h or ref_uff_fire.h
- *     one molecule at a time on the CPU), SDF out with the report as data
+ *     in one mixed batch (system/uff_relax_set.h) on its device
+ *     (sim/uff_relax.h: the quasi-Newton minimiser by default, or FIRE;
+ *     ref/ref_uff_lbfgs.h or ref_uff_fire.h one molecule at a time on the
+ *     CPU), SDF out with the report as data
  *     items, and a JSON report. Each replica runs at its own pace, so a
  *     molecule's result does not depend on its batch companions.
  * A molecule that cannot be typed or relaxed does not stop the screen: its
@@ -21,12 +22,14 @@
  * Each rank formats its block in memory; rank 0 gathers (MPI_Gatherv) and
  * writes. */
 #include "uff_screen.h"
-#include "args.h"
+#include "core/options.h"
 #include "core/json_write.h"
-#include "io/sdf.h"
+#include "io/uff_library_report.h"
+#include "io/uff_record_setup.h"
 #include "io/uff_load.h"
 #include "rank_device.h"
 #include "sim/uff_relax.h"
+#include "system/uff_relax_set.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
 #include "uff_eval.h"
@@ -69,18 +72,18 @@ static void usage(FILE *out)
 static vkmd_result parse(int argc, char **argv, screen *s)
 {
     vkmd_result r = VKMD_OK;
-    const args_option opts[] = {ARG_STRING("--out", &s->out),
-                                ARG_STRING("--json-out", &s->json_out),
-                                ARG_STRING("--device", &s->device),
-                                ARG_STRING("--minimizer", &s->minimizer),
-                                ARG_INT("--max-steps", &s->max_steps, 0, 1 << 30),
-                                ARG_INT("--memory", &s->memory, 0, 16),
-                                ARG_INT("--replicas", &s->replicas, 1, 1 << 24),
-                                ARG_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6),
-                                ARG_DOUBLE("--energy-tol", &s->energy_tol, 0, 1)};
+    const vkmd_option opts[] = {VKMD_OPT_STRING("--out", &s->out),
+                                VKMD_OPT_STRING("--json-out", &s->json_out),
+                                VKMD_OPT_STRING("--device", &s->device),
+                                VKMD_OPT_STRING("--minimizer", &s->minimizer),
+                                VKMD_OPT_INT("--max-steps", &s->max_steps, 0, 1 << 30),
+                                VKMD_OPT_INT("--memory", &s->memory, 0, 16),
+                                VKMD_OPT_INT("--replicas", &s->replicas, 1, 1 << 24),
+                                VKMD_OPT_DOUBLE("--ftol", &s->ftol, 1e-8, 1e6),
+                                VKMD_OPT_DOUBLE("--energy-tol", &s->energy_tol, 0, 1)};
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (args_table(argc, argv, &i, opts, ARRAY_LEN(opts), &r))
+        if (vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -151,229 +154,85 @@ static vkmd_result gather_write(const screen *s, const char *text, size_t len, c
     return res;
 }
 
-/* Relaxes the records [lo, hi) that UFF can type, from their first
- * conformers: one batch on the device, or one at a time with the CPU
- * reference. xyz[k] (record lo + k's atoms, A) receives the final
- * coordinates, out[k] the report; setup[k] is each record's typing result
- * and why[k] (allocated) its message when it failed. */
-static vkmd_result relax_block(const screen *s, uff_eval *ev, const vkmd_uff_molecule *recs,
-                               int32_t lo, int32_t hi, vkmd_result *setup, char **why, double **xyz,
-                               vkmd_uff_relax_result *out)
+/* Relaxes each record of [lo, hi) that UFF can type from its first
+ * conformer: the block in one batch on the device, or one at a time with
+ * the CPU reference (system/uff_relax_set.h, uff_eval_relax); a record it
+ * cannot type is written with its input coordinates and the error. */
+static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
+                             int32_t hi, FILE *sdf, FILE *js, int32_t *out_failed)
 {
-    const int32_t nm = hi - lo;
     const int fire = s->minimizer && !strcmp(s->minimizer, "fire");
     const vkmd_uff_relax_params rp = {.minimizer = fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS,
                                       .force_tol = s->ftol,
                                       .energy_tol = s->energy_tol,
                                       .max_iterations = s->max_steps,
                                       .memory = s->memory};
-    vkmd_result res = VKMD_OK;
-    vkmd_uff_batch ub;
-    memset(&ub, 0, sizeof ub);
-    vkmd_uff_typing *ty = calloc((size_t)nm + 1, sizeof *ty);
-    vkmd_uff_terms *terms = calloc((size_t)nm + 1, sizeof *terms);
-    const vkmd_uff_terms **terms_of = calloc((size_t)nm + 1, sizeof *terms_of);
-    int32_t *rec_of = calloc((size_t)nm + 1, sizeof *rec_of); /* replica -> block index */
-    int32_t *mol_of = calloc((size_t)nm + 1, sizeof *mol_of); /* replica -> molecule */
-    double *start = NULL, *final = NULL;
-    vkmd_uff_relax_result *rr = calloc((size_t)nm + 1, sizeof *rr);
-    if (!ty || !terms || !terms_of || !rec_of || !mol_of || !rr)
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm));
-    int32_t nr = 0, atoms = 0;
-    for (int32_t k = 0; k < nm; ++k) {
-        const vkmd_uff_molecule *m = &recs[lo + k];
-        memcpy(xyz[k], m->positions, 3 * sizeof *xyz[k] * (size_t)m->atom_count);
-        setup[k] = vkmd_uff_setup(m, NULL, &ty[k], &terms[k]);
-        if (setup[k] != VKMD_OK) {
-            why[k] = strdup(vkmd_last_error());
-            continue;
-        }
-        terms_of[nr] = &terms[k];
-        mol_of[nr] = nr;
-        rec_of[nr++] = k;
-        atoms += m->atom_count;
-    }
-    if (nr == 0)
-        goto cleanup;
-    start = malloc(3 * sizeof *start * (size_t)atoms);
-    final = malloc(3 * sizeof *final * (size_t)atoms);
-    if (!start || !final)
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "coordinates of %d atoms", atoms));
-    VKMD_TRY(vkmd_uff_batch_build(terms_of, nr, mol_of, nr, &ub));
-    for (int32_t r = 0; r < nr; ++r)
-        memcpy(start + 3 * (size_t)ub.replica_atom_offset[r], xyz[rec_of[r]],
-               3 * sizeof *start * (size_t)ub.molecule_atom_count[r]);
-    memcpy(final, start, 3 * sizeof *final * (size_t)atoms);
-    if (ev->ctx) {
-        VKMD_TRY(vkmd_uff_relax_batch(ev->ctx, &ub, &rp, start, final, rr, NULL));
-    } else {
-        for (int32_t r = 0; r < nr; ++r)
-            VKMD_TRY(uff_relax_reference(terms_of[r], &rp,
-                                         final + 3 * (size_t)ub.replica_atom_offset[r], &rr[r]));
-    }
-    for (int32_t r = 0; r < nr; ++r) {
-        memcpy(xyz[rec_of[r]], final + 3 * (size_t)ub.replica_atom_offset[r],
-               3 * sizeof *final * (size_t)ub.molecule_atom_count[r]);
-        out[rec_of[r]] = rr[r];
-    }
-cleanup:
-    vkmd_uff_batch_free(&ub);
-    for (int32_t k = 0; ty && terms && k < nm; ++k) {
-        vkmd_uff_terms_free(&terms[k]);
-        vkmd_uff_typing_free(&ty[k]);
-    }
-    free(ty);
-    free(terms);
-    free(terms_of);
-    free(rec_of);
-    free(mol_of);
-    free(start);
-    free(final);
-    free(rr);
-    return res;
-}
-
-static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
-                             int32_t hi, FILE *sdf, FILE *js, int32_t *out_failed)
-{
-    const int32_t nm = hi - lo;
-    const char *kind = s->minimizer && !strcmp(s->minimizer, "fire") ? "fire" : "lbfgs";
-    vkmd_result res = VKMD_OK;
-    vkmd_result *setup = calloc((size_t)nm + 1, sizeof *setup);
-    double **xyz = calloc((size_t)nm + 1, sizeof *xyz);
-    vkmd_uff_relax_result *out = calloc((size_t)nm + 1, sizeof *out);
-    char **why = calloc((size_t)nm + 1, sizeof *why);
-    if (!setup || !xyz || !out || !why)
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm));
-    for (int32_t k = 0; k < nm; ++k)
-        if (!(xyz[k] = malloc(3 * sizeof *xyz[k] * (size_t)recs[lo + k].atom_count)))
-            VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "record %d", lo + k + 1));
-    VKMD_TRY(relax_block(s, ev, recs, lo, hi, setup, why, xyz, out));
-    for (int32_t k = 0; k < nm; ++k) {
-        const vkmd_uff_molecule *m = &recs[lo + k];
-        const vkmd_uff_relax_result *r = &out[k];
-        const int ok = setup[k] == VKMD_OK;
-        char v[6][64], idx[32], err[1200];
-        snprintf(idx, sizeof idx, "%d", lo + k + 1);
-        vkmd_sdf_item items[9];
-        int32_t n = 0;
-        items[n++] = (vkmd_sdf_item){"LIBRARY_INDEX", idx};
-        if (ok) {
-            snprintf(v[0], sizeof v[0], "%.6f", r->energy_final);
-            snprintf(v[1], sizeof v[1], "%.6f", r->energy_initial);
-            snprintf(v[2], sizeof v[2], "%d", r->iterations);
-            snprintf(v[3], sizeof v[3], "%d", r->evaluations);
-            snprintf(v[4], sizeof v[4], "%d", r->converged);
-            snprintf(v[5], sizeof v[5], "%.3e", r->fmax);
-            items[n++] = (vkmd_sdf_item){"UFF_ENERGY_KCAL_PER_MOL", v[0]};
-            items[n++] = (vkmd_sdf_item){"UFF_INITIAL_ENERGY_KCAL_PER_MOL", v[1]};
-            items[n++] = (vkmd_sdf_item){"MINIMIZER", kind};
-            items[n++] = (vkmd_sdf_item){"ITERATIONS", v[2]};
-            items[n++] = (vkmd_sdf_item){"ENERGY_EVALUATIONS", v[3]};
-            items[n++] = (vkmd_sdf_item){"CONVERGED", v[4]};
-            items[n++] = (vkmd_sdf_item){"MAX_FORCE_KCAL_PER_MOL_A", v[5]};
-        } else {
-            snprintf(err, sizeof err, "%s: %s", vkmd_result_str(setup[k]),
-                     why[k] ? why[k] : "typing failed");
-            items[n++] = (vkmd_sdf_item){"VKMD_ERROR", err};
+    const vkmd_uff_relax_set_desc sd = {.skip_failures = 1};
+    vkmd_uff_relax_set set;
+    vkmd_result res = vkmd_uff_relax_set_build(recs + lo, hi - lo, &sd, &set);
+    const int32_t nr = set.replica_count;
+    double *final = malloc(3 * sizeof *final * (size_t)(nr ? set.batch.atom_count : 1));
+    vkmd_uff_relax_result *out = calloc((size_t)nr + 1, sizeof *out);
+    int32_t *rep_of = malloc(sizeof *rep_of * (size_t)(hi - lo + 1)); /* record -> replica */
+    if (res == VKMD_OK && (!final || !out || !rep_of))
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", hi - lo);
+    if (res == VKMD_OK)
+        res = uff_eval_relax(ev, &set, &rp, final, out, NULL);
+    for (int32_t k = 0; res == VKMD_OK && k < hi - lo; ++k)
+        rep_of[k] = -1;
+    for (int32_t r = 0; res == VKMD_OK && r < nr; ++r)
+        rep_of[set.replica_record[r]] = r;
+    for (int32_t k = 0; res == VKMD_OK && k < hi - lo; ++k) {
+        const int32_t r = rep_of[k];
+        char err[400];
+        if (r < 0) {
+            snprintf(err, sizeof err, "%s: %s", vkmd_result_str(set.record_result[k]),
+                     set.record_error[k][0] ? set.record_error[k] : "typing failed");
             ++*out_failed;
         }
-        VKMD_TRY(vkmd_sdf_write_record(sdf, m, m->name, xyz[k], items, n));
-        fprintf(js, "%s    {\"index\": %d, \"name\": ", lo + k ? ",\n" : "", lo + k + 1);
-        vkmd_json_write_string(js, m->name);
-        fprintf(js, ", \"atoms\": %d", m->atom_count);
-        if (ok) {
-            fprintf(js,
-                    ", \"minimizer\": \"%s\", \"energy_initial_kcal_mol\": %.6f, "
-                    "\"energy_final_kcal_mol\": %.6f, \"steps\": %d, \"iterations\": %d, "
-                    "\"energy_evaluations\": %d, \"converged\": %s, "
-                    "\"max_force_kcal_mol_a\": %.3e}",
-                    kind, r->energy_initial, r->energy_final, r->iterations, r->iterations,
-                    r->evaluations, r->converged ? "true" : "false", r->fmax);
-        } else {
-            fprintf(js, ", \"error\": ");
-            vkmd_json_write_string(js, err);
-            fputc('}', js);
-        }
+        res = vkmd_uff_library_write_relaxed(
+            sdf, js, fire ? "fire" : "lbfgs", &recs[lo + k], lo + k + 1,
+            r < 0 ? recs[lo + k].positions : vkmd_uff_relax_set_replica(&set, final, r),
+            r < 0 ? NULL : &out[r], err);
     }
-cleanup:
-    for (int32_t k = 0; xyz && k < nm; ++k)
-        free(xyz[k]);
-    for (int32_t k = 0; why && k < nm; ++k)
-        free(why[k]);
-    free(setup);
-    free(xyz);
+    free(final);
     free(out);
-    free(why);
+    free(rep_of);
+    vkmd_uff_relax_set_free(&set);
     return res;
 }
 
+/* The energy of every conformer of each record of [lo, hi) that UFF can
+ * type, in batches of --replicas replicas on the device or on the CPU
+ * reference; a record it cannot type gets its error. */
 static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
                             int32_t hi, FILE *js, int32_t *out_failed)
 {
-    vkmd_result res = VKMD_OK;
     const int32_t nm = hi - lo;
-    vkmd_uff_typing *ty = calloc((size_t)nm + 1, sizeof *ty);
-    vkmd_uff_terms *terms = calloc((size_t)nm + 1, sizeof *terms);
-    const vkmd_uff_terms **terms_of = calloc((size_t)nm + 1, sizeof *terms_of);
-    vkmd_result *setup = calloc((size_t)nm + 1, sizeof *setup);
-    char **why = calloc((size_t)nm + 1, sizeof *why);
-    int32_t n = 0;
+    vkmd_uff_record_setup set;
+    VKMD_TRY_RETURN(vkmd_uff_record_setup_each(recs + lo, nm, &set));
+    int32_t n = 0, nr = 0;
     for (int32_t k = 0; k < nm; ++k)
         n += recs[lo + k].conformer_count;
     vkmd_uff_replica *reps = calloc((size_t)n + 1, sizeof *reps);
     vkmd_uff_energy *e = calloc((size_t)n + 1, sizeof *e);
-    if (!ty || !terms || !terms_of || !setup || !why || !reps || !e) {
-        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm);
-        goto cleanup;
-    }
-    int32_t nr = 0;
-    for (int32_t k = 0; k < nm; ++k) {
-        const vkmd_uff_molecule *m = &recs[lo + k];
-        setup[k] = vkmd_uff_setup(m, NULL, &ty[k], &terms[k]);
-        terms_of[k] = &terms[k];
-        if (setup[k] != VKMD_OK) {
-            why[k] = strdup(vkmd_last_error());
-            ++*out_failed;
-            continue;
-        }
-        for (int32_t c = 0; c < m->conformer_count; ++c)
-            reps[nr++] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(m, c)};
-    }
+    vkmd_result res = reps && e ? VKMD_OK : vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", nm);
+    for (int32_t k = 0; res == VKMD_OK && k < nm; ++k)
+        for (int32_t c = 0; set.result[k] == VKMD_OK && c < recs[lo + k].conformer_count; ++c)
+            reps[nr++] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&recs[lo + k], c)};
     ev->replicas_per_batch = s->replicas;
     ev->debug_replica = -1;
-    if (nr > 0)
-        VKMD_TRY(uff_eval_run(ev, terms_of, nm, reps, nr, e, NULL, NULL, NULL));
-    for (int32_t k = 0, r = 0; k < nm; ++k) {
-        const vkmd_uff_molecule *m = &recs[lo + k];
-        fprintf(js, "%s    {\"index\": %d, \"name\": ", lo + k ? ",\n" : "", lo + k + 1);
-        vkmd_json_write_string(js, m->name);
-        fprintf(js, ", \"atoms\": %d", m->atom_count);
-        if (setup[k] != VKMD_OK) {
-            fprintf(js, ", \"error\": ");
-            char msg[1200];
-            snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(setup[k]), why[k] ? why[k] : "");
-            vkmd_json_write_string(js, msg);
-            fputc('}', js);
-            continue;
-        }
-        fprintf(js, ", \"energy_kcal_mol\": [");
-        for (int32_t c = 0; c < m->conformer_count; ++c, ++r)
-            fprintf(js, "%s%.6f", c ? ", " : "", e[r].total);
-        fprintf(js, "]}");
+    if (res == VKMD_OK && nr > 0)
+        res = uff_eval_run(ev, set.terms_of, nm, reps, nr, e, NULL, NULL, NULL);
+    for (int32_t k = 0, r = 0; res == VKMD_OK && k < nm; ++k) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(set.result[k]), set.error[k]);
+        *out_failed += set.result[k] != VKMD_OK;
+        vkmd_uff_library_write_energies(js, &recs[lo + k], lo + k + 1,
+                                        set.result[k] == VKMD_OK ? e + r : NULL, msg);
+        r += set.result[k] == VKMD_OK ? recs[lo + k].conformer_count : 0;
     }
-cleanup:
-    for (int32_t k = 0; terms && ty && k < nm; ++k) {
-        vkmd_uff_terms_free(&terms[k]);
-        vkmd_uff_typing_free(&ty[k]);
-        if (why)
-            free(why[k]);
-    }
-    free(ty);
-    free(terms);
-    free(terms_of);
-    free(setup);
-    free(why);
+    vkmd_uff_record_setup_free(&set);
     free(reps);
     free(e);
     return res;

@@ -1,6 +1,5 @@
-/* Strict parsing of option values (see args.h). */
-#include "args.h"
-#include "system/ff_settings.h"
+/* Strict parsing of option values and option tables (see options.h). */
+#include "core/options.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *args_value(int argc, char **argv, int *i)
+const char *vkmd_option_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
         vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "option %s needs a value", argv[*i]);
@@ -17,7 +16,7 @@ const char *args_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-vkmd_result args_double(const char *opt, const char *s, double lo, double hi, double *out)
+vkmd_result vkmd_option_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
     errno = 0;
@@ -30,8 +29,8 @@ vkmd_result args_double(const char *opt, const char *s, double lo, double hi, do
     return VKMD_OK;
 }
 
-vkmd_result args_list(const char *opt, const char *s, double lo, double hi, double *out, int max,
-                      int *out_count)
+vkmd_result vkmd_option_list(const char *opt, const char *s, double lo, double hi, double *out,
+                             int max, int *out_count)
 {
     *out_count = 0;
     char item[64];
@@ -46,7 +45,7 @@ vkmd_result args_list(const char *opt, const char *s, double lo, double hi, doub
                              max);
         memcpy(item, p, len);
         item[len] = 0;
-        VKMD_TRY_RETURN(args_double(opt, item, lo, hi, &out[*out_count]));
+        VKMD_TRY_RETURN(vkmd_option_double(opt, item, lo, hi, &out[*out_count]));
         ++*out_count;
         if (!comma)
             return VKMD_OK;
@@ -54,7 +53,7 @@ vkmd_result args_list(const char *opt, const char *s, double lo, double hi, doub
     }
 }
 
-vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out)
+vkmd_result vkmd_option_int(const char *opt, const char *s, long lo, long hi, int *out)
 {
     char *end = NULL;
     errno = 0;
@@ -68,7 +67,7 @@ vkmd_result args_int(const char *opt, const char *s, long lo, long hi, int *out)
     return VKMD_OK;
 }
 
-vkmd_result args_grid(const char *opt, const char *s, int out[3])
+vkmd_result vkmd_option_grid(const char *opt, const char *s, int out[3])
 {
     char buf[64];
     if (strlen(s) >= sizeof buf)
@@ -89,49 +88,24 @@ vkmd_result args_grid(const char *opt, const char *s, int out[3])
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' should be NXxNYxNZ, e.g. 32x32x32",
                          opt, s);
     for (int d = 0; d < 3; ++d) {
-        vkmd_result r = args_int(opt, parts[count == 1 ? 0 : d], 3, 4096, &out[d]);
+        vkmd_result r = vkmd_option_int(opt, parts[count == 1 ? 0 : d], 3, 4096, &out[d]);
         if (r != VKMD_OK)
             return r;
     }
     return VKMD_OK;
 }
 
-vkmd_result args_nonbonded(const char *opt, const char *s, int *out_fp16, double *out_min_r_a)
-{
-    static const struct {
-        const char *name;
-        int value;
-    } forms[] = {
-        {"fp32", VKMD_LJ_FP32}, {"fp16-powers", VKMD_LJ_FP16_POWERS}, {"fp16", VKMD_LJ_FP16}};
-    for (size_t k = 0; k < sizeof forms / sizeof *forms; ++k) {
-        const size_t n = strlen(forms[k].name);
-        if (strncmp(s, forms[k].name, n) != 0)
-            continue;
-        if (s[n] == 0) {
-            *out_fp16 = forms[k].value;
-            *out_min_r_a = 0;
-            return VKMD_OK;
-        }
-        if (s[n] == ':' && forms[k].value != VKMD_LJ_FP32) {
-            *out_fp16 = forms[k].value;
-            return args_double(opt, s + n + 1, 0, 1e3, out_min_r_a);
-        }
-    }
-    return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                     "%s: '%s' is not fp32, fp16[:R] or fp16-powers[:R]", opt, s);
-}
-
-vkmd_result args_whole(const char *opt, const char *s, int64_t zero_as, int64_t *out)
+vkmd_result vkmd_option_whole(const char *opt, const char *s, int64_t zero_as, int64_t *out)
 {
     double dv = 0;
-    VKMD_TRY_RETURN(args_double(opt, s, 0, 1e15, &dv));
+    VKMD_TRY_RETURN(vkmd_option_double(opt, s, 0, 1e15, &dv));
     if (dv != floor(dv))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not a whole number", opt, s);
     *out = dv > 0 ? (int64_t)dv : zero_as;
     return VKMD_OK;
 }
 
-static vkmd_result args_choice(const char *opt, const char *s, const char *choices, int *out)
+static vkmd_result option_choice(const char *opt, const char *s, const char *choices, int *out)
 {
     const size_t n = strlen(s);
     int index = 0;
@@ -156,40 +130,41 @@ static vkmd_result args_choice(const char *opt, const char *s, const char *choic
     return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: '%s' is not %s", opt, s, expect);
 }
 
-int args_table(int argc, char **argv, int *i, const args_option *opts, size_t count, vkmd_result *r)
+int vkmd_options_parse(int argc, char **argv, int *i, const vkmd_option *opts, size_t count,
+                       vkmd_result *r)
 {
     const char *a = argv[*i];
     for (size_t k = 0; k < count; ++k) {
-        const args_option *o = &opts[k];
+        const vkmd_option *o = &opts[k];
         if (strcmp(a, o->name))
             continue;
-        if (o->kind == ARGS_FLAG) {
+        if (o->kind == VKMD_OPTION_FLAG) {
             *(int *)o->out = 1;
             *r = VKMD_OK;
             return 1;
         }
-        const char *v = args_value(argc, argv, i);
+        const char *v = vkmd_option_value(argc, argv, i);
         if (!v) {
             *r = VKMD_ERROR_INVALID_ARGUMENT;
             return 1;
         }
         switch (o->kind) {
-        case ARGS_DOUBLE:
-            *r = args_double(a, v, o->lo, o->hi, o->out);
+        case VKMD_OPTION_DOUBLE:
+            *r = vkmd_option_double(a, v, o->lo, o->hi, o->out);
             break;
-        case ARGS_INT:
-            *r = args_int(a, v, (long)o->lo, (long)o->hi, o->out);
+        case VKMD_OPTION_INT:
+            *r = vkmd_option_int(a, v, (long)o->lo, (long)o->hi, o->out);
             break;
-        case ARGS_WHOLE:
-            *r = args_whole(a, v, (int64_t)o->lo, o->out);
+        case VKMD_OPTION_WHOLE:
+            *r = vkmd_option_whole(a, v, (int64_t)o->lo, o->out);
             break;
-        case ARGS_STRING:
+        case VKMD_OPTION_STRING:
             *(const char **)o->out = v;
             *r = VKMD_OK;
             break;
-        case ARGS_CHOICE:
+        case VKMD_OPTION_CHOICE:
         default:
-            *r = args_choice(a, v, o->choices, o->out);
+            *r = option_choice(a, v, o->choices, o->out);
             break;
         }
         return 1;

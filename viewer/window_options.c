@@ -1,7 +1,7 @@
 /* Shared window options; see window_options.h. */
 #include "window_options.h"
 
-#include "args.h"
+#include "core/options.h"
 #include "vk/check.h"
 
 #include <stdio.h>
@@ -17,7 +17,7 @@ int window_options_parse(int argc, char **argv, int *i, window_options *o, vkmd_
     if (strcmp(a, "--screenshot") && strcmp(a, "--color") && strcmp(a, "--frames") &&
         strcmp(a, "--steps-per-frame"))
         return 0;
-    const char *v = args_value(argc, argv, i);
+    const char *v = vkmd_option_value(argc, argv, i);
     if (!v) {
         *r = VKMD_ERROR_INVALID_ARGUMENT;
     } else if (!strcmp(a, "--screenshot")) {
@@ -28,8 +28,8 @@ int window_options_parse(int argc, char **argv, int *i, window_options *o, vkmd_
             *r = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                            "--color: '%s' is not element, velocity, force or replica", v);
     } else {
-        *r =
-            args_int(a, v, 1, 100000000, !strcmp(a, "--frames") ? &o->frames : &o->steps_per_frame);
+        *r = vkmd_option_int(a, v, 1, 100000000,
+                             !strcmp(a, "--frames") ? &o->frames : &o->steps_per_frame);
     }
     return 1;
 }

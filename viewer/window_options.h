@@ -1,9 +1,11 @@
-/* The window options vkmd run, vkmd view and vkmd uff md share (--no-window,
- * --steps-per-frame, --color, --screenshot, --frames) and opening the viewer
- * for them: a window when there is a display, else headless with a message,
- * or an error when the options need a window. */
-#ifndef VKMD_TOOLS_WINDOW_OPTIONS_H
-#define VKMD_TOOLS_WINDOW_OPTIONS_H
+/* The window options of every client that shows a run in the viewer (vkmd
+ * run, vkmd view and vkmd uff md; --no-window, --steps-per-frame, --color,
+ * --screenshot, --frames) and opening the viewer for them: a window when
+ * there is a display, else headless with a message, or an error when the
+ * options need a window. The policy of when a window opens lives here, with
+ * the window, so every client behaves alike. */
+#ifndef VKMD_VIEWER_WINDOW_OPTIONS_H
+#define VKMD_VIEWER_WINDOW_OPTIONS_H
 
 #include "viewer.h"
 

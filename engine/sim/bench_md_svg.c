@@ -1,15 +1,10 @@
-/* vkmd bench --compare: the markdown table of result files of `vkmd bench
- * --json` (the MD suite; read and tabulated by sim/bench_md_file.h) and an
- * SVG plot of ns/day against atoms. */
-#include "cmd_bench.h"
-#include "commands.h"
+/* The SVG plot of `vkmd bench --compare` (see bench_md_file.h): ns/day
+ * against atoms, log-log, a line per file (device) and time step, dashed
+ * at 2 fs, the legend naming each device and commit. */
 #include "sim/bench_md_file.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-
-#define MAX_FILES 16
 
 static void svg_text(FILE *f, const char *s)
 {
@@ -25,7 +20,7 @@ static void svg_text(FILE *f, const char *s)
     }
 }
 
-static vkmd_result write_svg(const char *path, const vkmd_bench_md_file *files, int count)
+vkmd_result vkmd_bench_md_compare_svg(const char *path, const vkmd_bench_md_file *files, int count)
 {
     const double W = 760, H = 480, L = 80, R = 230, T = 40, B = 60;
     double xmin = 1e300, xmax = 0, ymin = 1e300, ymax = 0;
@@ -125,26 +120,4 @@ static vkmd_result write_svg(const char *path, const vkmd_bench_md_file *files, 
     if (fclose(f) != 0 || bad)
         return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
     return VKMD_OK;
-}
-
-int bench_compare_main(char **paths, int count, const char *svg)
-{
-    if (count < 1 || count > MAX_FILES) {
-        fprintf(stderr, "vkmd bench --compare: give 1 to %d result files\n", MAX_FILES);
-        return 2;
-    }
-    vkmd_bench_md_file *files = calloc((size_t)count, sizeof *files);
-    if (!files)
-        return tool_error("bench", vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench: out of memory"));
-    vkmd_result res = VKMD_OK;
-    for (int i = 0; i < count && res == VKMD_OK; ++i)
-        res = vkmd_bench_md_read(paths[i], &files[i]);
-    if (res == VKMD_OK) {
-        vkmd_bench_md_compare_write(stdout, files, count);
-        res = write_svg(svg, files, count);
-        if (res == VKMD_OK)
-            fprintf(stderr, "vkmd bench --compare: plot written to %s\n", svg);
-    }
-    free(files);
-    return res == VKMD_OK ? 0 : tool_error("bench", res);
 }
