@@ -750,8 +750,18 @@ void vkmd_vk_context_destroy(vkmd_vk_context *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->pipeline_count)
+        vkmd_log_debug("vk: %llu pipelines compiled, %llu asked for again and reused",
+                       (unsigned long long)ctx->pipeline_compiles,
+                       (unsigned long long)ctx->pipeline_reuses);
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device); /* best effort: nothing useful to do on failure */
+        for (uint32_t i = 0; i < ctx->pipeline_count; ++i) {
+            vkmd_vk_pipeline_entry *e = &ctx->pipelines[i];
+            vkDestroyPipeline(ctx->device, e->pipeline, NULL);
+            vkDestroyPipelineLayout(ctx->device, e->layout, NULL);
+            vkDestroyDescriptorSetLayout(ctx->device, e->set_layout, NULL);
+        }
         if (ctx->pool)
             vkDestroyCommandPool(ctx->device, ctx->pool, NULL);
         vkDestroyDevice(ctx->device, NULL);
@@ -765,6 +775,9 @@ void vkmd_vk_context_destroy(vkmd_vk_context *ctx)
     }
     if (ctx->instance)
         vkDestroyInstance(ctx->instance, NULL);
+    for (uint32_t i = 0; i < ctx->pipeline_count; ++i)
+        free(ctx->pipelines[i].key);
+    free(ctx->pipelines);
     free(ctx);
 }
 

@@ -128,7 +128,25 @@ typedef struct vkmd_vk_context {
     _Atomic uint32_t validation_errors;
     _Atomic uint32_t validation_warnings;
     char first_validation_error[512]; /* first counted message, "" if none */
+    /* Every pipeline vk/pipeline.h made on this device, kept for the
+     * context's life: asking again for the same shader, buffer count, push
+     * size and specialization constants returns the first one's objects
+     * (a CPU device compiles a pipeline in tens to hundreds of ms, and the
+     * precision calibration, minimiser, MD step and tests ask for the same
+     * ones). Destroyed with the context; one thread at a time, as the pool. */
+    struct vkmd_vk_pipeline_entry *pipelines;
+    uint32_t pipeline_count, pipeline_capacity;
+    uint64_t pipeline_compiles, pipeline_reuses; /* counters for tests and logs */
 } vkmd_vk_context;
+
+/* One kept pipeline (vk/pipeline.c): its key and its objects. */
+typedef struct vkmd_vk_pipeline_entry {
+    unsigned char *key; /* shader name, NUL, buffer count, push size, specs */
+    size_t key_size;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+} vkmd_vk_pipeline_entry;
 
 /* Lists every physical device (usable or not) with a temporary instance.
  * On success *out_devices is a malloc'd array the caller free()s (NULL when

@@ -5,6 +5,7 @@
 #include "vk/spirv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint32_t vkmd_vk_spec_float(float f)
@@ -40,6 +41,44 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     snprintf(p.name, sizeof p.name, "%s", desc->shader);
     p.buffer_count = desc->buffer_count;
     p.push_size = desc->push_size;
+
+    /* The key: name, NUL, buffer count, push size, (id, value) per spec. */
+    unsigned char key[64 + 4 * (2 + 2 * VKMD_VK_MAX_SPECS)];
+    size_t key_size = strlen(p.name) + 1;
+    memcpy(key, p.name, key_size);
+    const uint32_t head[2] = {desc->buffer_count, desc->push_size};
+    memcpy(key + key_size, head, sizeof head);
+    key_size += sizeof head;
+    for (uint32_t i = 0; i < desc->spec_count; ++i) {
+        const uint32_t kv[2] = {desc->specs[i].id, desc->specs[i].value};
+        memcpy(key + key_size, kv, sizeof kv);
+        key_size += sizeof kv;
+    }
+    for (uint32_t i = 0; i < ctx->pipeline_count; ++i) {
+        const vkmd_vk_pipeline_entry *e = &ctx->pipelines[i];
+        if (e->key_size == key_size && !memcmp(e->key, key, key_size)) {
+            p.set_layout = e->set_layout;
+            p.layout = e->layout;
+            p.pipeline = e->pipeline;
+            ctx->pipeline_reuses += 1;
+            *out_pipeline = p;
+            return VKMD_OK;
+        }
+    }
+    const int keep = ctx->pipeline_count < VKMD_VK_PIPELINES_KEPT;
+    if (keep && ctx->pipeline_count == ctx->pipeline_capacity) {
+        const uint32_t cap = ctx->pipeline_capacity ? 2 * ctx->pipeline_capacity : 64;
+        vkmd_vk_pipeline_entry *grown = realloc(ctx->pipelines, cap * sizeof *grown);
+        if (!grown)
+            return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", desc->shader);
+        ctx->pipelines = grown;
+        ctx->pipeline_capacity = cap;
+    }
+    unsigned char *kept_key = keep ? malloc(key_size) : NULL;
+    if (keep && !kept_key)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory", desc->shader);
+    if (keep)
+        memcpy(kept_key, key, key_size);
 
     VkDescriptorSetLayoutBinding bindings[VKMD_VK_MAX_BUFFERS];
     for (uint32_t i = 0; i < desc->buffer_count; ++i)
@@ -103,6 +142,17 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
         .layout = p.layout,
     };
     VKMD_VK_CHECK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, &p.pipeline));
+    ctx->pipeline_compiles += 1;
+    if (keep) {
+        ctx->pipelines[ctx->pipeline_count++] = (vkmd_vk_pipeline_entry){.key = kept_key,
+                                                                         .key_size = key_size,
+                                                                         .set_layout = p.set_layout,
+                                                                         .layout = p.layout,
+                                                                         .pipeline = p.pipeline};
+        kept_key = NULL;
+    } else {
+        p.owned = 1;
+    }
     *out_pipeline = p;
     p = (vkmd_vk_pipeline){0};
 cleanup:
@@ -110,6 +160,8 @@ cleanup:
         res = vkmd_vk_fail_prefix(res, desc->shader);
     if (module)
         vkDestroyShaderModule(ctx->device, module, NULL);
+    free(kept_key);
+    p.owned = 1;
     vkmd_vk_pipeline_destroy(ctx, &p);
     return res;
 }
@@ -118,12 +170,14 @@ void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline)
 {
     if (!pipeline)
         return;
-    if (pipeline->pipeline)
-        vkDestroyPipeline(ctx->device, pipeline->pipeline, NULL);
-    if (pipeline->layout)
-        vkDestroyPipelineLayout(ctx->device, pipeline->layout, NULL);
-    if (pipeline->set_layout)
-        vkDestroyDescriptorSetLayout(ctx->device, pipeline->set_layout, NULL);
+    if (pipeline->owned) { /* else the objects are the context's (vkmd_vk_context.pipelines) */
+        if (pipeline->pipeline)
+            vkDestroyPipeline(ctx->device, pipeline->pipeline, NULL);
+        if (pipeline->layout)
+            vkDestroyPipelineLayout(ctx->device, pipeline->layout, NULL);
+        if (pipeline->set_layout)
+            vkDestroyDescriptorSetLayout(ctx->device, pipeline->set_layout, NULL);
+    }
     *pipeline = (vkmd_vk_pipeline){0};
 }
 

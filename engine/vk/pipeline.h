@@ -39,15 +39,24 @@ typedef struct vkmd_vk_pipeline {
     VkPipeline pipeline;
     uint32_t buffer_count;
     uint32_t push_size;
+    int owned; /* 1: not kept by the context (it holds VKMD_VK_PIPELINES_KEPT) */
     char name[64];
 } vkmd_vk_pipeline;
 
-/* Errors: VKMD_ERROR_INVALID_ARGUMENT (unknown shader, bad counts or sizes),
- * Vulkan errors. On failure *out_pipeline is zeroed. */
+/* Pipelines a context keeps at most (distinct shaders and variants); beyond,
+ * new ones are the caller's and go with vkmd_vk_pipeline_destroy. */
+#define VKMD_VK_PIPELINES_KEPT 512
+
+/* The context keeps every pipeline it made (vkmd_vk_context.pipelines):
+ * the same shader, buffer count, push size and specialization constants
+ * again return the same objects without compiling. Errors:
+ * VKMD_ERROR_INVALID_ARGUMENT (unknown shader, bad counts or sizes), Vulkan
+ * errors. On failure *out_pipeline is zeroed. */
 vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline_desc *desc,
                                     vkmd_vk_pipeline *out_pipeline);
 
-/* Zeroed struct: no-op. */
+/* Lets the pipeline go (a kept one's objects stay the context's until it is
+ * destroyed); a zeroed struct: no-op. */
 void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline);
 
 /* A descriptor set (and its own small pool) binding buffers to a pipeline's
