@@ -17,8 +17,10 @@
 //   sum of the tiles' sums) and are added once. Positions are relative to
 //   the clusters' anchors (the list's gather); a tile's offset puts j into
 //   i's frame, so the kernel needs no minimum image except in kind-1 tiles.
-// ALL_PAIRS: one thread per atom over every other atom in index order; the
-//   atom's exclusions (sorted) are skipped by walking them in step.
+// ALL_PAIRS (vacuum): the same tiles over every pair of 8-atom clusters in
+//   index order, each pair once, positions relative to the i-cluster's
+//   first atom (split positions cost what fp32 costs); the tiles whose
+//   mask is not full (diagonal, padding, exclusions) are listed by the host.
 //
 // Forces use the Abramowitz-Stegun erfc (max error 1.5e-7, one exp shared
 // with the force, as OpenMM); with ENERGY the energy uses the few-ulp erfc
@@ -115,73 +117,102 @@ VKMD_FIXED_DEFINE_ATOMIC_ADD(energy_add, energy)
 
 // ---- ALL_PAIRS: vacuum ------------------------------------------------------
 
-shared vkmd_fixed red[2][WORKGROUP_SIZE];
-
-void all_pairs(inout vkmd_fixed e_lj, inout vkmd_fixed e_c)
+// Clusters are 8 consecutive atoms in index order (the last one padded).
+// Cluster ci takes the tiles with clusters ci + t (mod the cluster count)
+// for t = 0 .. vac_tile_count(ci) - 1: each pair of clusters once, every
+// cluster about half of them (a balanced triangle). Tile masks that are
+// not all ones (the diagonal tile, padding, excluded pairs) come from the
+// host, per cluster in order of t: words [0, nc] CSR offsets, then entries
+// of three words (t, mask.x, mask.y) from nc + 1 (pass_nonbonded.c).
+uint vac_tile_count(uint ci, uint nc)
 {
-    uint stride = gl_NumWorkGroups.x * WORKGROUP_SIZE;
-    uint n = pc.sizes.x;
-    for (uint i = gl_GlobalInvocationID.x; i < n; i += stride) {
-        vkmd_pos p_i = load_pos(i);
-        vec4 pi = params[i];
-        uint e = excl[i], e_end = excl[i + 1u];
-        uint next = e < e_end ? excl[n + 1u + e] : VKMD_NL_EMPTY;
-        vec3 f = vec3(0.0), f_c = vec3(0.0);
-        float sl = 0.0, sl_c = 0.0, sc = 0.0, sc_c = 0.0;
-        for (uint j = 0; j < n; ++j) {
-            if (j == next) {
-                ++e;
-                next = e < e_end ? excl[n + 1u + e] : VKMD_NL_EMPTY;
-                continue;
-            }
-            if (j == i)
-                continue;
-            vec4 pj = params[j];
-            vec3 d = pos_sub(load_pos(j), p_i);
-            float r2 = dot(d, d);
-            float inv_r = inversesqrt(r2);
-            float inv_r2 = inv_r * inv_r;
-            float f_lj, f_co;
-            // The A/B table here (vacuum systems are small): the same
-            // arithmetic as the reference's, pair for pair.
-            float elj = lj_pair(pi, pj, r2, inv_r2, true, f_lj);
-            float eco = form_coulomb(inv_r, pi.x * pj.x, f_co);
-            kahan3(f, f_c, -(f_lj + f_co) * d);
-            kahan(sl, sl_c, 0.5 * elj);
-            kahan(sc, sc_c, 0.5 * eco);
+    return 1u + (nc - 1u) / 2u + ((nc & 1u) == 0u && ci < nc / 2u ? 1u : 0u);
+}
+
+// One vacuum tile: LJ from the A/B table (the reference's arithmetic, pair
+// for pair) and plain Coulomb kqq/r, over the lane pairs of `bits`. xi, xj:
+// positions relative to the i-cluster's first atom.
+void vac_tile(vec3 xj, vec4 pj, uint aj, bool vj, uint bits, vec3 xi, vec4 pi, inout vec3 fi,
+              inout vec3 fi_c, inout vec4 e)
+{
+    vec3 fj = vec3(0.0), ft = vec3(0.0);
+    float tlj = 0.0, tc = 0.0;
+    for (uint r = 0u; r < C; ++r) {
+        vec3 d = xj - xi; // r_j - r_i
+        bool on = ((bits >> r) & 1u) != 0u;
+        float r2 = on ? dot(d, d) : 1.0; // masked pairs: finite arithmetic
+        float inv_r = inversesqrt(r2);
+        float inv_r2 = inv_r * inv_r;
+        float f_lj, f_co;
+        float e_lj = lj_pair(pi, pj, r2, inv_r2, true, f_lj);
+        float e_co = form_coulomb(inv_r, pi.x * pj.x, f_co);
+        vec3 fv = (on ? f_lj + f_co : 0.0) * d; // force on j; i gets -fv
+        ft -= fv;
+        fj += fv;
+        if (ENERGY) {
+            tlj += on ? e_lj : 0.0;
+            tc += on ? e_co : 0.0;
         }
-        uint na = pc.sizes.x;
-        force_add(VKMD_FORCE_INDEX(0, i, na), fixed_add(to_fixed(f.x), to_fixed(f_c.x)));
-        force_add(VKMD_FORCE_INDEX(1, i, na), fixed_add(to_fixed(f.y), to_fixed(f_c.y)));
-        force_add(VKMD_FORCE_INDEX(2, i, na), fixed_add(to_fixed(f.z), to_fixed(f_c.z)));
-        e_lj = fixed_add(e_lj, fixed_add(to_fixed(sl), to_fixed(sl_c)));
-        e_c = fixed_add(e_c, fixed_add(to_fixed(sc), to_fixed(sc_c)));
+        xj = tile_rotate(xj);
+        pj = tile_rotate(pj);
+        fj = tile_rotate(fj);
+    }
+    if (vj) {
+        uint na = NB_ATOMS;
+        force_add(VKMD_FORCE_INDEX(0, aj, na), to_fixed(fj.x));
+        force_add(VKMD_FORCE_INDEX(1, aj, na), to_fixed(fj.y));
+        force_add(VKMD_FORCE_INDEX(2, aj, na), to_fixed(fj.z));
+    }
+    kahan3(fi, fi_c, ft);
+    if (ENERGY) {
+        kahan(e.x, e.y, tlj);
+        kahan(e.z, e.w, tc);
+    }
+}
+
+// Work items: cluster ci's tiles cut into TILE_SPLIT contiguous parts.
+void all_pairs(uint group, uint groups)
+{
+    uint lane = tile_lane(), n = NB_ATOMS, nc = (n + C - 1u) / C;
+    for (uint item = group; item < nc * TILE_SPLIT; item += groups) {
+        uint ci = item / TILE_SPLIT, part = item % TILE_SPLIT;
+        uint count = vac_tile_count(ci, nc);
+        uint lo = part * count / TILE_SPLIT, hi = (part + 1u) * count / TILE_SPLIT;
+        if (lo == hi)
+            continue;
+        vkmd_pos anchor = load_pos(ci * C);
+        uint ai = ci * C + lane;
+        bool vi = ai < n;
+        vec3 xi = vi ? pos_sub(load_pos(ai), anchor) : vec3(0.0);
+        vec4 pi = vi ? params[ai] : vec4(0.0);
+        uint ent = excl[ci], ent_end = excl[ci + 1u], base = nc + 1u;
+        while (ent < ent_end && excl[base + 3u * ent] < lo)
+            ++ent;
+        uint next = ent < ent_end ? excl[base + 3u * ent] : VKMD_NL_EMPTY;
+        vec3 fi = vec3(0.0), fi_c = vec3(0.0);
+        vec4 e = vec4(0.0); // LJ and its compensation, Coulomb and its
+        for (uint t = lo; t < hi; ++t) {
+            uvec2 m = uvec2(0xFFFFFFFFu);
+            if (t == next) {
+                m = uvec2(excl[base + 3u * ent + 1u], excl[base + 3u * ent + 2u]);
+                ++ent;
+                next = ent < ent_end ? excl[base + 3u * ent] : VKMD_NL_EMPTY;
+            }
+            uint cj = ci + t < nc ? ci + t : ci + t - nc;
+            uint aj = cj * C + lane;
+            bool vj = aj < n;
+            vec3 xj = vj ? pos_sub(load_pos(aj), anchor) : vec3(0.0);
+            vec4 pj = vj ? params[aj] : vec4(0.0);
+            vac_tile(xj, pj, aj, vj, tile_row_bits(m), xi, pi, fi, fi_c, e);
+        }
+        cluster_finish(vi ? ai : VKMD_NL_EMPTY, fi, fi_c, e);
     }
 }
 
 void main()
 {
-    if (MODE == VKMD_NB_MODE_LIST) {
+    if (MODE == VKMD_NB_MODE_LIST)
         pair_tiles(gl_WorkGroupID.x, gl_NumWorkGroups.x);
-        return;
-    }
-    vkmd_fixed e_lj = VKMD_FIXED_ZERO, e_c = VKMD_FIXED_ZERO;
-    all_pairs(e_lj, e_c);
-    uint lid = gl_LocalInvocationID.x;
-    red[0][lid] = e_lj;
-    red[1][lid] = e_c;
-    barrier();
-    for (uint h = WORKGROUP_SIZE / 2; h > 0; h /= 2) {
-        if (lid < h) {
-            red[0][lid] = fixed_add(red[0][lid], red[0][lid + h]);
-            red[1][lid] = fixed_add(red[1][lid], red[1][lid + h]);
-        }
-        barrier();
-    }
-    if (lid == 0 && ENERGY) {
-        if (!fixed_is_zero(red[0][0]))
-            energy_add(VKMD_ENERGY_LJ, red[0][0]);
-        if (!fixed_is_zero(red[1][0]))
-            energy_add(VKMD_ENERGY_COUL_REAL, red[1][0]);
-    }
+    else
+        all_pairs(tile_group(), tile_group_count());
 }

@@ -3,8 +3,9 @@
  * ref_nonbonded_pairs:
  *   - water:216 (box 18.6 A, list radius above half the box), the committed
  *     water_box, water_nacl and water_na_charged (periodic, Ewald real
- *     space), villin_vac (no box: all pairs, plain Coulomb) and water:8000
- *     (24,000 atoms);
+ *     space), villin_vac, ala2_vac and water_box without its box (no box:
+ *     all pairs, plain Coulomb; odd and even cluster counts, padding) and
+ *     water:8000 (24,000 atoms);
  *   - LJ and real-space Coulomb energies each within 1e-5 relative, their sum
  *     within 1e-6, forces RMS(F_gpu - F_ref) / RMS(F_ref) <= 1e-5 and
  *     max |dF| <= 1e-3 RMS(F_ref) (tests/tolerance.h), figures printed;
@@ -215,6 +216,19 @@ static void compare_file(vkmd_vk_context *ctx, const char *label, const char *pr
     vkmd_system_destroy(&sys);
 }
 
+/* A periodic file taken as a vacuum system (its box dropped): the vacuum
+ * tiles with an even cluster count and a padded last cluster. */
+static void compare_file_unboxed(vkmd_vk_context *ctx, const char *label, const char *prmtop,
+                                 const char *inpcrd)
+{
+    vkmd_system sys = {0};
+    CHECK_OK(vkmd_system_load(prmtop, inpcrd, &sys));
+    memset(&sys.box, 0, sizeof sys.box);
+    if (sys.positions)
+        compare(ctx, label, &sys, 0);
+    vkmd_system_destroy(&sys);
+}
+
 int main(void)
 {
     vkmd_vk_context *ctx = NULL;
@@ -239,6 +253,11 @@ int main(void)
                  VKMD_TEST_DATA_DIR "/water_na_charged.inpcrd", 0);
     compare_file(ctx, "villin_vac (AMBER prmtop, vacuum)", VKMD_TEST_DATA_DIR "/villin_vac.prmtop",
                  VKMD_TEST_DATA_DIR "/villin_vac.inpcrd", 0);
+    compare_file(ctx, "ala2_vac (AMBER prmtop, vacuum, 3 clusters, the last padded)",
+                 VKMD_TEST_DATA_DIR "/ala2_vac.prmtop", VKMD_TEST_DATA_DIR "/ala2_vac.inpcrd", 0);
+    compare_file_unboxed(ctx, "water_box without its box (vacuum, 118 clusters, the last padded)",
+                         VKMD_TEST_DATA_DIR "/water_box.prmtop",
+                         VKMD_TEST_DATA_DIR "/water_box.inpcrd");
     compare_file(ctx, "water:8000", "water:8000", NULL, 0);
 
     uint32_t errors = vkmd_vk_context_validation_errors(ctx);

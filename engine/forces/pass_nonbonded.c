@@ -1,14 +1,16 @@
 /* Non-bonded GPU pass (see pass_nonbonded.h and shaders/nonbonded.comp).
  *
  * Periodic systems use nonbonded.comp's LIST kernel bound to the neighbour
- * list's buffers; vacuum systems its ALL_PAIRS kernel with the list bindings
- * filled by a 16-byte placeholder, since every pipeline has the same binding
+ * list's buffers; vacuum systems its ALL_PAIRS kernel (the same tiles over
+ * every pair of clusters in index order, forces/vacuum_tiles.h) with the
+ * list bindings filled by a 16-byte placeholder, since every pipeline has the same binding
  * layout. Each comes as two pipelines, with and without the energy sums. */
 #include "forces/pass_nonbonded.h"
 #include "forces/positions.h"
 #include "core/log.h"
 #include "forces/fixed_point.h"
 #include "forces/tile.h"
+#include "forces/vacuum_tiles.h"
 #include "vk/barrier.h"
 #include "vk/pipeline.h"
 
@@ -253,8 +255,8 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         VKMD_TRY(make_buffer(ctx, &p->scratch[k], 128, fs, "nonbonded placeholder"));
     if (!periodic) {
         size_t words = 0;
-        VKMD_TRY(vkmd_neighbor_exclusions_csr(sys, &excl, &words));
-        VKMD_TRY(make_buffer(ctx, &p->excl, 4 * (VkDeviceSize)words, fs, "nonbonded exclusions"));
+        VKMD_TRY(vkmd_vacuum_tiles_build(sys, &excl, &words));
+        VKMD_TRY(make_buffer(ctx, &p->excl, 4 * (VkDeviceSize)words, fs, "nonbonded tile masks"));
         VKMD_TRY(vkmd_vk_buffer_upload(ctx, &p->excl, 0, excl, 4 * (VkDeviceSize)words));
     }
 
@@ -278,13 +280,16 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
                                           sys->atom_count, "nonbonded pass",
                                           &bufs[VKMD_NB_BINDING_POSITIONS_X]));
 
-    const uint32_t use_wg = periodic ? tile_wg : wg;
+    const uint32_t use_wg = tile_wg;
     for (int k = 0; k < 2; ++k) {
         const vkmd_vk_spec specs[] = {
             {VKMD_SPEC_WORKGROUP_SIZE, use_wg},
             {VKMD_SPEC_NB_MODE, periodic ? VKMD_NB_MODE_LIST : VKMD_NB_MODE_ALL_PAIRS},
             {VKMD_SPEC_POSITIONS, (uint32_t)desc->positions_mode},
-            {VKMD_SPEC_ENERGY, (uint32_t)k},
+            /* Vacuum tiles sum energies in both pipelines: without them
+             * the compiler rounds the forces differently (lavapipe), and a
+             * trajectory must not depend on which steps report. */
+            {VKMD_SPEC_ENERGY, periodic ? (uint32_t)k : 1u},
             {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)p->lj_table},
             {VKMD_SPEC_NB_TILE_SPLIT, split},
             {VKMD_SPEC_TRICLINIC, periodic && sys->box.triclinic ? 1u : 0u},
@@ -310,13 +315,11 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         (vkmd_gpu_vec4){(float)(s->cutoff_a * s->cutoff_a), (float)s->ewald_alpha, 0.0f, 0.0f};
     p->push.sizes = (vkmd_gpu_uvec4){n, view.slot_capacity, view.cluster_capacity, view.max_inner};
     p->push.extra = (vkmd_gpu_uvec4){view.cluster_capacity * view.max_neighbors, nt, 0, 0};
-    if (periodic)
-        p->pair_groups =
-            cap_groups(ctx, view.cluster_capacity * split, use_wg / VKMD_NL_CLUSTER_SIZE);
-    else
-        p->pair_groups = cap_groups(ctx, n, wg);
+    const uint32_t clusters =
+        periodic ? view.cluster_capacity : vkmd_vk_div_up(n, VKMD_NL_CLUSTER_SIZE);
+    p->pair_groups = cap_groups(ctx, clusters * split, use_wg / VKMD_NL_CLUSTER_SIZE);
     vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u (tiles split %u), LJ %s",
-                   periodic ? "cluster-pair tiles" : "all pairs", n, p->pair_groups, use_wg, split,
+                   periodic ? "cluster-pair tiles" : "all-pairs tiles", n, p->pair_groups, use_wg, split,
                    p->lj_table ? "table by type pair" : "Lorentz-Berthelot factors");
     *out_pass = p;
     p = NULL;

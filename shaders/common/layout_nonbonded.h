@@ -25,7 +25,7 @@
 #define VKMD_SPEC_NB_TILE_SPLIT 21 /* groups sharing an i-cluster's tiles (forces/tile.h) */
 
 #define VKMD_NB_MODE_LIST      1 /* periodic: one group of 8 lanes per i-cluster over its tiles */
-#define VKMD_NB_MODE_ALL_PAIRS 2 /* no box: one thread per atom over every other atom */
+#define VKMD_NB_MODE_ALL_PAIRS 2 /* no box: the same tiles over every pair of clusters */
 
 /* ---- Bindings ------------------------------------------------------------ */
 #define VKMD_NB_BINDING_POSITIONS 0 /* vec4 [atom_count], xyz in A (vacuum only) */
@@ -38,7 +38,7 @@
     4 /* float [2 * types^2]: A (kcal/mol A^12), B (kcal/mol A^6); then uint [types^2]:            \
          packHalf2x16(sigma^2 A^2, 4 eps                                               kcal/mol);  \
          then float [2 * types^2]: sigma^2, 4 eps (both read by the fp16 builds only) */
-#define VKMD_NB_BINDING_EXCL        5  /* uint [atom_count + 1 + 2 * exclusions]: CSR | partners */
+#define VKMD_NB_BINDING_EXCL        5  /* uint: vacuum tile masks (forces/vacuum_tiles.h) */
 #define VKMD_NB_BINDING_ORDER       6  /* uint [slot_capacity]: the list's atom per slot */
 #define VKMD_NB_BINDING_REL         7  /* vec4 [2 * slot_capacity]: the list's relative positions */
 #define VKMD_NB_BINDING_TILES       8  /* uvec4 [cluster_capacity * inner stride]: inner tiles */
