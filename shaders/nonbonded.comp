@@ -154,7 +154,7 @@ void vac_tile(vec3 xj, vec4 pj, uint aj, bool vj, uint bits, vec3 xi, vec4 pi, i
             tc += on ? e_co : 0.0;
         }
         xj = tile_rotate(xj);
-        pj = tile_rotate(pj);
+        pj.xw = tile_rotate(pj.xw);
         fj = tile_rotate(fj);
     }
     if (vj) {

@@ -56,6 +56,7 @@ uint tile_group_count()
         return subgroupShuffle(x, tile_base_() | t);                                               \
     }
 TILE_ROTATE(float)
+TILE_ROTATE(vec2)
 TILE_ROTATE(vec3)
 TILE_ROTATE(vec4)
 TILE_ROTATE(uint)
@@ -120,6 +121,10 @@ uint tile_from_rotate_()
 float tile_rotate(float x)
 {
     return uintBitsToFloat(tile_exchange_(uvec4(floatBitsToUint(x)), tile_from_rotate_()).x);
+}
+vec2 tile_rotate(vec2 x)
+{
+    return uintBitsToFloat(tile_exchange_(uvec4(floatBitsToUint(x), 0u, 0u), tile_from_rotate_()).xy);
 }
 vec3 tile_rotate(vec3 x)
 {
