@@ -51,6 +51,8 @@ typedef enum vkmd_result {
     VKMD_ERROR_VALIDATION,       /* the validation layer reported an error */
     VKMD_ERROR_NUMERIC,          /* non-finite or runaway numbers */
     VKMD_ERROR_CAPACITY,         /* a device-side list outgrew its buffer (grow and repeat) */
+    VKMD_ERROR_STOPPED,          /* a stop was requested (a signal, vkmd_request_stop, the
+                                    stop callback): the call ended early, its state whole */
     VKMD_RESULT_COUNT
 } vkmd_result;
 
