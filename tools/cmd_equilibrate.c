@@ -113,13 +113,13 @@ int cmd_equilibrate(int argc, char **argv)
         return 2;
     }
     vkmd_vk_context *ctx = NULL;
+    (void)vkmd_stop_catch_signals();
     const vkmd_vk_context_desc cdesc = {
         .device = q.o.device && strcmp(q.o.device, "gpu") ? q.o.device : NULL};
     if ((res = vkmd_vk_context_create(&cdesc, &ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         return 1;
     }
-    (void)vkmd_stop_catch_signals();
     vkmd_progress_reporter console;
     vkmd_reporter cli = vkmd_progress_reporter_make(&console, "vkmd equilibrate");
     vkmd_equil_summary s;

@@ -147,6 +147,7 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     vkmd_run *run = NULL;
+    (void)vkmd_stop_catch_signals(); /* from here a signal stops the run where it is */
     if ((res = vkmd_run_create(&q.o.run, &run)) != VKMD_OK) {
         tool_error("run", res);
         return 1;
@@ -161,13 +162,14 @@ int cmd_run(int argc, char **argv)
     VKMD_TRY(window_options_open("run", &q.win, vd, VKMD_VIEW_COLOR_ELEMENT, &cdesc, &q.view));
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
     vkmd_progress_reporter_make(&q.console, "vkmd run");
-    VKMD_TRY(vkmd_stop_catch_signals());
     const vkmd_reporter cli = {
         .user = &q, .begin = cli_begin, .report = cli_report, .idle = cli_idle, .note = cli_note};
     res = vkmd_run_execute(run, ctx, &cli, 1, &s);
     cli_note(&q, NULL); /* ends the progress line */
     if (res != VKMD_OK) {
-        exit_code = s.blown_up ? RUN_EXIT_BLOWN_UP : 1;
+        exit_code = res == VKMD_ERROR_STOPPED ? vkmd_stop_exit_code(vkmd_stop_requested())
+                    : s.blown_up              ? RUN_EXIT_BLOWN_UP
+                                              : 1;
         goto cleanup;
     }
     if (s.ended != VKMD_RUN_COMPLETE) {

@@ -41,9 +41,16 @@ void vkmd_stop_set_callback(vkmd_stop_callback_fn fn, void *user)
 
 static void on_signal(int sig)
 {
+    if (stop_why != 0) { /* a second signal that came before the default was back */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     vkmd_stop_request(sig);
-    /* The next one kills: the default action (signal() is async-signal-safe). */
-    signal(sig, SIG_DFL);
+    /* The next one, either, kills: the default action (signal() is
+     * async-signal-safe). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
 }
 
 vkmd_result vkmd_stop_catch_signals(void)

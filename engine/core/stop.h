@@ -12,7 +12,8 @@
  *
  * vkmd_stop_request is async-signal-safe. vkmd_stop_catch_signals installs
  * handlers for command-line programs: the first SIGINT or SIGTERM requests a
- * stop and restores the default action, so a second one kills at once. A
+ * stop and restores the default action of both, so a second one kills at
+ * once. A
  * library never installs them itself: a host program (Python) keeps its
  * signals and polls through vkmd_stop_set_callback. */
 #ifndef VKMD_CORE_STOP_H
@@ -44,7 +45,7 @@ void vkmd_stop_clear(void);
 typedef int (*vkmd_stop_callback_fn)(void *user);
 void vkmd_stop_set_callback(vkmd_stop_callback_fn fn, void *user);
 
-/* SIGINT and SIGTERM request a stop (the first one; the default action is
+/* SIGINT and SIGTERM request a stop (the first one; the default actions are
  * restored then, so the second kills). Errors: VKMD_ERROR_UNSUPPORTED when
  * sigaction fails (named). */
 vkmd_result vkmd_stop_catch_signals(void);
