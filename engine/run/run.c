@@ -2,10 +2,12 @@
 #include "run/run.h"
 
 #include "core/clock.h"
+#include "core/options.h"
 #include "core/stop.h"
 #include "io/coords.h"
 #include "io/checkpoint.h"
 #include "io/load.h"
+#include "io/outdir.h"
 #include "maths/running_stats.h"
 #include "run/blowup.h"
 #include "run/file_reporters.h"
@@ -48,6 +50,8 @@ struct vkmd_run {
     int32_t rep_count;
     char partial_path[4200]; /* a stopped minimisation's or equilibration's structure */
     char stop_detail[256];   /* how far it got */
+    vkmd_outdir outdir;      /* the lock on d.out_dir */
+    char outdir_note[1024];  /* what claiming it did (a stale lock, files moved aside) */
     vkmd_run_stage stages[VKMD_RUN_STAGES_MAX]; /* d.stages points here */
     int32_t stage_now;                          /* the stage applied to md; -1 none yet */
 };
@@ -125,16 +129,11 @@ vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *d)
     return VKMD_OK;
 }
 
-static vkmd_result make_dir(const char *path)
-{
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create the output directory: %s", path,
-                         strerror(errno));
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return vkmd_fail(VKMD_ERROR_IO, "%s: exists and is not a directory", path);
-    return VKMD_OK;
-}
+/* What a run may write into its directory (equilibrate's too): refused or
+ * moved aside when an earlier run left them (io/outdir.h). */
+static const char *const run_outputs[] = {"energy.csv",      "traj.dcd",       "final.pdb",
+                                          "checkpoint.chk",  "minimized.rst7", "equilibration.rst7",
+                                          "equilibrate.csv", "final.rst7",     "final.chk"};
 
 vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
 {
@@ -184,7 +183,11 @@ vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
         run->restart = 1;
         run->last_ck = ck->step;
     }
-    VKMD_TRY(make_dir(d->out_dir));
+    VKMD_TRY(vkmd_outdir_claim(d->out_dir, run_outputs, VKMD_ARRAY_LEN(run_outputs),
+                               d->restart     ? VKMD_OUTDIR_CONTINUE
+                               : d->overwrite ? VKMD_OUTDIR_OVERWRITE
+                                              : VKMD_OUTDIR_FRESH,
+                               &run->outdir, run->outdir_note, sizeof run->outdir_note));
     snprintf(run->ck_path, sizeof run->ck_path, "%s/checkpoint.chk", d->out_dir);
     *out_run = run;
     return VKMD_OK;
@@ -200,6 +203,7 @@ void vkmd_run_destroy(vkmd_run *run)
     if (run->ctx)
         vkmd_md_destroy(run->ctx, run->md);
     free(run->rep);
+    vkmd_outdir_release(&run->outdir);
     vkmd_checkpoint_free(&run->ck);
     vkmd_restraints_destroy(&run->restraints);
     vkmd_system_destroy(&run->sys);
@@ -621,6 +625,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     run_snapshot snap = {.step = -1};
     char fault[1024] = "", why[160] = "";
 
+    if (run->outdir_note[0])
+        note(run, "%s: %s", d->out_dir, run->outdir_note);
     VKMD_TRY(resolve_precision(run));
     vkmd_run_settings_text(d, &run->ff, &run->choice, run->settings, sizeof run->settings);
     if (vkmd_restraint_spec_active(&d->restraints)) {
