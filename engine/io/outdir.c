@@ -53,6 +53,20 @@ static int try_lock(const char *path, long *out_pid)
     return 2; /* stale */
 }
 
+/* Moves `path` to the first free PATH.N (named in `to`). */
+static vkmd_result move_aside(const char *path, char *to, size_t to_size)
+{
+    for (int n = 1;; ++n) {
+        snprintf(to, to_size, "%s.%d", path, n);
+        if (!exists(to))
+            break;
+    }
+    if (rename(path, to) != 0)
+        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot move it aside to %s: %s", path, to,
+                         strerror(errno));
+    return VKMD_OK;
+}
+
 vkmd_result vkmd_outdir_claim(const char *dir, const char *const *names, int count,
                               vkmd_outdir_mode mode, vkmd_outdir *out, char *note, size_t note_size)
 {
@@ -101,14 +115,8 @@ vkmd_result vkmd_outdir_claim(const char *dir, const char *const *names, int cou
             continue;
         }
         char to[4300];
-        for (int n = 1;; ++n) {
-            snprintf(to, sizeof to, "%s.%d", path, n);
-            if (!exists(to))
-                break;
-        }
-        if (rename(path, to) != 0) {
-            const vkmd_result r = vkmd_fail(VKMD_ERROR_IO, "%s: cannot move it aside to %s: %s",
-                                            path, to, strerror(errno));
+        const vkmd_result r = move_aside(path, to, sizeof to);
+        if (r != VKMD_OK) {
             vkmd_outdir_release(out);
             return r;
         }
@@ -135,4 +143,22 @@ void vkmd_outdir_release(vkmd_outdir *o)
         unlink(o->lock_path);
         o->lock_path[0] = 0;
     }
+}
+
+vkmd_result vkmd_outfile_claim(const char *path, int overwrite, char *note, size_t note_size)
+{
+    if (note && note_size)
+        note[0] = 0;
+    if (!exists(path))
+        return VKMD_OK;
+    if (!overwrite)
+        return vkmd_fail(VKMD_ERROR_IO,
+                         "%s exists (an earlier run's output?): give another --out, or "
+                         "--overwrite (it is moved aside to %s.1, .2 ...)",
+                         path, path);
+    char to[4300];
+    VKMD_TRY_RETURN(move_aside(path, to, sizeof to));
+    if (note && note_size)
+        snprintf(note, note_size, "moved aside %s -> %s", path, to);
+    return VKMD_OK;
 }

@@ -40,4 +40,11 @@ vkmd_result vkmd_outdir_claim(const char *dir, const char *const *names, int cou
 /* Releases the lock (removes the file); a zeroed or released one: no-op. */
 void vkmd_outdir_release(vkmd_outdir *o);
 
+/* The file counterpart, for a command whose output is one file (vkmd uff
+ * relax --out FILE): an existing `path` is refused, naming it, unless
+ * `overwrite`; then it is moved aside to PATH.1 (PATH.2, ... the first
+ * free) and `note` (may be NULL) says so ("" if nothing was moved).
+ * Errors: VKMD_ERROR_IO (refused, or the move failed). */
+vkmd_result vkmd_outfile_claim(const char *path, int overwrite, char *note, size_t note_size);
+
 #endif
