@@ -18,7 +18,9 @@ void vkmd_stop_request(int why)
         stop_why = why;
 }
 
-int vkmd_stop_requested(void)
+static volatile sig_atomic_t deferred = 0;
+
+int vkmd_stop_pending(void)
 {
     if (stop_why == 0) {
         const vkmd_stop_callback_fn fn = atomic_load(&callback);
@@ -26,6 +28,17 @@ int vkmd_stop_requested(void)
             vkmd_stop_request(VKMD_STOP_ASKED);
     }
     return stop_why;
+}
+
+int vkmd_stop_requested(void)
+{
+    const int why = vkmd_stop_pending();
+    return deferred ? 0 : why;
+}
+
+void vkmd_stop_defer(int on)
+{
+    deferred = on != 0;
 }
 
 void vkmd_stop_clear(void)

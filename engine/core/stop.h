@@ -37,6 +37,14 @@ void vkmd_stop_request(int why);
  * nonzero return of it becomes a request (VKMD_STOP_ASKED). */
 int vkmd_stop_requested(void);
 
+/* Deferred requests (on = 1): vkmd_stop_requested() answers 0, so no loop
+ * stops by itself, and vkmd_stop_pending() (the same, not deferred) says
+ * what was requested. For a client that stops several processes at one
+ * agreed point: vkmd-mpi's ranks share their requests at each round and
+ * stop together through a reporter's stop_requested (run/reporter.h). */
+void vkmd_stop_defer(int on);
+int vkmd_stop_pending(void);
+
 /* Forgets the request (a client that handled a stop and goes on). */
 void vkmd_stop_clear(void);
 
