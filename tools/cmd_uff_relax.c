@@ -483,9 +483,11 @@ int cmd_uff_md(int argc, char **argv)
         VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
     }
     int32_t done = 0;
+    (void)vkmd_stop_catch_signals(); /* a signal ends the dynamics between submissions */
     VKMD_TRY(
         vkmd_uff_md_run_chunks(ev.ctx, md, nr, q.steps, view ? md_frame : NULL, &w, tmean, &done));
-    if (done < q.steps)
+    const int why = vkmd_stop_requested();
+    if (done < q.steps && !why)
         fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
     q.steps = done;
     VKMD_TRY(vkmd_uff_md_read(ev.ctx, md, xyz, NULL, e));
@@ -527,9 +529,13 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_uff_md_destroy(ev.ctx, md); /* before the context closes */
     md = NULL;
     VKMD_TRY(uff_eval_close(&ev));
-    exit_code = 0;
+    exit_code = why ? vkmd_stop_exit_code(why) : 0;
+    if (why)
+        fprintf(stderr, "vkmd uff md: stopped by %s after %d steps, reported above%s\n",
+                vkmd_stop_name(why), done,
+                q.out ? " and written to --out (a new run starts from it, new velocities)" : "");
 cleanup:
-    if (exit_code != 0) {
+    if (exit_code == 1) {
         fflush(stdout);
         tool_error("uff md", res);
     }
