@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A stop request in the tools beside `vkmd run` (test_cli_stop.sh has the
-# run's phases): SIGTERM in `vkmd uff relax` (128 perturbed replicas of
-# benzylpenicillin, signalled 1-3 s after the start, seeded) and SIGINT in
-# `vkmd bench` (its second MD run, past the set-up). Each must exit within 5 s of the signal
-# (the time is printed) with 143 / 130 and one stop line; uff relax writes
-# every replica where it stopped (CONVERGED 0 unless done), and that SDF
-# loads: `vkmd uff relax` continues from it as the line says; bench prints
-# the run it finished. And `vkmd uff relax --out FILE` never overwrites:
+# run's phases): SIGTERM in `vkmd uff relax` (64 perturbed replicas of
+# benzylpenicillin, signalled 1-3 s after the start, seeded), SIGINT in
+# `vkmd uff md` (64 replicas, 1-2 s after the start) and in `vkmd bench`
+# (its second MD run, past the set-up). Each must exit within 5 s of the
+# signal (the time is printed) with 143 / 130 and one stop line; uff relax
+# writes every replica where it stopped (CONVERGED 0 unless done), and that
+# SDF loads: `vkmd uff relax` continues from it as the line says; uff md
+# writes its replicas after the steps made; bench prints the run it
+# finished. And `vkmd uff relax --out FILE` never overwrites:
 # FILE is refused unless --overwrite, which moves it aside to FILE.1.
 # VKMD_STOP_SEED (default 1) seeds the moments.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
@@ -30,7 +32,7 @@ signal_and_check() { # pid signal code pattern log
 mol=$scratch/pen.sdf
 awk '/^benzylpenicillin/ {p = 1} p {print} p && /^\$\$\$\$/ {exit}' "$src/data/uff/molecules.sdf" >"$mol"
 out=$scratch/relax.sdf
-"$vkmd" uff relax "$mol" --replicas 128 --perturb 0.3 --out "$out" >"$scratch/relax.log" 2>&1 &
+"$vkmd" uff relax "$mol" --replicas 64 --perturb 0.3 --out "$out" >"$scratch/relax.log" 2>&1 &
 pid=$!
 sleep "$(printf '%d.%03d' $((1 + RANDOM % 2)) $((RANDOM % 1000)))"
 if ! kill -0 $pid 2>/dev/null; then
@@ -40,13 +42,22 @@ if ! kill -0 $pid 2>/dev/null; then
 fi
 signal_and_check $pid TERM 143 "vkmd uff relax: stopped by SIGTERM" "$scratch/relax.log"
 n=$(grep -c '^\$\$\$\$' "$out" 2>/dev/null)
-[ "$n" = 128 ] && ok "uff relax: 128 replicas written where they stopped" || bad "uff relax: $n records"
+[ "$n" = 64 ] && ok "uff relax: 64 replicas written where they stopped" || bad "uff relax: $n records"
 grep -q -A1 '<CONVERGED>' "$out" && ok "uff relax: each marked CONVERGED 0/1" || bad "no CONVERGED items"
 if "$vkmd" uff relax "$out" --max-iterations 2 --out "$scratch/more.sdf" >"$scratch/more.log" 2>&1; then
   ok "uff relax: the partial SDF continues ($(tail -1 "$scratch/more.log" | cut -c1-60))"
 else bad "uff relax from the partial SDF: $(tail -3 "$scratch/more.log")"; fi
 
-# 2. --out FILE is never overwritten.
+# 2. vkmd uff md: SIGINT; the steps made are reported and written.
+"$vkmd" uff md "$mol" --replicas 64 --steps 1000000 --no-window --out "$scratch/md.sdf" \
+  >"$scratch/md.log" 2>&1 &
+pid=$!
+sleep "$(printf '1.%03d' $((RANDOM % 1000)))"
+signal_and_check $pid INT 130 "vkmd uff md: stopped by SIGINT after [0-9]* steps" "$scratch/md.log"
+[ "$(grep -c '^\$\$\$\$' "$scratch/md.sdf" 2>/dev/null)" = 64 ] && ok "uff md: 64 replicas written" ||
+  bad "uff md: no output"
+
+# 3. --out FILE is never overwritten.
 small=$scratch/formic.sdf
 awk '{print} /^\$\$\$\$/ {exit}' "$src/data/uff/molecules.sdf" >"$small"
 cp "$out" "$scratch/keep.sdf"
@@ -60,7 +71,7 @@ if "$vkmd" uff relax "$small" --out "$out" --overwrite >/dev/null 2>"$scratch/ov
   ok "uff relax --overwrite: the old FILE moved aside to FILE.1"
 else bad "uff relax --overwrite: $(cat "$scratch/over.err")"; fi
 
-# 3. vkmd bench: SIGINT in its second run; the first one's table is printed.
+# 4. vkmd bench: SIGINT in its second run; the first one's table is printed.
 "$vkmd" bench --systems water:216,water:216 --dt 2 --steps 200 >"$scratch/bench.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 3000); do
