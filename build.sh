@@ -91,7 +91,8 @@ case "$verb" in
     # take the tile's thermal energy away), 5,000 Langevin steps (10 ps), drawn live in a
     # window when there is a display (headless with a progress bar otherwise). The summary's
     # mean temperature is over the reports after the first ps, once the bath holds.
-    exec "./$build/vkmd" run water:216 --steps 5000 --report-every 100 --out vkmd_run
+    # --overwrite: the front door repeats; the last run's files move aside to NAME.1, NAME.2 ...
+    exec "./$build/vkmd" run water:216 --steps 5000 --report-every 100 --out vkmd_run --overwrite
     ;;
   test)
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}

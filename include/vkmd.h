@@ -51,6 +51,8 @@ typedef enum vkmd_result {
     VKMD_ERROR_VALIDATION,       /* the validation layer reported an error */
     VKMD_ERROR_NUMERIC,          /* non-finite or runaway numbers */
     VKMD_ERROR_CAPACITY,         /* a device-side list outgrew its buffer (grow and repeat) */
+    VKMD_ERROR_STOPPED,          /* a stop was requested (a signal, vkmd_request_stop, the
+                                    stop callback): the call ended early, its state whole */
     VKMD_RESULT_COUNT
 } vkmd_result;
 
@@ -90,6 +92,22 @@ extern "C" {
 /* The library's version: "MAJOR.MINOR.PATCH" (static); any out pointer may
  * be NULL. */
 VKMD_API const char *vkmd_version(int *out_major, int *out_minor, int *out_patch);
+
+/* ---- Stopping long calls ------------------------------------------------ */
+
+/* The long calls (vkmd_dynamics_step, vkmd_dynamics_minimize, vkmd_mdrun_run,
+ * the UFF group's relax and md) poll a process-wide stop request between
+ * pieces of device work that take well under a second; when one is pending
+ * they return VKMD_ERROR_STOPPED with their state whole (the step counter
+ * exact, the positions those of the last whole step or iteration; a run
+ * with its checkpoint). A callback set here is polled with them: nonzero
+ * requests the stop (a Python binding checks its signals there). The
+ * request stays until vkmd_clear_stop. The library installs no signal
+ * handler; the vkmd command does. */
+typedef int (*vkmd_stop_fn)(void *user);
+VKMD_API void vkmd_set_stop_callback(vkmd_stop_fn fn, void *user); /* NULL: none */
+VKMD_API void vkmd_request_stop(void);                             /* async-signal-safe */
+VKMD_API void vkmd_clear_stop(void);
 
 /* ---- Context: one Vulkan device ----------------------------------------- */
 

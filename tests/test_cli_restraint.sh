@@ -82,6 +82,9 @@ expect_error() { # what expected-text args...
   else bad "$what: unexpected message: $(cat "$scratch/e.json.err")"; fi
 }
 expect_error "malformed mask" "mask ':1-30@O |': character 10: unexpected end" --restrain ':1-30@O |'
+# A mask quoted twice (its own quotes inside the shell's) is shown once.
+expect_error "mask quoted twice" "mask \"':1-30'\": character 1: expected ':', '@', '*', '!' or '(' (the mask holds quote characters" \
+  --restrain "':1-30'"
 printf '1\n2-x\n' >"$scratch/bad_atoms.txt"
 expect_error "broken atom list" "$scratch/bad_atoms.txt:2: expected a 1-based atom index" \
   --restrain-file "$scratch/bad_atoms.txt"

@@ -5,6 +5,7 @@
  * against the double reference (ref/), computed here, as is the CPU
  * reference's rate of --uff. */
 #include "core/options.h"
+#include "core/stop.h"
 #include "commands.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
@@ -170,6 +171,7 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
                 vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                           "--dt: expected 4, 2 or 4,2 (fs; 4 fs uses HMR 1.5 amu), got '%s'", dts);
     const vkmd_vk_context_desc cd = {.device = device};
+    (void)vkmd_stop_catch_signals(); /* a signal ends the suite with what it measured */
     if (res == VKMD_OK)
         res = vkmd_vk_context_create(&cd, &ctx);
     vkmd_bench_md_desc descs[64];
@@ -193,7 +195,13 @@ static int bench_md_main(const char *device, const char *systems, const char *dt
     }
     if (res == VKMD_OK)
         res = vkmd_vk_context_check_validation(ctx);
-    const int rc = res == VKMD_OK ? 0 : tool_error("bench", res);
+    const int why = vkmd_stop_requested();
+    if (why && res == VKMD_OK)
+        fprintf(stderr,
+                "vkmd bench: stopped by %s after %d run(s), shown above%s; run again to "
+                "measure the rest\n",
+                vkmd_stop_name(why), n, json ? " and written" : "");
+    const int rc = res != VKMD_OK ? tool_error("bench", res) : why ? vkmd_stop_exit_code(why) : 0;
     vkmd_vk_context_destroy(ctx);
     free(runs);
     return rc;

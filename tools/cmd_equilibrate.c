@@ -7,15 +7,13 @@
 #include "commands.h"
 #include "run/run_options.h"
 #include "run/progress_line.h"
-#include "run_console.h"
+#include "core/stop.h"
 #include "run/equilibrate.h"
 #include "vk/context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EQ_EXIT_INTERRUPTED 130
 
 static void usage(FILE *out)
 {
@@ -115,16 +113,15 @@ int cmd_equilibrate(int argc, char **argv)
         return 2;
     }
     vkmd_vk_context *ctx = NULL;
+    (void)vkmd_stop_catch_signals();
     const vkmd_vk_context_desc cdesc = {
         .device = q.o.device && strcmp(q.o.device, "gpu") ? q.o.device : NULL};
     if ((res = vkmd_vk_context_create(&cdesc, &ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         return 1;
     }
-    run_console_catch_signals();
     vkmd_progress_reporter console;
     vkmd_reporter cli = vkmd_progress_reporter_make(&console, "vkmd equilibrate");
-    cli.stop_requested = run_console_stop_requested;
     vkmd_equil_summary s;
     res = vkmd_equilibrate(ctx, &checked, &cli, 1, &s);
     vkmd_progress_reporter_note(&console, NULL); /* ends the progress line */
@@ -136,12 +133,9 @@ int cmd_equilibrate(int argc, char **argv)
                 "%s (stage_N_NAME.chk)\n",
                 s.stages_done, checked.run.out_dir);
         exit_code = res == VKMD_ERROR_NUMERIC ? 3 : 1;
-    } else if (run_console_signal()) {
-        fprintf(stderr,
-                "vkmd equilibrate: stopped by a signal; the stage checkpoints written "
-                "are in %s\n",
-                checked.run.out_dir);
-        exit_code = EQ_EXIT_INTERRUPTED;
+    } else if (vkmd_stop_requested()) {
+        vkmd_equil_summary_write_stop(stderr, &checked, &s);
+        exit_code = vkmd_stop_exit_code(vkmd_stop_requested());
     } else if ((res = vkmd_vk_context_check_validation(ctx)) != VKMD_OK) {
         tool_error("equilibrate", res);
         exit_code = 1;

@@ -2,25 +2,23 @@
  * engine's run controller (engine/run/run.h: the loop, checkpoints,
  * restarts, blow-up replay, energy.csv, traj.dcd, final.pdb). This command
  * parses the options, draws the progress line, hosts the viewer window
- * (viewer/viewer.h) between pieces of steps, stops at the next report step
- * on SIGINT/SIGTERM and prints the summary (text, or JSON with --json). */
+ * (viewer/viewer.h) between pieces of steps, stops within a second on
+ * SIGINT/SIGTERM (core/stop.h) and prints the summary (text, or JSON with --json). */
 #include "core/options.h"
 #include "commands.h"
 #include "run/run_options.h"
 #include "run/progress_line.h"
-#include "run_console.h"
+#include "core/stop.h"
 #include "run/run.h"
 #include "run/run_summary.h"
 #include "vk/context.h"
 #include "window_options.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN_EXIT_INTERRUPTED 130 /* SIGINT / SIGTERM: stopped at a report, checkpoint written */
-#define RUN_EXIT_BLOWN_UP    3
+#define RUN_EXIT_BLOWN_UP 3
 
 static void usage(FILE *out)
 {
@@ -149,6 +147,7 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     vkmd_run *run = NULL;
+    (void)vkmd_stop_catch_signals(); /* from here a signal stops the run where it is */
     if ((res = vkmd_run_create(&q.o.run, &run)) != VKMD_OK) {
         tool_error("run", res);
         return 1;
@@ -163,31 +162,21 @@ int cmd_run(int argc, char **argv)
     VKMD_TRY(window_options_open("run", &q.win, vd, VKMD_VIEW_COLOR_ELEMENT, &cdesc, &q.view));
     VKMD_TRY(vkmd_vk_context_create(&cdesc, &ctx));
     vkmd_progress_reporter_make(&q.console, "vkmd run");
-    run_console_catch_signals();
-    const vkmd_reporter cli = {.user = &q,
-                               .begin = cli_begin,
-                               .report = cli_report,
-                               .idle = cli_idle,
-                               .stop_requested = run_console_stop_requested,
-                               .note = cli_note};
+    const vkmd_reporter cli = {
+        .user = &q, .begin = cli_begin, .report = cli_report, .idle = cli_idle, .note = cli_note};
     res = vkmd_run_execute(run, ctx, &cli, 1, &s);
     cli_note(&q, NULL); /* ends the progress line */
     if (res != VKMD_OK) {
-        exit_code = s.blown_up ? RUN_EXIT_BLOWN_UP : 1;
+        exit_code = res == VKMD_ERROR_STOPPED ? vkmd_stop_exit_code(vkmd_stop_requested())
+                    : s.blown_up              ? RUN_EXIT_BLOWN_UP
+                                              : 1;
         goto cleanup;
     }
-    if (s.ended != VKMD_RUN_COMPLETE)
-        fprintf(stderr,
-                "vkmd run: %s at step %lld; checkpoint %s is at step %lld: continue with the same "
-                "options and --restart %s\n",
-                s.ended == VKMD_RUN_ENDED         ? "the window closed"
-                : run_console_signal() == SIGTERM ? "stopped by SIGTERM"
-                                                  : "stopped by SIGINT",
-                (long long)s.last_step, s.checkpoint_path, (long long)s.last_checkpoint_step,
-                s.checkpoint_path);
-    if (s.ended == VKMD_RUN_INTERRUPTED) {
-        exit_code = RUN_EXIT_INTERRUPTED;
-        goto cleanup;
+    if (s.ended != VKMD_RUN_COMPLETE) {
+        vkmd_run_summary_write_stop(stderr, "vkmd run", run, &s);
+        exit_code = s.ended == VKMD_RUN_INTERRUPTED ? vkmd_stop_exit_code(s.stop_why) : 0;
+        if (exit_code)
+            goto cleanup;
     }
     if (q.view)
         fprintf(stderr, "vkmd run: %lld frames drawn\n", (long long)vkmd_viewer_frames(q.view));
@@ -200,7 +189,7 @@ int cmd_run(int argc, char **argv)
         vkmd_run_summary_write_text(stdout, run, &s);
     exit_code = 0;
 cleanup:
-    if (exit_code != 0 && exit_code != RUN_EXIT_INTERRUPTED) {
+    if (exit_code != 0 && s.ended != VKMD_RUN_INTERRUPTED) {
         tool_error("run", res);
         const int device = res == VKMD_ERROR_DEVICE_LOST || res == VKMD_ERROR_DEVICE_MEMORY;
         if (device)

@@ -19,6 +19,8 @@
  * replica's mean temperature; the same seed gives the same digits. */
 #include "cmd_uff_relax.h"
 #include "core/options.h"
+#include "core/stop.h"
+#include "io/outdir.h"
 #include "commands.h"
 #include "io/uff_conformations.h"
 #include "io/uff_load.h"
@@ -55,7 +57,8 @@ void cmd_uff_relax_usage(FILE *out)
         "  --perturb A          ... each coordinate displaced uniformly in [-A, A] A (0)\n"
         "  --seed S             ... by the numbers of seed S (default 1; replica r uses its\n"
         "                       own stream, so the starts do not depend on R)\n"
-        "  --out FILE           relaxed structures, multi-record SDF (required)\n"
+        "  --out FILE           relaxed structures, multi-record SDF (required; an existing\n"
+        "                       FILE is refused unless --overwrite: moved aside to FILE.1)\n"
         "  --prune-rms A        drop a structure within A (heavy-atom RMSD after\n"
         "                       superposition) of a lower one of the same molecule\n"
         "  --device auto|cpu|N|NAME  auto (default): the best Vulkan device, else the CPU\n"
@@ -84,7 +87,7 @@ void cmd_uff_relax_usage(FILE *out)
 
 typedef struct relax_request {
     const char *molecule, *confs, *out, *device, *minimizer;
-    int replicas, json, rms, max_steps, seed, memory;
+    int replicas, json, rms, max_steps, seed, memory, overwrite;
     int from_mol_options; /* --confs, --replicas or --perturb given */
     double perturb, ftol, energy_tol, prune_rms;
 } relax_request;
@@ -137,6 +140,7 @@ static int relax_args(int argc, char **argv, relax_request *q)
                                 VKMD_OPT_STRING("--minimizer", &q->minimizer),
                                 VKMD_OPT_FLAG("--json", &q->json),
                                 VKMD_OPT_FLAG("--rms", &q->rms),
+                                VKMD_OPT_FLAG("--overwrite", &q->overwrite),
                                 VKMD_OPT_INT("--replicas", &q->replicas, 1, 1 << 24),
                                 VKMD_OPT_INT("--max-steps", &q->max_steps, 0, 1 << 30),
                                 VKMD_OPT_INT("--max-iterations", &q->max_steps, 0, 1 << 30),
@@ -275,6 +279,11 @@ int cmd_uff_relax(int argc, char **argv)
     const vkmd_uff_lbfgs_params lp = vkmd_uff_relax_lbfgs_params(&rparams);
     const vkmd_uff_fire_params fused = vkmd_uff_fire_params_resolve(&fp);
     const vkmd_uff_lbfgs_params lused = vkmd_uff_lbfgs_params_resolve(&lp);
+    char note[8600];
+    VKMD_TRY(vkmd_outfile_claim(q.out, q.overwrite, note, sizeof note));
+    if (note[0])
+        fprintf(stderr, "vkmd uff relax: %s\n", note);
+    (void)vkmd_stop_catch_signals(); /* a signal ends the relaxation where it is */
     VKMD_TRY(relax_set_make(&q, &s));
     const int32_t n = s.set.replica_count, nat = s.set.batch.atom_count;
     final = malloc(3 * sizeof *final * (size_t)nat);
@@ -324,8 +333,17 @@ int cmd_uff_relax(int argc, char **argv)
     }
     VKMD_TRY(uff_eval_close(&ev));
     exit_code = 0;
+    const int why = vkmd_stop_requested();
+    if (why) {
+        fprintf(stderr,
+                "vkmd uff relax: stopped by %s: %d of %d replicas converged, the rest written "
+                "where they stopped (CONVERGED 0) to %s: continue with vkmd uff relax %s --out "
+                "NEW.sdf\n",
+                vkmd_stop_name(why), converged, n, q.out, q.out);
+        exit_code = vkmd_stop_exit_code(why);
+    }
 cleanup:
-    if (exit_code != 0) {
+    if (exit_code == 1) {
         fflush(stdout);
         tool_error("uff relax", res);
     }
@@ -465,9 +483,11 @@ int cmd_uff_md(int argc, char **argv)
         VKMD_TRY(vkmd_viewer_attach(view, ev.ctx, &vsys, &src));
     }
     int32_t done = 0;
+    (void)vkmd_stop_catch_signals(); /* a signal ends the dynamics between submissions */
     VKMD_TRY(
         vkmd_uff_md_run_chunks(ev.ctx, md, nr, q.steps, view ? md_frame : NULL, &w, tmean, &done));
-    if (done < q.steps)
+    const int why = vkmd_stop_requested();
+    if (done < q.steps && !why)
         fprintf(stderr, "vkmd uff md: the window closed after %d of %d steps\n", done, q.steps);
     q.steps = done;
     VKMD_TRY(vkmd_uff_md_read(ev.ctx, md, xyz, NULL, e));
@@ -509,9 +529,13 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_uff_md_destroy(ev.ctx, md); /* before the context closes */
     md = NULL;
     VKMD_TRY(uff_eval_close(&ev));
-    exit_code = 0;
+    exit_code = why ? vkmd_stop_exit_code(why) : 0;
+    if (why)
+        fprintf(stderr, "vkmd uff md: stopped by %s after %d steps, reported above%s\n",
+                vkmd_stop_name(why), done,
+                q.out ? " and written to --out (a new run starts from it, new velocities)" : "");
 cleanup:
-    if (exit_code != 0) {
+    if (exit_code == 1) {
         fflush(stdout);
         tool_error("uff md", res);
     }

@@ -103,8 +103,14 @@ vkmd_result vkmd_dynamics_minimize(vkmd_dynamics *dyn, double force_tol, int32_t
         *out_max_force = m.max_force;
     vkmd_md_desc resolved;
     VKMD_TRY_RETURN(vkmd_md_desc_resolve(&dyn->md_desc, &resolved));
-    return vkmd_md_init_velocities(dyn->ctx->vk, dyn->md, resolved.temperature_k,
-                                   dyn->md_desc.seed);
+    VKMD_TRY_RETURN(
+        vkmd_md_init_velocities(dyn->ctx->vk, dyn->md, resolved.temperature_k, dyn->md_desc.seed));
+    if (m.stopped)
+        return vkmd_fail(VKMD_ERROR_STOPPED,
+                         "vkmd_dynamics_minimize: stopped after %d iterations, not converged (max "
+                         "force %g kcal/mol/A); the positions are the last iteration's",
+                         m.iterations, m.max_force);
+    return VKMD_OK;
 }
 
 vkmd_result vkmd_dynamics_save_checkpoint(vkmd_dynamics *dyn, const char *path)

@@ -35,6 +35,8 @@ const char *vkmd_result_str(vkmd_result r)
         return "numerical error";
     case VKMD_ERROR_CAPACITY:
         return "device buffer too small";
+    case VKMD_ERROR_STOPPED:
+        return "stopped on request";
     case VKMD_RESULT_COUNT:
         break;
     }

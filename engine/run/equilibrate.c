@@ -456,6 +456,19 @@ vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
     vkmd_run_summary rs;
     e.stage_t0 = vkmd_clock_now_s(); /* the minimisation's time includes the set-up */
     res = vkmd_run_execute(run, ctx, &mine, 1, &rs);
+    if (res == VKMD_OK && rs.ended == VKMD_RUN_INTERRUPTED) {
+        sum->stop_why = rs.stop_why;
+        sum->stop_step = rs.last_step;
+        sum->checkpoint_step = rs.last_checkpoint_step;
+        if (rs.partial_path) {
+            snprintf(sum->stopped_in, sizeof sum->stopped_in, "minimisation");
+            snprintf(sum->partial, sizeof sum->partial, "%s", rs.partial_path);
+        } else {
+            const int32_t st = vkmd_run_stage_at(resolved, rs.last_step > 0 ? rs.last_step - 1 : 0);
+            snprintf(sum->stopped_in, sizeof sum->stopped_in, "%s",
+                     st >= 0 ? stages[st].name : "dynamics");
+        }
+    }
     if (rs.minimized) {
         sum->minimize_iterations = rs.minimize.iterations;
     }

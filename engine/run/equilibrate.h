@@ -77,6 +77,12 @@ typedef struct vkmd_equil_summary {
     double density_sd_g_cm3;
     double barostat_acceptance; /* accepted / attempted volume moves, stages 3 and 4 */
     char final_rst7[4200];
+    /* A stop request (core/stop.h) ended it: where, and what it left. */
+    int stop_why;            /* 0: not stopped; else the signal or VKMD_STOP_ASKED */
+    char stopped_in[64];     /* "minimisation" or the stage's name */
+    int64_t stop_step;       /* the MD step reached (-1: in the minimisation) */
+    int64_t checkpoint_step; /* of DIR/checkpoint.chk (-1: none) */
+    char partial[4200];      /* a stopped minimisation's structure (DIR/minimized.rst7) */
 } vkmd_equil_summary;
 
 /* `in` with defaults filled in and checked. Errors: VKMD_ERROR_INVALID_ARGUMENT
@@ -102,6 +108,11 @@ vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
  * final state is; or as one JSON object with units in its keys
  * (equilibrate_summary.c). */
 void vkmd_equil_summary_write_text(FILE *out, const vkmd_equil_desc *desc,
+                                   const vkmd_equil_summary *s);
+/* One line (and a newline) of where a stopped equilibration stopped and
+ * what it left: the last report's checkpoint, each finished stage's, or the
+ * stopped minimisation's structure; each is accepted by vkmd run --coords. */
+void vkmd_equil_summary_write_stop(FILE *out, const vkmd_equil_desc *desc,
                                    const vkmd_equil_summary *s);
 void vkmd_equil_summary_write_json(FILE *out, const vkmd_equil_desc *desc,
                                    const vkmd_equil_summary *s);

@@ -1,6 +1,7 @@
 /* The equilibration's summary as text and JSON (see equilibrate.h): what
  * `vkmd equilibrate` prints, for any client of vkmd_equilibrate. */
 #include "run/equilibrate.h"
+#include "core/stop.h"
 
 #include "core/json_write.h"
 
@@ -63,4 +64,22 @@ void vkmd_equil_summary_write_json(FILE *out, const vkmd_equil_desc *d, const vk
                 st->final_density_g_cm3, st->rmsd_a, st->max_rmsd_a, st->potential, st->seconds);
     }
     fputs("]}\n", out);
+}
+
+void vkmd_equil_summary_write_stop(FILE *out, const vkmd_equil_desc *desc,
+                                   const vkmd_equil_summary *s)
+{
+    const char *dir = desc->run.out_dir ? desc->run.out_dir : VKMD_RUN_OUT_DIR;
+    if (s->partial[0]) {
+        fprintf(out,
+                "vkmd equilibrate: stopped by %s in the minimisation, not converged; its structure "
+                "is %s: continue with the same options and --coords %s\n",
+                vkmd_stop_name(s->stop_why), s->partial, s->partial);
+        return;
+    }
+    fprintf(out,
+            "vkmd equilibrate: stopped by %s at step %lld (%s); %s/checkpoint.chk holds step %lld "
+            "and %s/stage_N_NAME.chk each finished stage: vkmd run --coords takes either\n",
+            vkmd_stop_name(s->stop_why), (long long)s->stop_step, s->stopped_in, dir,
+            (long long)s->checkpoint_step, dir);
 }

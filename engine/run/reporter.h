@@ -55,36 +55,47 @@ typedef enum vkmd_run_end {
     VKMD_RUN_COMPLETE = 0,   /* every step of desc->steps */
     VKMD_RUN_ENDED = 1,      /* a reporter's `idle` asked to end: the run ended at a report step
                                 with a checkpoint and its final outputs, as if that were the last */
-    VKMD_RUN_INTERRUPTED = 2 /* a reporter's `stop_requested` (a signal): stopped at a report step
-                                with a checkpoint, no final outputs */
+    VKMD_RUN_INTERRUPTED = 2 /* a stop request (core/stop.h: a signal, a client's callback) or a
+                                reporter's `stop_requested`: stopped within a second, no final
+                                outputs; in dynamics the checkpoint holds the last report step
+                                (summary.last_checkpoint_step), in the minimisation or the
+                                --equilibrate steps summary.partial_path the state reached */
 } vkmd_run_end;
 
 /* What a run did (vkmd_run_execute's out_summary and reporters' `end`). */
 typedef struct vkmd_run_summary {
     vkmd_run_end ended;
-    int blown_up;                   /* 1: stopped at a bad state (the run's VKMD_ERROR_NUMERIC
-                                       names the step, the term and the atoms) */
-    int64_t first_step;             /* 0, or the checkpoint's step */
-    int64_t last_step;              /* the step the run ended at */
-    int64_t last_checkpoint_step;   /* -1: none written or read */
-    const char *device;             /* the device's name */
-    int64_t dof;                    /* degrees of freedom of the temperature */
-    const char *checkpoint_path;    /* DIR/checkpoint.chk */
-    double wall_s;                  /* wall time of the steps (setup excluded) */
-    double ns_per_day;              /* (last_step - first_step) steps over wall_s */
-    double mean_temperature_k;      /* over the report steps at or after temperature_from_ps
-                                       (all reports after the start when there are none) */
-    double sd_temperature_k;        /* their standard deviation (n - 1; 0 with one sample) */
-    double temperature_from_ps;     /* Langevin: the bath has taken hold, 1/friction after step
-                                       0 (less --equilibrate), at most half way through the
-                                       run; Verlet: the start */
-    int64_t temperature_samples;    /* the reports in the mean */
-    double mean_density_g_cm3;      /* over the same steps; 0 for vacuum */
-    double sd_density_g_cm3;        /* their standard deviation (0: fixed box or one sample) */
-    vkmd_md_report final;           /* the last state's report */
-    vkmd_energy_drift drift;        /* total energy against time over the report steps (zero
-                                       with fewer than 2) */
-    double max_water_violation_a;   /* at the end: largest |r - d| of a rigid water, A */
+    int stop_why;                 /* VKMD_RUN_INTERRUPTED: the signal (core/stop.h), or
+                                     VKMD_STOP_ASKED */
+    const char *stopped_in;       /* VKMD_RUN_INTERRUPTED: "minimisation", "equilibration" or
+                                     "dynamics"; else NULL */
+    const char *partial_path;     /* a stop in the minimisation or equilibration: DIR/minimized.rst7
+                                     or DIR/equilibration.rst7 (for --coords); else NULL */
+    const char *stop_detail;      /* with partial_path: how far it got ("after 120
+                                     iterations, not converged ...") */
+    int blown_up;                 /* 1: stopped at a bad state (the run's VKMD_ERROR_NUMERIC
+                                     names the step, the term and the atoms) */
+    int64_t first_step;           /* 0, or the checkpoint's step */
+    int64_t last_step;            /* the step the run ended at */
+    int64_t last_checkpoint_step; /* -1: none written or read */
+    const char *device;           /* the device's name */
+    int64_t dof;                  /* degrees of freedom of the temperature */
+    const char *checkpoint_path;  /* DIR/checkpoint.chk */
+    double wall_s;                /* wall time of the steps (setup excluded) */
+    double ns_per_day;            /* (last_step - first_step) steps over wall_s */
+    double mean_temperature_k;    /* over the report steps at or after temperature_from_ps
+                                     (all reports after the start when there are none) */
+    double sd_temperature_k;      /* their standard deviation (n - 1; 0 with one sample) */
+    double temperature_from_ps;   /* Langevin: the bath has taken hold, 1/friction after step
+                                     0 (less --equilibrate), at most half way through the
+                                     run; Verlet: the start */
+    int64_t temperature_samples;  /* the reports in the mean */
+    double mean_density_g_cm3;    /* over the same steps; 0 for vacuum */
+    double sd_density_g_cm3;      /* their standard deviation (0: fixed box or one sample) */
+    vkmd_md_report final;         /* the last state's report */
+    vkmd_energy_drift drift;      /* total energy against time over the report steps (zero
+                                     with fewer than 2) */
+    double max_water_violation_a; /* at the end: largest |r - d| of a rigid water, A */
     double max_hbond_violation_rel; /* at the end: largest |r - d| / d of an H bond */
     int minimized;                  /* 1: desc->minimize ran (not on a restart) */
     vkmd_minimize_result minimize;  /* its result */
@@ -115,8 +126,9 @@ typedef struct vkmd_reporter {
      * may lower *max_steps (0: no steps this time, ask again) and may set
      * *end_run = 1 to end the run at the next report step (VKMD_RUN_ENDED). */
     vkmd_result (*idle)(void *user, int64_t step, int64_t *max_steps, int *end_run);
-    /* Polled between pieces: nonzero stops the run at the next report step
-     * (VKMD_RUN_INTERRUPTED), e.g. after SIGINT. */
+    /* Polled between pieces, as the process-wide request (core/stop.h) is:
+     * nonzero stops the run (VKMD_RUN_INTERRUPTED) with a checkpoint of the
+     * last report step. */
     int (*stop_requested)(void *user);
     /* A line of what the run does ("minimised in 120 iterations: ...",
      * "bad state at step 400 (...); replaying from step 300"), no newline. */

@@ -2,8 +2,12 @@
 #include "run/run.h"
 
 #include "core/clock.h"
+#include "core/options.h"
+#include "core/stop.h"
+#include "io/coords.h"
 #include "io/checkpoint.h"
 #include "io/load.h"
+#include "io/outdir.h"
 #include "maths/running_stats.h"
 #include "run/blowup.h"
 #include "run/file_reporters.h"
@@ -44,6 +48,10 @@ struct vkmd_run {
     /* every reporter: the files first, then the caller's */
     vkmd_reporter *rep;
     int32_t rep_count;
+    char partial_path[4200]; /* a stopped minimisation's or equilibration's structure */
+    char stop_detail[256];   /* how far it got */
+    vkmd_outdir outdir;      /* the lock on d.out_dir */
+    char outdir_note[1024];  /* what claiming it did (a stale lock, files moved aside) */
     vkmd_run_stage stages[VKMD_RUN_STAGES_MAX]; /* d.stages points here */
     int32_t stage_now;                          /* the stage applied to md; -1 none yet */
 };
@@ -121,16 +129,11 @@ vkmd_result vkmd_run_desc_resolve(const vkmd_run_desc *in, vkmd_run_desc *d)
     return VKMD_OK;
 }
 
-static vkmd_result make_dir(const char *path)
-{
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return vkmd_fail(VKMD_ERROR_IO, "%s: cannot create the output directory: %s", path,
-                         strerror(errno));
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return vkmd_fail(VKMD_ERROR_IO, "%s: exists and is not a directory", path);
-    return VKMD_OK;
-}
+/* What a run may write into its directory (equilibrate's too): refused or
+ * moved aside when an earlier run left them (io/outdir.h). */
+static const char *const run_outputs[] = {"energy.csv",      "traj.dcd",       "final.pdb",
+                                          "checkpoint.chk",  "minimized.rst7", "equilibration.rst7",
+                                          "equilibrate.csv", "final.rst7",     "final.chk"};
 
 vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
 {
@@ -180,7 +183,11 @@ vkmd_result vkmd_run_create(const vkmd_run_desc *desc, vkmd_run **out_run)
         run->restart = 1;
         run->last_ck = ck->step;
     }
-    VKMD_TRY(make_dir(d->out_dir));
+    VKMD_TRY(vkmd_outdir_claim(d->out_dir, run_outputs, VKMD_ARRAY_LEN(run_outputs),
+                               d->restart     ? VKMD_OUTDIR_CONTINUE
+                               : d->overwrite ? VKMD_OUTDIR_OVERWRITE
+                                              : VKMD_OUTDIR_FRESH,
+                               &run->outdir, run->outdir_note, sizeof run->outdir_note));
     snprintf(run->ck_path, sizeof run->ck_path, "%s/checkpoint.chk", d->out_dir);
     *out_run = run;
     return VKMD_OK;
@@ -196,6 +203,7 @@ void vkmd_run_destroy(vkmd_run *run)
     if (run->ctx)
         vkmd_md_destroy(run->ctx, run->md);
     free(run->rep);
+    vkmd_outdir_release(&run->outdir);
     vkmd_checkpoint_free(&run->ck);
     vkmd_restraints_destroy(&run->restraints);
     vkmd_system_destroy(&run->sys);
@@ -270,7 +278,7 @@ static void note(const vkmd_run *run, const char *fmt, ...)
 
 static int stop_requested(const vkmd_run *run)
 {
-    int stop = 0;
+    int stop = vkmd_stop_requested() != 0;
     for (int32_t k = 0; k < run->rep_count; ++k)
         if (run->rep[k].stop_requested && run->rep[k].stop_requested(run->rep[k].user))
             stop = 1;
@@ -303,31 +311,64 @@ static vkmd_result restore_checkpoint_box(vkmd_vk_context *ctx, vkmd_md *md,
     return same ? VKMD_OK : vkmd_md_set_cell_state(ctx, md, &saved, NULL);
 }
 
+/* A report step's state as a checkpoint holds it: taken at every report
+ * step, so that a stop between reports checkpoints the last one (a restart
+ * continues bitwise only from a report step, where every run re-uploads its
+ * state). */
+typedef struct run_snapshot {
+    int64_t step, md_step; /* -1: none */
+    double *x, *v;         /* owned by the loop */
+    double box[3];
+    vkmd_box cell;
+    vkmd_barostat_stats bs;
+} run_snapshot;
+
+static void snapshot_take(const vkmd_run *run, run_snapshot *p, int64_t step, int64_t md_step,
+                          const double *x, const double *v)
+{
+    const size_t n3 = 3 * (size_t)run->sys.atom_count;
+    p->step = step;
+    p->md_step = md_step;
+    memcpy(p->x, x, sizeof *x * n3);
+    memcpy(p->v, v, sizeof *v * n3);
+    vkmd_md_get_box(run->md, p->box);
+    vkmd_md_get_cell(run->md, &p->cell);
+    vkmd_md_barostat_stats(run->md, &p->bs);
+}
+
+static vkmd_result write_snapshot(vkmd_run *run, const run_snapshot *p);
+
 static vkmd_result write_checkpoint(vkmd_run *run, int64_t step, int64_t md_step, double *x,
                                     double *v)
 {
+    run_snapshot p = {.step = step, .md_step = md_step, .x = x, .v = v};
+    vkmd_md_get_box(run->md, p.box); /* the state's box: x and v are this box's */
+    vkmd_md_get_cell(run->md, &p.cell);
+    vkmd_md_barostat_stats(run->md, &p.bs);
+    return write_snapshot(run, &p);
+}
+
+static vkmd_result write_snapshot(vkmd_run *run, const run_snapshot *p)
+{
     const vkmd_system *sys = &run->sys;
-    double box[3];
-    vkmd_md_get_box(run->md, box); /* the state's box: x and v are this box's */
-    vkmd_barostat_stats bs;
-    vkmd_md_barostat_stats(run->md, &bs);
+    const int64_t step = p->step;
+    const double *box = p->box;
+    const vkmd_barostat_stats bs = p->bs;
     vkmd_checkpoint c = {.atom_count = sys->atom_count,
                          .periodic = sys->box.periodic,
                          .fingerprint = vkmd_checkpoint_fingerprint(sys),
                          .step = step,
-                         .md_step = md_step,
+                         .md_step = p->md_step,
                          .time_ps = (double)step * run->d.md.dt_fs * 1e-3,
                          .box = {box[0], box[1], box[2]},
                          .seed = run->d.md.seed,
                          .settings = run->settings,
-                         .positions = x,
-                         .velocities = v,
+                         .positions = p->x,
+                         .velocities = p->v,
                          .barostat = bs.attempts > 0 || bs.state.step_a3[0] > 0 ||
                                      bs.state.step_a3[1] > 0 || bs.state.step_a3[2] > 0};
-    vkmd_box cell;
-    vkmd_md_get_cell(run->md, &cell);
-    if (cell.periodic && cell.triclinic) /* version 3: the cell bit for bit */
-        vkmd_checkpoint_set_box(&c, &cell);
+    if (p->cell.periodic && p->cell.triclinic) /* version 3: the cell bit for bit */
+        vkmd_checkpoint_set_box(&c, &p->cell);
     for (int k = 0; k < 3; ++k) {
         c.baro_step_a3[k] = bs.state.step_a3[k];
         c.baro_attempts[k] = bs.state.attempts[k];
@@ -377,6 +418,41 @@ static vkmd_result resolve_precision(vkmd_run *run)
     return VKMD_OK;
 }
 
+/* A stop during the setup (core/stop.h): the state reached goes to
+ * DIR/NAME.rst7 (positions, velocities when `with_v`, box) for --coords, and
+ * the run ends with VKMD_ERROR_STOPPED naming it. */
+static vkmd_result stopped_in_setup(vkmd_run *run, vkmd_run_summary *s, const char *phase,
+                                    const char *name, int with_v, const char *how)
+{
+    const size_t n3 = 3 * (size_t)run->sys.atom_count;
+    vkmd_system view = run->sys;
+    view.positions = malloc(sizeof(double) * n3);
+    view.velocities = with_v ? malloc(sizeof(double) * n3) : NULL;
+    vkmd_result res = VKMD_OK;
+    if (!view.positions || (with_v && !view.velocities)) {
+        res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
+        goto cleanup;
+    }
+    VKMD_TRY(vkmd_md_read(run->ctx, run->md, NULL, view.positions, view.velocities));
+    double box[3];
+    vkmd_md_get_box(run->md, box);
+    if (view.box.periodic && !view.box.triclinic)
+        vkmd_box_set_rect(&view.box, box);
+    snprintf(run->partial_path, sizeof run->partial_path, "%s/%s.rst7", run->d.out_dir, name);
+    VKMD_TRY(vkmd_coords_write_rst7(run->partial_path, &view, 0.0));
+    s->stopped_in = phase;
+    s->partial_path = run->partial_path;
+    s->stop_why = vkmd_stop_requested();
+    snprintf(run->stop_detail, sizeof run->stop_detail, "%s", how);
+    s->stop_detail = run->stop_detail;
+    res = vkmd_fail(VKMD_ERROR_STOPPED, "%s stopped by %s %s; its state is %s", phase,
+                    vkmd_stop_name(s->stop_why), how, run->partial_path);
+cleanup:
+    free(view.positions);
+    free(view.velocities);
+    return res;
+}
+
 /* Minimisation, velocities and equilibration of a fresh run; a restart's
  * state. Returns the md step the run's step 0 (or the checkpoint's step)
  * corresponds to, minus that step: the base. */
@@ -414,6 +490,13 @@ static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *ou
         vkmd_minimize_result *m = &s->minimize;
         VKMD_TRY_RETURN(vkmd_md_minimize(ctx, run->md, &d->min, m));
         s->minimized = 1;
+        if (m->stopped) {
+            char how[160];
+            snprintf(how, sizeof how,
+                     "after %d iterations, not converged (max force %.3g kcal/mol/A)",
+                     m->iterations, m->max_force);
+            return stopped_in_setup(run, s, "minimisation", "minimized", 0, how);
+        }
         note(run, "minimised in %d iterations: %.4f -> %.4f kcal/mol, max force %.3g kcal/mol/A%s",
              m->iterations, m->energy_initial, m->energy_final, m->max_force,
              m->converged ? "" : " (not converged)");
@@ -423,7 +506,15 @@ static vkmd_result prepare_state(vkmd_run *run, vkmd_run_summary *s, int64_t *ou
     if (d->equilibrate > 0) {
         /* Langevin at the bath temperature, then back to the run's integrator. */
         VKMD_TRY_RETURN(vkmd_md_set_integrator(run->md, VKMD_INTEGRATOR_LANGEVIN));
-        VKMD_TRY_RETURN(vkmd_md_step(ctx, run->md, d->equilibrate));
+        const int64_t from = vkmd_md_steps_done(run->md);
+        const vkmd_result r = vkmd_md_step(ctx, run->md, d->equilibrate);
+        if (r == VKMD_ERROR_STOPPED) {
+            char how[160];
+            snprintf(how, sizeof how, "at its step %lld of %lld",
+                     (long long)(vkmd_md_steps_done(run->md) - from), (long long)d->equilibrate);
+            return stopped_in_setup(run, s, "equilibration", "equilibration", 1, how);
+        }
+        VKMD_TRY_RETURN(r);
         VKMD_TRY_RETURN(vkmd_md_set_integrator(run->md, d->md.integrator));
         note(run, "equilibrated %lld Langevin steps at %.1f K", (long long)d->equilibrate,
              d->md.temperature_k);
@@ -531,8 +622,11 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         temp = fmax(temp, d->stages[i].temperature_k);
     const int64_t steps = d->steps, report_every = d->report_every, traj_every = d->traj_every;
     double *x = NULL, *v = NULL, *good_x = NULL, *good_v = NULL, *tt = NULL, *et = NULL;
+    run_snapshot snap = {.step = -1};
     char fault[1024] = "", why[160] = "";
 
+    if (run->outdir_note[0])
+        note(run, "%s: %s", d->out_dir, run->outdir_note);
     VKMD_TRY(resolve_precision(run));
     vkmd_run_settings_text(d, &run->ff, &run->choice, run->settings, sizeof run->settings);
     if (vkmd_restraint_spec_active(&d->restraints)) {
@@ -554,7 +648,15 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     snprintf(what, sizeof what, "the run of %d atoms", sys->atom_count);
     VKMD_TRY(vkmd_vk_memory_check(ctx, what));
     int64_t base = 0;
-    VKMD_TRY(prepare_state(run, s, &base));
+    res = prepare_state(run, s, &base);
+    if (res == VKMD_ERROR_STOPPED && s->stopped_in) { /* nothing of dynamics to checkpoint */
+        s->ended = VKMD_RUN_INTERRUPTED;
+        s->last_step = -1;
+        res = VKMD_OK;
+        goto cleanup;
+    }
+    if (res != VKMD_OK)
+        goto cleanup;
 
     const size_t n3 = 3 * (size_t)sys->atom_count;
     const int64_t nrep = steps / report_every + 2;
@@ -564,7 +666,9 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     good_v = malloc(sizeof *good_v * n3);
     tt = malloc(sizeof *tt * (size_t)nrep);
     et = malloc(sizeof *et * (size_t)nrep);
-    if (!x || !v || !good_x || !good_v || !tt || !et) {
+    snap.x = malloc(sizeof *snap.x * n3);
+    snap.v = malloc(sizeof *snap.v * n3);
+    if (!x || !v || !good_x || !good_v || !tt || !et || !snap.x || !snap.v) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "run: out of memory");
         goto cleanup;
     }
@@ -619,6 +723,7 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             if (run->rep[k].report)
                 VKMD_TRY(run->rep[k].report(run->rep[k].user, &sample));
     }
+    snapshot_take(run, &snap, done, good_md_step, good_x, good_v);
 
     const double t0 = vkmd_clock_now_s();
     double t_last = t0;
@@ -659,9 +764,21 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             if (next > done + max_steps)
                 next = done + max_steps;
         }
-        VKMD_TRY(vkmd_md_step(ctx, run->md, next - done));
+        /* vkmd_md_step ends early on a stop request (core/stop.h): the run
+         * then stops at once, with the last report step's checkpoint. */
+        res = vkmd_md_step(ctx, run->md, next - done);
+        if (res == VKMD_ERROR_STOPPED) {
+            res = VKMD_OK;
+            done = vkmd_md_steps_done(run->md) - base;
+            interrupted = 1;
+            break;
+        }
+        if (res != VKMD_OK)
+            goto cleanup;
         done = next;
         interrupted |= stop_requested(run);
+        if (interrupted && done % report_every != 0 && done != steps)
+            break;
         const int is_report = done % report_every == 0 || done == steps;
         const int is_frame = traj_every > 0 && done % traj_every == 0;
         if (!is_report && !is_frame)
@@ -725,8 +842,9 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
             interrupted |= stop_requested(run);
             const int due = (d->checkpoint_every > 0 && done % d->checkpoint_every == 0) ||
                             interrupted || ended || done == steps;
+            snapshot_take(run, &snap, done, good_md_step, x, v);
             if (due)
-                VKMD_TRY(write_checkpoint(run, done, good_md_step, x, v));
+                VKMD_TRY(write_snapshot(run, &snap));
             VKMD_TRY(vkmd_md_set_state(ctx, run->md, x, v));
         }
     }
@@ -741,6 +859,12 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
     s->ended = done >= steps ? VKMD_RUN_COMPLETE
                : interrupted ? VKMD_RUN_INTERRUPTED
                              : VKMD_RUN_ENDED;
+    if (s->ended == VKMD_RUN_INTERRUPTED) {
+        s->stopped_in = "dynamics";
+        s->stop_why = vkmd_stop_requested() ? vkmd_stop_requested() : VKMD_STOP_ASKED;
+        if (snap.step >= 0 && run->last_ck != snap.step)
+            VKMD_TRY(write_snapshot(run, &snap));
+    }
     s->last_checkpoint_step = run->last_ck;
     if (s->ended == VKMD_RUN_INTERRUPTED)
         goto cleanup;
@@ -769,6 +893,8 @@ static vkmd_result execute(vkmd_run *run, vkmd_run_summary *s)
         if (run->rep[k].end)
             VKMD_TRY(run->rep[k].end(run->rep[k].user, &final, s));
 cleanup:
+    free(snap.x);
+    free(snap.v);
     free(x);
     free(v);
     free(good_x);

@@ -79,7 +79,9 @@ typedef struct vkmd_run_desc {
                                          (not reported), then the run's integrator */
     int minimize;                     /* 0; 1: minimise on the device before dynamics */
     vkmd_minimize_desc min;           /* its settings (sim/minimize.h's defaults) */
-    const char *out_dir;              /* VKMD_RUN_OUT_DIR, created if missing */
+    const char *out_dir;              /* VKMD_RUN_OUT_DIR, created if missing, locked while the run
+                                         lives; earlier outputs in it are refused (io/outdir.h) */
+    int overwrite;                    /* 0; 1: earlier outputs are moved aside to NAME.1 ... */
     const char *restart;     /* NULL; a checkpoint to continue (same settings; steps may grow;
                                 minimize and equilibrate are skipped: they were done) */
     int no_file_outputs;     /* 0; 1: no energy.csv, traj.dcd or final.pdb (checkpoints are

@@ -98,6 +98,10 @@ static const run_option table[] = {
     {"--out", VKMD_OPTION_STRING, RUN(out_dir), 0, 0, NULL, VKMD_RUN_OPTIONS_COMMON,
      "  --out DIR              output directory, created (default vkmd_run; vkmd_equil,\n"
      "                         vkmd_ensemble)\n"},
+    {"--overwrite", VKMD_OPTION_FLAG, RUN(overwrite), 0, 0, NULL, VKMD_RUN_OPTIONS_COMMON,
+     "  --overwrite            DIR may hold an earlier run's outputs: they are moved\n"
+     "                         aside to NAME.1, NAME.2 ... (without it they are refused;\n"
+     "                         a running run's DIR, locked, always is)\n"},
     {"--checkpoint-every", VKMD_OPTION_WHOLE, RUN(checkpoint_every), -1, 0, NULL,
      VKMD_RUN_OPTIONS_PRODUCTION,
      "  --checkpoint-every N   write DIR/checkpoint.chk every N steps, a multiple of\n"

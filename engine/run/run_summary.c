@@ -2,6 +2,8 @@
 #include "run/run_summary.h"
 
 #include "core/json_write.h"
+#include "core/stop.h"
+#include <string.h>
 
 /* A Langevin run exchanges energy with its bath: its total energy has no
  * drift to speak of, so only a Verlet (NVE) run reports one. */
@@ -93,4 +95,30 @@ void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_
         vkmd_json_write_string(out, d->restart_out);
     }
     fprintf(out, "}}\n");
+}
+
+void vkmd_run_summary_write_stop(FILE *out, const char *prog, const vkmd_run *run,
+                                 const vkmd_run_summary *s)
+{
+    (void)run;
+    if (s->ended == VKMD_RUN_INTERRUPTED && s->partial_path) {
+        const int eq = !strcmp(s->stopped_in, "equilibration");
+        fprintf(out,
+                "%s: %s stopped by %s %s; nothing of the run's dynamics was written; its state "
+                "is %s: continue with the same options and --coords %s%s\n",
+                prog, s->stopped_in, vkmd_stop_name(s->stop_why), s->stop_detail, s->partial_path,
+                s->partial_path,
+                eq ? " (--equilibrate the steps left)" : " (--minimize goes on from it)");
+        return;
+    }
+    char what[96];
+    if (s->ended == VKMD_RUN_ENDED)
+        snprintf(what, sizeof what, "the window closed");
+    else
+        snprintf(what, sizeof what, "stopped by %s", vkmd_stop_name(s->stop_why));
+    fprintf(out,
+            "%s: %s at step %lld; checkpoint %s is at step %lld: continue with the same options "
+            "and --restart %s\n",
+            prog, what, (long long)s->last_step, s->checkpoint_path,
+            (long long)s->last_checkpoint_step, s->checkpoint_path);
 }

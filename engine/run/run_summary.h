@@ -27,4 +27,13 @@ void vkmd_run_summary_write_text(FILE *out, const vkmd_run *run, const vkmd_run_
  * the precision choice and the outputs' file names. */
 void vkmd_run_summary_write_json(FILE *out, const vkmd_run *run, const vkmd_run_summary *s);
 
+/* One line (and a newline) of where a run that did not complete stopped
+ * and how to continue it, after "PROG: ": "stopped by SIGTERM at step 1234
+ * (dynamics); checkpoint DIR/checkpoint.chk is at step 1000: continue with
+ * the same options and --restart DIR/checkpoint.chk", or, stopped in the
+ * minimisation or the --equilibrate steps, the state written and the
+ * options that continue from it. */
+void vkmd_run_summary_write_stop(FILE *out, const char *prog, const vkmd_run *run,
+                                 const vkmd_run_summary *s);
+
 #endif

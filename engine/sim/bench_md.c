@@ -1,5 +1,6 @@
 /* One MD benchmark run (see bench_md.h). */
 #include "sim/bench_md.h"
+#include "core/stop.h"
 #include "forces/forcefield.h"
 #include "forces/positions.h"
 #include "io/load.h"
@@ -134,11 +135,12 @@ vkmd_result vkmd_bench_md_suite(vkmd_vk_context *ctx, const char *systems,
     vkmd_result res = VKMD_OK;
     char name[256];
     *out_n = 0;
-    for (const char *p = systems; res == VKMD_OK && *p;) {
+    for (const char *p = systems; res == VKMD_OK && *p && !vkmd_stop_requested();) {
         const size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)len, p);
         p += len + (p[len] == ',');
-        for (int k = 0; k < count && res == VKMD_OK && *out_n < max; ++k) {
+        for (int k = 0; k < count && res == VKMD_OK && *out_n < max && !vkmd_stop_requested();
+             ++k) {
             vkmd_system sys = {0};
             res = vkmd_system_load(name, NULL, &sys);
             if (res == VKMD_OK) {
@@ -148,7 +150,10 @@ vkmd_result vkmd_bench_md_suite(vkmd_vk_context *ctx, const char *systems,
                 d.name = name;
                 res = vkmd_bench_md_run(ctx, &sys, &d, &out[*out_n]);
             }
-            if (res == VKMD_OK)
+            /* A run a stop request cut short measured nothing: left out. */
+            if (res == VKMD_ERROR_STOPPED || (res == VKMD_OK && vkmd_stop_requested()))
+                res = VKMD_OK;
+            else if (res == VKMD_OK)
                 ++*out_n;
             vkmd_system_destroy(&sys);
         }

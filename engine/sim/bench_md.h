@@ -75,7 +75,8 @@ typedef void (*vkmd_bench_md_progress_fn)(void *user, const char *name, int32_t 
  * turn (their name is the system's), into out[], at most `max` runs
  * (*out_n: the runs made). `progress` (NULL: none) comes before each run.
  * Errors: as vkmd_system_load and vkmd_bench_md_run; the suite stops at the
- * first. */
+ * first. A stop request (core/stop.h) ends the suite with VKMD_OK and the
+ * runs finished before it; the run it cut short is left out. */
 vkmd_result vkmd_bench_md_suite(vkmd_vk_context *ctx, const char *systems,
                                 const vkmd_bench_md_desc *descs, int count,
                                 vkmd_bench_md_progress_fn progress, void *user,

@@ -23,6 +23,7 @@
 #include "sim/md_impl.h"
 
 #include "core/log.h"
+#include "core/stop.h"
 #include "forces/pass_neighbor.h"
 #include "vk/barrier.h"
 #include "vk/conditional.h"
@@ -461,6 +462,17 @@ cleanup:
     return res;
 }
 
+int32_t vkmd_md_batch_fit(const vkmd_vk_context *ctx, int32_t atom_count)
+{
+    const int64_t budget = ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU
+                               ? VKMD_MD_BATCH_ATOM_STEPS_CPU
+                               : VKMD_MD_BATCH_ATOM_STEPS;
+    int32_t fit = 1;
+    while (fit < (1 << 20) && 2 * (int64_t)fit * atom_count <= budget)
+        fit *= 2;
+    return fit;
+}
+
 vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
 {
     vkmd_result res = VKMD_OK;
@@ -470,9 +482,21 @@ vkmd_result vkmd_md_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t steps)
     const int baro = md->baro && md->desc.pressure_bar > 0;
     const int64_t baro_every = md->desc.barostat_every;
     int64_t most = md->desc.max_batch_steps;
+    /* A stop request (core/stop.h) is seen between batches: a large
+     * system's batch is shorter, so that it ends within about
+     * VKMD_STOP_PIECE_S on a slow device. Fixed by the atom count and the
+     * device type, never by a clock: where batches end changes the bits (the
+     * wrap at each batch's end), and a run must repeat bitwise. */
+    const int64_t fit = vkmd_md_batch_fit(ctx, md->atom_count);
+    if (most > fit)
+        most = fit;
     if (md->gated && most > VKMD_NL_GATE_WORDS)
         most = VKMD_NL_GATE_WORDS; /* a gate word per step */
     while (steps > 0) {
+        const int why = vkmd_stop_requested();
+        if (why)
+            return vkmd_fail(VKMD_ERROR_STOPPED, "md: stopped (%s) at step %lld, %lld steps early",
+                             vkmd_stop_name(why), (long long)md->steps_done, (long long)steps);
         int64_t c = steps < most ? steps : most;
         if (baro) { /* batches end at barostat steps */
             const int64_t next = (md->steps_done / baro_every + 1) * baro_every;

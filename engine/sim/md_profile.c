@@ -29,6 +29,9 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
      * rebuild (gated), and the more a batch whose first step rebuilds
      * records. */
     int32_t bs = md->desc.max_batch_steps;
+    const int32_t fit = vkmd_md_batch_fit(ctx, md->atom_count); /* as vkmd_md_step cuts them */
+    if (bs > fit)
+        bs = fit;
     if (md->gated && bs > VKMD_NL_GATE_WORDS)
         bs = VKMD_NL_GATE_WORDS;
     const int com = md->desc.com_every > 0;

@@ -5,10 +5,12 @@
 #include "sim/minimize.h"
 #include "forces/positions.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "core/units.h"
 #include "forces/fixed_point.h"
 #include "forces/forcefield.h"
 #include "sim/fire_push.h"
+#include "sim/md.h"
 #include "sim/sim_constraints.h"
 #include "vk/barrier.h"
 #include "vk/command.h"
@@ -281,6 +283,16 @@ static vkmd_result constrain_start(vkmd_vk_context *ctx, const minimizer *m)
     return vkmd_vk_oneshot_submit(ctx, cb);
 }
 
+/* Iterations per batch: check_interval, and no more than an MD batch of the
+ * size (vkmd_md_batch_fit), so that a stop request (core/stop.h) is seen
+ * within about a second on a slow device; fixed by the size, never by a
+ * clock, so a run repeats bitwise. */
+static int32_t batch_fit(const vkmd_vk_context *ctx, const minimizer *m)
+{
+    const int32_t p = vkmd_md_batch_fit(ctx, m->atom_count);
+    return p > m->d.check_interval ? m->d.check_interval : p;
+}
+
 vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
                               const vkmd_sim_constraints *c, const vkmd_vk_buffer *positions_ref,
                               const vkmd_vk_buffer *positions_ref_x,
@@ -335,7 +347,7 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
     VKMD_TRY(create_pipelines(ctx, &m));
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &m.batch));
     VKMD_TRY(vkmd_vk_cmd_create(ctx, &m.measure));
-    VKMD_TRY(record_all(ctx, &m, m.d.check_interval));
+    VKMD_TRY(record_all(ctx, &m, batch_fit(ctx, &m)));
 
     /* Start: v = 0, dt_start, alpha_start, nothing counted. */
     {
@@ -355,14 +367,21 @@ vkmd_result vkmd_minimize_run(vkmd_vk_context *ctx, vkmd_forcefield *ff,
         VKMD_TRY(constrain_start(ctx, &m));
 
     VKMD_TRY(submit_checked(ctx, &m, &m.measure, out));
+    const int32_t fit = batch_fit(ctx, &m);
     VKMD_TRY(read_state(ctx, &m, &st));
     VKMD_TRY(report(ctx, &m, &st, &out->energy_initial));
     /* Each iteration makes at most one move: a batch never needs more
-     * iterations than moves remain (the last one is re-recorded shorter). */
+     * iterations than moves remain (the last one is re-recorded shorter).
+     * A stop request (core/stop.h) ends it between batches. */
     while (st.u.z == VKMD_MINIMIZE_RUNNING && (int32_t)st.u.y < m.d.max_iterations) {
+        if (vkmd_stop_requested()) {
+            out->stopped = 1;
+            break;
+        }
         const int32_t remaining = m.d.max_iterations - (int32_t)st.u.y;
-        if (remaining < m.batch_iterations)
-            VKMD_TRY(record_all(ctx, &m, remaining));
+        const int32_t want = remaining < fit ? remaining : fit;
+        if (want != m.batch_iterations)
+            VKMD_TRY(record_all(ctx, &m, want));
         VKMD_TRY(submit_checked(ctx, &m, &m.batch, out));
         ++out->batches;
         VKMD_TRY(read_state(ctx, &m, &st));

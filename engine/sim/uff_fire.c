@@ -5,6 +5,7 @@
  * replica has converged or run out of steps. */
 #include "sim/uff_fire.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
 #include "sim/fire_push.h"
@@ -175,7 +176,8 @@ vkmd_result vkmd_uff_fire_run(vkmd_vk_context *ctx, vkmd_uff_fire *fire, const d
         int32_t running = 0;
         for (int32_t r = 0; r < nr; ++r)
             running += st[r].u.z == 0;
-        if (running == 0 || fire->submissions >= max_submissions)
+        /* A stop request (core/stop.h): the running replicas as they are. */
+        if (running == 0 || fire->submissions >= max_submissions || vkmd_stop_requested())
             break;
     }
 

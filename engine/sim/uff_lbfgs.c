@@ -7,6 +7,7 @@
 #include "sim/uff_lbfgs.h"
 #include "common/layout_uff_lbfgs.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
 #include "vk/barrier.h"
@@ -374,7 +375,9 @@ vkmd_result vkmd_uff_lbfgs_run(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, const d
         running = 0;
         for (int32_t r = 0; r < nr; ++r)
             running += st[r].u.x != VKMD_UFF_LBFGS_PHASE_DONE;
-        if (running == 0 || evals >= max_evals)
+        /* A stop request (core/stop.h) ends the relaxation here: every
+         * replica still running is reported where it is, not converged. */
+        if (running == 0 || evals >= max_evals || vkmd_stop_requested())
             break;
     }
 

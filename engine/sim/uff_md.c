@@ -2,6 +2,7 @@
  * uff_md.h): per step the BAOA half of shaders/uff_md.comp, the force pass,
  * then the B half; check_interval steps per replayed command buffer. */
 #include "sim/uff_md.h"
+#include "core/stop.h"
 #include "core/philox.h"
 #include "forces/fixed_point.h"
 #include "forces/pass_uff.h"
@@ -235,6 +236,7 @@ vkmd_result vkmd_uff_md_run(vkmd_vk_context *ctx, vkmd_uff_md *md, int32_t steps
     /* The run's step limit and fresh kinetic sums; the step counter (the
      * Philox counter) goes on. */
     VKMD_TRY(vkmd_vk_buffer_readback(ctx, &md->state, 0, st, sizeof *st * (VkDeviceSize)nr));
+    const uint32_t first = st[0].u.x;
     for (int32_t r = 0; r < nr; ++r) {
         st[r].f.x = st[r].f.y = 0;
         st[r].u.y = st[r].u.x + (uint32_t)steps;
@@ -246,9 +248,13 @@ vkmd_result vkmd_uff_md_run(vkmd_vk_context *ctx, vkmd_uff_md *md, int32_t steps
     vkmd_pass_uff_record(md->pass, cb);
     vkmd_vk_barrier_compute(cb);
     VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
-    for (int32_t done = 0; done < steps; done += md->params.check_interval)
+    /* A stop request (core/stop.h) ends the run between submissions: the
+     * steps made are counted (vkmd_uff_md_steps), the state whole. */
+    for (int32_t done = 0; done < steps && !vkmd_stop_requested();
+         done += md->params.check_interval)
         VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, &md->cmd));
     VKMD_TRY(vkmd_vk_buffer_readback(ctx, &md->state, 0, st, sizeof *st * (VkDeviceSize)nr));
+    steps = (int32_t)(st[0].u.x - first);
     md->steps += steps;
     for (int32_t r = 0; r < nr; ++r) {
         const double n3 = 3.0 * md->table[4 * r + 1];

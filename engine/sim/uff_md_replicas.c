@@ -1,6 +1,7 @@
 /* Copies of one molecule set up for Langevin dynamics (see
  * uff_md_replicas.h). */
 #include "sim/uff_md_replicas.h"
+#include "core/stop.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,9 @@ vkmd_result vkmd_uff_md_run_chunks(vkmd_vk_context *ctx, vkmd_uff_md *md, int32_
 {
     *out_done = 0;
     if (!next) {
+        const int64_t before = vkmd_uff_md_steps(md);
         VKMD_TRY_RETURN(vkmd_uff_md_run(ctx, md, steps, out_mean_temperature));
-        *out_done = steps;
+        *out_done = (int32_t)(vkmd_uff_md_steps(md) - before); /* fewer after a stop request */
         return VKMD_OK;
     }
     vkmd_result res = VKMD_OK;
@@ -58,7 +60,7 @@ vkmd_result vkmd_uff_md_run_chunks(vkmd_vk_context *ctx, vkmd_uff_md *md, int32_
         int32_t chunk = 0;
         int stop = 0;
         VKMD_TRY(next(user, done, t_last, &chunk, &stop));
-        if (stop)
+        if (stop || vkmd_stop_requested())
             break;
         chunk = chunk < steps - done ? chunk : steps - done;
         if (chunk <= 0)

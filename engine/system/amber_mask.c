@@ -24,9 +24,19 @@ typedef struct parser {
     int32_t n;
 } parser;
 
+/* "mask 'M': character N: what". A mask that holds quote characters (quoted
+ * twice on its way: the shell's quotes and its own) is shown in the other
+ * kind of quotes, once, with what to do. */
 static vkmd_result syntax(const parser *p, const char *what)
 {
-    return vkmd_fail(VKMD_ERROR_PARSE, "mask '%s': character %zu: %s", p->mask, p->pos + 1, what);
+    if (!strchr(p->mask, '\'') && !strchr(p->mask, '"'))
+        return vkmd_fail(VKMD_ERROR_PARSE, "mask '%s': character %zu: %s", p->mask, p->pos + 1,
+                         what);
+    const char q = strchr(p->mask, '\'') ? '"' : '\'';
+    return vkmd_fail(VKMD_ERROR_PARSE,
+                     "mask %c%s%c: character %zu: %s (the mask holds quote characters: quote "
+                     "it once, for the shell only)",
+                     q, p->mask, q, p->pos + 1, what);
 }
 
 static void skip_blanks(parser *p)

@@ -99,6 +99,8 @@ typedef struct vkmd_minimize_result {
                                constrained when constraints are given) */
     double rms_force;       /* sqrt(sum_i |f_i|^2 / N) there */
     int converged;          /* 1 when max_force < force_tol */
+    int stopped;            /* 1: a stop request (core/stop.h) ended it early, not converged;
+                               the positions are those after `iterations` moves */
     int32_t batches;        /* command buffers replayed (device); 0 for the reference */
     int32_t list_regrowths; /* neighbour-list overflows recovered from (device) */
 } vkmd_minimize_result;

@@ -122,6 +122,8 @@ _sigs = {
     "vkmd_dynamics_create": (c_int, [c_void_p, c_void_p, P(DynamicsDesc), P(c_void_p)]),
     "vkmd_dynamics_destroy": (None, [c_void_p]),
     "vkmd_dynamics_step": (c_int, [c_void_p, c_int64]),
+    "vkmd_set_stop_callback": (None, [c_void_p, c_void_p]),
+    "vkmd_clear_stop": (None, []),
     "vkmd_dynamics_get_report": (c_int, [c_void_p, P(DynamicsReport)]),
     "vkmd_dynamics_get_positions": (c_int, [c_void_p, c_int32, dptr]),
     "vkmd_dynamics_get_velocities": (c_int, [c_void_p, c_int32, dptr]),
@@ -178,3 +180,46 @@ def take_string(ptr):
         return ctypes.string_at(ptr.value).decode()
     finally:
         lib.vkmd_free(ptr)
+
+
+_STOP_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
+ERROR_STOPPED = 13  # vkmd_result VKMD_ERROR_STOPPED
+
+
+def check_stoppable(fn, *args):
+    """Calls lib function `fn` (a long one: steps, minimisation, UFF
+    batches) so that Ctrl-C stops it: for the call, SIGINT only records
+    itself; libvkmd polls the callback between pieces of device work (well
+    under a second each), which asks the call to stop once it came. The call
+    returns with its state whole, then the handler that was there runs
+    (Python's default raises KeyboardInterrupt). Threads other than the main
+    one (where Python runs signal handlers) call `fn` plainly."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return check(fn(*args))
+    got = []
+
+    def on_sigint(signum, frame):
+        got.append(frame)
+
+    def poll(_user):  # Python runs on_sigint as this function starts
+        return 1 if got else 0
+
+    cb = _STOP_FN(poll)
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    lib.vkmd_set_stop_callback(ctypes.cast(cb, c_void_p), None)
+    try:
+        code = fn(*args)
+    finally:
+        lib.vkmd_set_stop_callback(None, None)
+        lib.vkmd_clear_stop()
+        signal.signal(signal.SIGINT, previous)
+    if got:
+        if callable(previous):
+            previous(signal.SIGINT, got[0])  # default_int_handler: KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
+        if code == ERROR_STOPPED:  # asked by us and handled
+            return None
+    return check(code)

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _lib
 from ._core import as_array, context, dptr
-from ._lib import check, lib, take_string
+from ._lib import check, check_stoppable, lib, take_string
 
 # urey_bradley, improper_harmonic and cmap appear only for systems with
 # CHARMM terms or CMAP (the JSON has them only then).
@@ -180,8 +180,8 @@ class Simulation:
         kcal/mol/A on the largest force (0: 10 kJ/mol/nm). Velocities are
         drawn again at the temperature. Returns the final largest force."""
         fmax = ctypes.c_double()
-        check(lib.vkmd_dynamics_minimize(self._handle(), float(tolerance), int(max_iterations),
-                                         ctypes.byref(fmax)))
+        check_stoppable(lib.vkmd_dynamics_minimize, self._handle(), float(tolerance),
+                        int(max_iterations), ctypes.byref(fmax))
         return fmax.value
 
     def step(self, n):
@@ -195,7 +195,9 @@ class Simulation:
             todo = left
             for r in self.reporters:
                 todo = min(todo, r.every - now % r.every)
-            check(lib.vkmd_dynamics_step(h, todo))
+            # A signal (Ctrl-C) stops the steps between batches, well under
+            # a second, and raises here: the state and current_step exact.
+            check_stoppable(lib.vkmd_dynamics_step, h, todo)
             left -= todo
             now += todo
             for r in self.reporters:

@@ -37,6 +37,7 @@
  * What is left here is MPI: the rounds, the gathers, who stops when. */
 #include "ensemble.h"
 #include "core/options.h"
+#include "core/stop.h"
 #include "run/run_options.h"
 #include "rank_device.h"
 #include "run/remd_files.h"
@@ -50,7 +51,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { ROUND_CONTINUE = 0, ROUND_DONE = 1, ROUND_FAILED = 2 };
+enum { ROUND_CONTINUE = 0, ROUND_DONE = 1, ROUND_FAILED = 2, ROUND_N = 4 };
 
 typedef struct ensemble {
     vkmd_run_options o; /* o.run: every replica's run, placed by place_replica */
@@ -68,7 +69,8 @@ typedef struct ensemble {
     char ck_path[4200], state_path[4200], device_name[256];
     vkmd_remd_logs logs; /* rank 0 */
     int peer_failed;     /* a round saw a failed rank: no last round */
-    double *round;       /* [3 * size]: status, potential, step */
+    double *round;       /* [ROUND_N * size]: status, potential, step, stop request */
+    int stop_why;        /* a round saw a stop request (core/stop.h): all stop there */
     int64_t fail_step;   /* VKMD_ENSEMBLE_FAIL (tests): this rank fails here */
 } ensemble;
 
@@ -185,14 +187,14 @@ static vkmd_result parse(int argc, char **argv, ensemble *e)
 
 /* ---- rounds ------------------------------------------------------------- */
 
-/* One round: every rank's (status, potential, step) into e->round. Returns
+/* One round: every rank's (status, potential, step, stop request) into e->round. Returns
  * the first rank whose status is not `expect`, or -1. */
 static int round_all(ensemble *e, int status, double potential, int64_t step, int expect)
 {
-    const double mine[3] = {status, potential, (double)step};
-    MPI_Allgather(mine, 3, MPI_DOUBLE, e->round, 3, MPI_DOUBLE, e->comm);
+    const double mine[ROUND_N] = {status, potential, (double)step, vkmd_stop_pending()};
+    MPI_Allgather(mine, ROUND_N, MPI_DOUBLE, e->round, ROUND_N, MPI_DOUBLE, e->comm);
     for (int r = 0; r < e->size; ++r)
-        if ((int)e->round[3 * r] != expect)
+        if ((int)e->round[ROUND_N * r] != expect)
             return r;
     return -1;
 }
@@ -200,7 +202,7 @@ static int round_all(ensemble *e, int status, double potential, int64_t step, in
 static vkmd_result peer_failure(ensemble *e, int who, int64_t step)
 {
     e->peer_failed = 1;
-    const int st = (int)e->round[3 * who];
+    const int st = (int)e->round[ROUND_N * who];
     return vkmd_fail(VKMD_ERROR_IO,
                      "replica %d (rank %d) %s before step %lld; the ensemble stops: every "
                      "replica's last checkpoint is intact (continue with --restart)",
@@ -232,17 +234,21 @@ static vkmd_result ens_retemper(void *user, const vkmd_run_sample *s, double *t)
     if (who >= 0)
         return peer_failure(e, who, s->step);
     for (int r = 0; r < e->size; ++r)
-        if ((int64_t)e->round[3 * r + 2] != s->step) {
+        if ((int64_t)e->round[ROUND_N * r + 2] != s->step) {
             e->peer_failed = 1;
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                              "replica %d is at step %lld, replica %d at step %lld: the replicas "
                              "must run the same steps",
-                             r, (long long)e->round[3 * r + 2], e->rank, (long long)s->step);
+                             r, (long long)e->round[ROUND_N * r + 2], e->rank, (long long)s->step);
         }
+    for (int r = 0; r < e->size; ++r) /* every rank stops at this step, checkpointed */
+        e->stop_why = (int)e->round[ROUND_N * r + 3] ? (int)e->round[ROUND_N * r + 3] : e->stop_why;
+    if (e->stop_why)
+        return VKMD_OK;
     double pot[VKMD_REMD_MAX_REPLICAS];
     int32_t before[VKMD_REMD_MAX_REPLICAS];
     for (int r = 0; r < e->size; ++r) {
-        pot[r] = e->round[3 * r + 1];
+        pot[r] = e->round[ROUND_N * r + 1];
         before[r] = e->remd_on ? e->remd.temp_index[r] : r;
     }
     vkmd_remd_logs_round(&e->logs, s->step, s->time_ps, before, pot);
@@ -254,6 +260,11 @@ static vkmd_result ens_retemper(void *user, const vkmd_run_sample *s, double *t)
     vkmd_remd_logs_pairs(&e->logs, s->step, &e->remd, pairs, np, pot);
     *t = vkmd_remd_temperature_of(&e->remd, e->rank);
     return VKMD_OK;
+}
+
+static int ens_stop(void *user)
+{
+    return ((const ensemble *)user)->stop_why != 0;
 }
 
 static vkmd_result ens_checkpoint(void *user, int64_t step, const char *path)
@@ -344,7 +355,7 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
             fprintf(stderr, "vkmd-mpi ensemble: %s: %s\n", vkmd_result_str(res), vkmd_last_error());
         return 2;
     }
-    e.round = calloc((size_t)e.size * 3, sizeof *e.round);
+    e.round = calloc((size_t)e.size * ROUND_N, sizeof *e.round);
     if (!e.round)
         return 1;
 
@@ -381,13 +392,13 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
         goto cleanup;
     }
     for (int r = 0; r < e.size; ++r)
-        if ((int64_t)e.round[3 * r + 2] != ck_step) {
+        if ((int64_t)e.round[ROUND_N * r + 2] != ck_step) {
             if (e.rank == 0)
                 fprintf(stderr,
                         "vkmd-mpi ensemble: replica %d's checkpoint is at step %lld, replica "
                         "0's at step %lld: the replicas cannot continue together (a replica "
                         "stopped between two checkpoints)\n",
-                        r, (long long)e.round[3 * r + 2], (long long)ck_step);
+                        r, (long long)e.round[ROUND_N * r + 2], (long long)ck_step);
             goto cleanup;
         }
     if (e.rank == 0) {
@@ -405,8 +416,13 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
                 "in %s/\n",
                 e.size, e.remd_on ? " exchanging temperatures" : "", ctx->info.name, e.out);
 
-    const vkmd_reporter hooks = {
-        .user = &e, .begin = ens_begin, .retemper = ens_retemper, .checkpoint = ens_checkpoint};
+    const vkmd_reporter hooks = {.user = &e,
+                                 .begin = ens_begin,
+                                 .retemper = ens_retemper,
+                                 .stop_requested = ens_stop,
+                                 .checkpoint = ens_checkpoint};
+    (void)vkmd_stop_catch_signals(); /* a signal stops every rank at the next round */
+    vkmd_stop_defer(1);
     vkmd_run_summary s = {0};
     const double t0 = MPI_Wtime();
     res = vkmd_run_execute(run, ctx, &hooks, 1, &s);
@@ -467,6 +483,14 @@ int cmd_ensemble(int argc, char **argv, MPI_Comm comm)
     }
     free(all);
     MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
+    if (exit_code == 0 && e.stop_why) {
+        if (e.rank == 0)
+            fprintf(stderr,
+                    "vkmd-mpi ensemble: stopped by %s at step %lld on every replica, "
+                    "each checkpointed there: continue with the same options and --restart\n",
+                    vkmd_stop_name(e.stop_why), (long long)s.last_step);
+        exit_code = vkmd_stop_exit_code(e.stop_why);
+    }
 cleanup:
     vkmd_remd_logs_close(&e.logs);
     vkmd_run_destroy(run);

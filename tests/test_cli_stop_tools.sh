@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# A stop request in the tools beside `vkmd run` (test_cli_stop.sh has the
+# run's phases): SIGTERM in `vkmd uff relax` (64 perturbed replicas of
+# benzylpenicillin, signalled 1-3 s after the start, seeded), SIGINT in
+# `vkmd uff md` (64 replicas, 1-2 s after the start) and in `vkmd bench`
+# (its second MD run, past the set-up). Each must exit within 5 s of the
+# signal (the time is printed) with 143 / 130 and one stop line; uff relax
+# writes every replica where it stopped (CONVERGED 0 unless done), and that
+# SDF loads: `vkmd uff relax` continues from it as the line says; uff md
+# writes its replicas after the steps made; bench prints the run it
+# finished. And `vkmd uff relax --out FILE` never overwrites:
+# FILE is refused unless --overwrite, which moves it aside to FILE.1.
+# VKMD_STOP_SEED (default 1) seeds the moments.
+# Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
+. "$(dirname "$0")/cli_lib.sh" && cli_args cli_stop_tools "$@"
+RANDOM=${VKMD_STOP_SEED:-1}
+# Exit of process $1 after signal $2: within 5 s, code $3, a line matching $4 in log $5.
+signal_and_check() { # pid signal code pattern log
+  local t0 rc dt_ms
+  t0=$(date +%s%N)
+  kill -$2 $1
+  wait $1
+  rc=$?
+  dt_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "  $5: $2; exited $rc after $dt_ms ms"
+  [ $dt_ms -le 5000 ] && ok "exit within 5 s of $2 ($dt_ms ms)" || bad "$dt_ms ms after $2"
+  [ $rc = "$3" ] && ok "exit $rc" || bad "exit $rc, expected $3: $(tail -3 "$5")"
+  if grep -q "$4" "$5"; then ok "$(grep -m1 -o "$4.*" "$5")"; else bad "no line '$4': $(tail -3 "$5")"; fi
+}
+
+# 1. vkmd uff relax.
+mol=$scratch/pen.sdf
+awk '/^benzylpenicillin/ {p = 1} p {print} p && /^\$\$\$\$/ {exit}' "$src/data/uff/molecules.sdf" >"$mol"
+out=$scratch/relax.sdf
+"$vkmd" uff relax "$mol" --replicas 64 --perturb 0.3 --out "$out" >"$scratch/relax.log" 2>&1 &
+pid=$!
+sleep "$(printf '%d.%03d' $((1 + RANDOM % 2)) $((RANDOM % 1000)))"
+if ! kill -0 $pid 2>/dev/null; then
+  wait $pid
+  cli_skip_without_device "$scratch/relax.log" test_cli_stop_tools
+  bad "uff relax ended before the signal: $(tail -3 "$scratch/relax.log")"
+fi
+signal_and_check $pid TERM 143 "vkmd uff relax: stopped by SIGTERM" "$scratch/relax.log"
+n=$(grep -c '^\$\$\$\$' "$out" 2>/dev/null)
+[ "$n" = 64 ] && ok "uff relax: 64 replicas written where they stopped" || bad "uff relax: $n records"
+grep -q -A1 '<CONVERGED>' "$out" && ok "uff relax: each marked CONVERGED 0/1" || bad "no CONVERGED items"
+if "$vkmd" uff relax "$out" --max-iterations 2 --out "$scratch/more.sdf" >"$scratch/more.log" 2>&1; then
+  ok "uff relax: the partial SDF continues ($(tail -1 "$scratch/more.log" | cut -c1-60))"
+else bad "uff relax from the partial SDF: $(tail -3 "$scratch/more.log")"; fi
+
+# 2. vkmd uff md: SIGINT; the steps made are reported and written.
+"$vkmd" uff md "$mol" --replicas 64 --steps 1000000 --no-window --out "$scratch/md.sdf" \
+  >"$scratch/md.log" 2>&1 &
+pid=$!
+sleep "$(printf '1.%03d' $((RANDOM % 1000)))"
+signal_and_check $pid INT 130 "vkmd uff md: stopped by SIGINT after [0-9]* steps" "$scratch/md.log"
+[ "$(grep -c '^\$\$\$\$' "$scratch/md.sdf" 2>/dev/null)" = 64 ] && ok "uff md: 64 replicas written" ||
+  bad "uff md: no output"
+
+# 3. --out FILE is never overwritten.
+small=$scratch/formic.sdf
+awk '{print} /^\$\$\$\$/ {exit}' "$src/data/uff/molecules.sdf" >"$small"
+cp "$out" "$scratch/keep.sdf"
+if "$vkmd" uff relax "$small" --out "$out" >/dev/null 2>"$scratch/refuse.err"; then
+  bad "uff relax overwrote $out"
+elif grep -q "exists.*--overwrite" "$scratch/refuse.err" && cmp -s "$out" "$scratch/keep.sdf"; then
+  ok "uff relax: an existing --out refused: $(cat "$scratch/refuse.err")"
+else bad "uff relax refusal: $(cat "$scratch/refuse.err")"; fi
+if "$vkmd" uff relax "$small" --out "$out" --overwrite >/dev/null 2>"$scratch/over.err" &&
+  cmp -s "$out.1" "$scratch/keep.sdf" && [ "$(grep -c '^\$\$\$\$' "$out")" = 1 ]; then
+  ok "uff relax --overwrite: the old FILE moved aside to FILE.1"
+else bad "uff relax --overwrite: $(cat "$scratch/over.err")"; fi
+
+# 4. vkmd bench: SIGINT in its second run; the first one's table is printed.
+"$vkmd" bench --systems water:216,water:216 --dt 2 --steps 200 >"$scratch/bench.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 3000); do
+  [ "$(grep -c '^vkmd bench: water:216' "$scratch/bench.log")" -ge 2 ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.02
+done
+# Past the second run's set-up (its pipelines are built without a poll):
+# in its minimisation, warm-up or steps.
+sleep "$(printf '%d.%03d' $((2 + RANDOM % 2)) $((RANDOM % 1000)))"
+signal_and_check $pid INT 130 "vkmd bench: stopped by SIGINT after 1 run" "$scratch/bench.log"
+[ "$(grep -c '^water:216  *648  *2  *200 ' "$scratch/bench.log")" = 1 ] &&
+  ok "bench: the finished run's row printed" || bad "bench: no row: $(tail -5 "$scratch/bench.log")"
+
+cli_finish test_cli_stop_tools

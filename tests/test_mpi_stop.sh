@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A stop request in `vkmd-mpi ensemble` (2 ranks, temperature exchange on
+# alanine dipeptide in vacuum): SIGTERM to rank 1 alone, as a scheduler may
+# deliver it, at a seeded moment after step 100; every rank must stop at
+# the same step (the next round shares the request), each replica's
+# checkpoint and exchange state at that step, within 5 s (the time is
+# printed), mpirun exiting 143 with one stop line; --restart continues.
+# Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
+. "$(dirname "$0")/cli_lib.sh" && cli_args mpi_stop "$@"
+. "$src/mpi_lib.sh" && mpi_setup test_mpi_stop
+RANDOM=${VKMD_STOP_SEED:-1}
+d=$scratch/ens
+ens=("${mpirun[@]}" -n 2 "$vkmd_mpi" ensemble "$src/data/ala2_vac.prmtop" --remd 300,330
+  --report-every 100 --seed 9 --out "$d")
+"${ens[@]}" --steps 1000000 >"$scratch/ens.log" 2>&1 &
+m=$!
+for _ in $(seq 1 3000); do
+  grep -q '^100,' "$d/replica_1/energy.csv" 2>/dev/null && break
+  kill -0 $m 2>/dev/null || break
+  sleep 0.02
+done
+if ! kill -0 $m 2>/dev/null; then
+  wait $m
+  cli_skip_without_device "$scratch/ens.log" test_mpi_stop
+  bad "the ensemble ended before the signal: $(tail -3 "$scratch/ens.log")"
+fi
+sleep "$(printf '0.%03d' $((RANDOM % 500)))"
+ranks=($(pgrep -P $m))
+[ ${#ranks[@]} = 2 ] || bad "expected 2 rank processes under mpirun, found: ${ranks[*]}"
+t0=$(date +%s%N)
+kill -TERM "${ranks[1]}"
+wait $m
+rc=$?
+dt_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "  SIGTERM to rank 1; mpirun exited $rc after $dt_ms ms"
+[ $dt_ms -le 5000 ] && ok "exit within 5 s of SIGTERM ($dt_ms ms)" || bad "$dt_ms ms after SIGTERM"
+[ $rc = 143 ] && ok "exit 143" || bad "exit $rc: $(tail -3 "$scratch/ens.log")"
+line=$(grep -m1 'vkmd-mpi ensemble: stopped by SIGTERM at step' "$scratch/ens.log")
+[ -n "$line" ] && ok "$line" || bad "no stop line: $(tail -5 "$scratch/ens.log")"
+s0=$(awk '$1 == "step" {print $2}' "$d/replica_0/remd_state.txt")
+s1=$(awk '$1 == "step" {print $2}' "$d/replica_1/remd_state.txt")
+[ -n "$s0" ] && [ "$s0" = "$s1" ] && [ "$(tail -n1 "$d/replica_0/energy.csv" | cut -d, -f1)" = "$s0" ] &&
+  [ "$(tail -n1 "$d/replica_1/energy.csv" | cut -d, -f1)" = "$s0" ] &&
+  ok "both replicas stopped and checkpointed at step $s0" || bad "replicas at steps '$s0' and '$s1'"
+if "${ens[@]}" --steps $((s0 + 100)) --restart >"$scratch/restart.log" 2>&1; then
+  ok "--restart continues to step $((s0 + 100))"
+else bad "--restart: $(tail -3 "$scratch/restart.log")"; fi
+cli_finish test_mpi_stop
