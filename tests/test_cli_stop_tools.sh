@@ -8,7 +8,9 @@
 # writes every replica where it stopped (CONVERGED 0 unless done), and that
 # SDF loads: `vkmd uff relax` continues from it as the line says; uff md
 # writes its replicas after the steps made; bench prints the run it
-# finished. And `vkmd uff relax --out FILE` never overwrites:
+# finished; SIGTERM in `vkmd uff scan` (40,000 conformations in batches of
+# 8) prints the conformations scanned and says how many. And `vkmd uff
+# relax --out FILE` never overwrites:
 # FILE is refused unless --overwrite, which moves it aside to FILE.1.
 # VKMD_STOP_SEED (default 1) seeds the moments.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
@@ -85,5 +87,32 @@ sleep "$(printf '%d.%03d' $((2 + RANDOM % 2)) $((RANDOM % 1000)))"
 signal_and_check $pid INT 130 "vkmd bench: stopped by SIGINT after 1 run" "$scratch/bench.log"
 [ "$(grep -c '^water:216  *648  *2  *200 ' "$scratch/bench.log")" = 1 ] &&
   ok "bench: the finished run's row printed" || bad "bench: no row: $(tail -5 "$scratch/bench.log")"
+
+# 5. vkmd uff scan: SIGTERM during a scan of 40,000 conformations of formic
+# acid in batches of 8 (a signal while it loads is seen at the second
+# batch); the conformations scanned are printed, in order, and say so.
+/usr/bin/python3 - "$small" "$scratch/confs.xyz" <<'PY' || bad "could not write the conformations"
+import math, random, sys
+lines = open(sys.argv[1]).read().splitlines()
+n = int(lines[3][:3])
+atoms = [(l[31:34].strip(), [float(l[0:10]), float(l[10:20]), float(l[20:30])]) for l in lines[4:4 + n]]
+random.seed(5)
+with open(sys.argv[2], "w") as f:
+    for k in range(40000):
+        f.write(f"{n}\nconf {k + 1}\n")
+        for el, x in atoms:
+            f.write("%s %.5f %.5f %.5f\n" % (el, *(c + random.uniform(-0.05, 0.05) for c in x)))
+PY
+"$vkmd" uff scan "$small" --confs "$scratch/confs.xyz" --replicas 8 >"$scratch/scan.log" \
+  2>"$scratch/scan.err" &
+pid=$!
+sleep "$(printf '0.%03d' $((300 + RANDOM % 600)))"
+signal_and_check $pid TERM 143 "vkmd uff scan: stopped by SIGTERM: [0-9]* of 40000" "$scratch/scan.err"
+rows=$(grep -cE '^ +[0-9]+ +-?[0-9.]+ ' "$scratch/scan.log")
+said=$(grep -o 'SIGTERM: [0-9]* of' "$scratch/scan.err" | grep -o '[0-9][0-9]*')
+if [ -n "$said" ] && [ "$rows" = "$said" ] && [ "$rows" -gt 0 ] && [ "$rows" -lt 40000 ] &&
+  [ "$(grep -E '^ +[0-9]+ ' "$scratch/scan.log" | tail -1 | awk '{print $1}')" = "$rows" ]; then
+  ok "uff scan: $rows conformations printed, in order, as the stop line says"
+else bad "uff scan: $rows rows printed, stop line says '${said:-nothing}'"; fi
 
 cli_finish test_cli_stop_tools

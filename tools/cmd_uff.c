@@ -13,6 +13,7 @@
  * device or the CPU reference. Typing and terms follow RDKit 2022.09's UFF. */
 #include "core/json_write.h"
 #include "core/options.h"
+#include "core/stop.h"
 #include "cmd_uff_relax.h"
 #include "commands.h"
 #include "system/uff_molecule.h"
@@ -309,6 +310,7 @@ typedef struct uff_job {
     double *surf_e;
     int32_t *surf_below;
     char surf_desc[512];
+    int stopped; /* scan: the stop request's reason (vkmd_stop_requested) when it was cut short */
 } uff_job;
 
 /* energy: every record and conformer of MOL is a replica. */
@@ -367,8 +369,13 @@ static vkmd_result evaluate(const uff_request *req, uff_job *j)
     VKMD_TRY_RETURN(uff_eval_open(req->device, &j->ev));
     j->ev.replicas_per_batch = req->replicas || !req->scan ? req->replicas : SCAN_DEFAULT_REPLICAS;
     j->ev.debug_replica = req->debug_replica - 1;
-    VKMD_TRY_RETURN(uff_eval_run(&j->ev, j->setup.terms_of, j->count, j->reps, j->n, j->energy,
-                                 j->forces, &j->dbg, &j->dbg_count));
+    const vkmd_result res = uff_eval_run(&j->ev, j->setup.terms_of, j->count, j->reps, j->n,
+                                         j->energy, j->forces, &j->dbg, &j->dbg_count);
+    if (res == VKMD_ERROR_STOPPED && req->scan && vkmd_stop_requested()) {
+        j->stopped = vkmd_stop_requested(); /* the first ev.done are printed */
+        return VKMD_OK;
+    }
+    VKMD_TRY_RETURN(res);
     if (!req->surface.spec)
         return VKMD_OK;
     j->surf_e = calloc((size_t)j->n, sizeof *j->surf_e);
@@ -436,8 +443,9 @@ static void print_energy(const uff_request *req, uff_job *j, FILE *ff)
 
 static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
 {
-    const int32_t n = j->n, na = j->recs[0].atom_count;
-    const int32_t per = j->ev.replicas_per_batch < n ? j->ev.replicas_per_batch : n;
+    /* A stopped scan prints the conformations scanned (the first ones). */
+    const int32_t n = j->stopped ? j->ev.done : j->n, na = j->recs[0].atom_count;
+    const int32_t per = j->ev.replicas_per_batch < j->n ? j->ev.replicas_per_batch : j->n;
     const vkmd_uff_terms *t = &j->setup.terms[0];
     if (req->json) {
         json_head(req, &j->ev);
@@ -450,15 +458,19 @@ static void print_scan(const uff_request *req, uff_job *j, FILE *ff)
         printf(",\n  \"force_field\": \"UFF (Rappe et al. 1992), typing as RDKit 2022.09\",\n"
                "  \"n_atoms\": %d,\n  \"n_terms\": {\"bond\": %d, \"angle\": %d, \"torsion\": %d, "
                "\"inversion\": %d, \"pair\": %d},\n  \"coulomb\": %s,\n  \"n_conformations\": "
-               "%d,\n  \"replicas_per_dispatch\": %d,\n  \"dispatches\": %d,\n"
-               "  \"conformations\": [",
+               "%d,\n  \"replicas_per_dispatch\": %d,\n  \"dispatches\": %d,\n",
                na, t->bond_count, t->angle_count, t->torsion_count, t->inversion_count,
-               t->pair_count, t->coulomb ? "true" : "false", n, j->ev.ctx ? per : 0, j->ev.batches);
+               t->pair_count, t->coulomb ? "true" : "false", j->n, j->ev.ctx ? per : 0,
+               j->ev.batches);
+        if (j->stopped)
+            printf("  \"stopped\": \"%s\",\n  \"n_conformations_scanned\": %d,\n",
+                   vkmd_stop_name(j->stopped), n);
+        printf("  \"conformations\": [");
     } else {
         printf("vkmd uff scan: %s \"%s\" (%d atoms; terms: %d bond, %d angle, %d torsion, %d "
                "inversion, %d pair), %d conformation(s) from %s\n",
                req->molecule, j->recs[0].name, na, t->bond_count, t->angle_count, t->torsion_count,
-               t->inversion_count, t->pair_count, n, req->confs_path);
+               t->inversion_count, t->pair_count, j->n, req->confs_path);
         printf("device %s", j->ev.device);
         if (j->ev.ctx)
             printf("; %d dispatch(es) of up to %d replicas", j->ev.batches, per);
@@ -492,6 +504,8 @@ static int uff_energy_or_scan(int argc, char **argv, int scan)
     memset(&j, 0, sizeof j);
     FILE *ff = NULL;
     int exit_code = 1;
+    if (scan) /* a signal ends the scan between batches; what was scanned is printed */
+        (void)vkmd_stop_catch_signals();
     vkmd_result res = scan ? load_scan(&req, &j) : load_energy(&req, &j);
     if (res == VKMD_OK && req.debug_replica > j.n) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -516,6 +530,14 @@ static int uff_energy_or_scan(int argc, char **argv, int scan)
     } else {
         fflush(stdout);
         tool_error(scan ? "uff scan" : "uff energy", res);
+    }
+    if (res == VKMD_OK && j.stopped) {
+        fflush(stdout);
+        fprintf(stderr,
+                "vkmd uff scan: stopped by %s: %d of %d conformations scanned and printed, the "
+                "rest not run: scan them again to have them all\n",
+                vkmd_stop_name(j.stopped), j.ev.done, j.n);
+        exit_code = vkmd_stop_exit_code(j.stopped);
     }
     if (ff)
         fclose(ff);

@@ -2,6 +2,7 @@
  * reference one replica at a time, or the device batches of
  * sim/uff_replicas.h. */
 #include "uff_eval.h"
+#include "core/stop.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
 #include "ref/ref_uff_lbfgs.h"
@@ -53,9 +54,13 @@ vkmd_result uff_eval_close(uff_eval *ev)
 }
 
 static vkmd_result run_cpu(const vkmd_uff_terms *const *mols, const vkmd_uff_replica *reps,
-                           int32_t count, vkmd_uff_energy *out_energy, double *const *out_forces)
+                           int32_t count, vkmd_uff_energy *out_energy, double *const *out_forces,
+                           int32_t *done)
 {
-    for (int32_t r = 0; r < count; ++r) {
+    for (int32_t r = 0; r < count; *done = ++r) {
+        if (r > 0 && vkmd_stop_requested())
+            return vkmd_fail(VKMD_ERROR_STOPPED, "UFF replicas: stopped by %s after %d of %d",
+                             vkmd_stop_name(vkmd_stop_requested()), r, count);
         vkmd_result res = vkmd_ref_uff_compute(mols[reps[r].molecule], reps[r].positions,
                                                &out_energy[r], out_forces ? out_forces[r] : NULL);
         if (res != VKMD_OK)
@@ -73,17 +78,25 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
         *out_debug = NULL;
         *out_debug_count = 0;
     }
+    ev->done = 0;
     if (!ev->ctx) {
         if (ev->debug_replica >= 0 && ev->debug_replica < count)
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                              "per-interaction details are computed on a Vulkan device only");
-        return run_cpu(mols, reps, count, out_energy, out_forces);
+        return run_cpu(mols, reps, count, out_energy, out_forces, &ev->done);
     }
     const vkmd_uff_replicas_desc d = {.replicas_per_batch = ev->replicas_per_batch,
                                       .debug = ev->debug_replica >= 0,
                                       .debug_replica = ev->debug_replica};
-    return vkmd_uff_replicas_evaluate(ev->ctx, mols, mol_count, reps, count, &d, out_energy,
-                                      out_forces, out_debug, out_debug_count, &ev->batches);
+    const int32_t before = ev->batches;
+    const vkmd_result res =
+        vkmd_uff_replicas_evaluate(ev->ctx, mols, mol_count, reps, count, &d, out_energy,
+                                   out_forces, out_debug, out_debug_count, &ev->batches);
+    /* Every batch but the last is full. */
+    const int64_t per = ev->replicas_per_batch > 0 ? ev->replicas_per_batch : count;
+    const int64_t made = (int64_t)(ev->batches - before) * per;
+    ev->done = res == VKMD_OK ? count : made < count ? (int32_t)made : count;
+    return res;
 }
 
 vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_params *params,
@@ -113,8 +126,29 @@ vkmd_result uff_eval_relax(const uff_eval *ev, const vkmd_uff_relax_set *set,
         return vkmd_uff_relax_batch(ev->ctx, &set->batch, params, set->start, final, out,
                                     out_checks);
     memcpy(final, set->start, 3 * sizeof *final * (size_t)set->batch.atom_count);
-    for (int32_t r = 0; r < set->replica_count; ++r)
-        VKMD_TRY_RETURN(uff_relax_reference(set->terms_of[set->replica_molecule[r]], params,
-                                            vkmd_uff_relax_set_replica(set, final, r), &out[r]));
+    /* A stop request ends the loop between replicas: the rest keep their
+     * start, reported as not converged after no iteration. */
+    int stopped = 0;
+    for (int32_t r = 0; r < set->replica_count; ++r) {
+        const vkmd_uff_terms *t = set->terms_of[set->replica_molecule[r]];
+        double *x = vkmd_uff_relax_set_replica(set, final, r);
+        stopped = stopped || (r > 0 && vkmd_stop_requested());
+        if (!stopped) {
+            VKMD_TRY_RETURN(uff_relax_reference(t, params, x, &out[r]));
+            continue;
+        }
+        double *f = malloc(3 * sizeof *f * (size_t)t->atom_count);
+        vkmd_uff_energy e;
+        vkmd_result res = f ? vkmd_ref_uff_compute(t, x, &e, f)
+                            : vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "forces of a replica");
+        vkmd_uff_relax_result nr = {.energy_initial = 0, .evaluations = 1};
+        if (res == VKMD_OK) {
+            vkmd_uff_force_norms(f, t->atom_count, &nr.fmax, &nr.frms);
+            nr.energy_initial = nr.energy_final = e.total;
+        }
+        free(f);
+        VKMD_TRY_RETURN(res);
+        out[r] = nr;
+    }
     return VKMD_OK;
 }

@@ -19,6 +19,8 @@ typedef struct uff_eval {
     int32_t replicas_per_batch; /* 0: all replicas of a call in one batch */
     int32_t debug_replica;      /* -1: none; else the replica (0-based) to record details of */
     int32_t batches;            /* dispatches made so far */
+    int32_t done;               /* replicas with results after the last uff_eval_run: all of
+                                   them, or the first ones when it was stopped */
 } uff_eval;
 
 /* Opens the evaluator for `device`: "cpu"; "auto": the best Vulkan device,
@@ -39,8 +41,9 @@ vkmd_result uff_eval_close(uff_eval *ev);
  * ev->debug_replica is one of them, *out_debug receives its records
  * (malloc'd, *out_debug_count of them; free()) computed on the device;
  * both may be NULL otherwise. Errors: VKMD_ERROR_NUMERIC (a non-finite CPU
- * energy), VKMD_ERROR_INVALID_ARGUMENT (debug replica on the CPU), pass and
- * Vulkan errors. */
+ * energy), VKMD_ERROR_INVALID_ARGUMENT (debug replica on the CPU),
+ * VKMD_ERROR_STOPPED (a stop request between batches, or between replicas
+ * on the CPU: the first ev->done have results), pass and Vulkan errors. */
 vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_t mol_count,
                          const vkmd_uff_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
                          double *const *out_forces, vkmd_uff_debug_record **out_debug,

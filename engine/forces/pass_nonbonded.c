@@ -319,8 +319,8 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         periodic ? view.cluster_capacity : vkmd_vk_div_up(n, VKMD_NL_CLUSTER_SIZE);
     p->pair_groups = cap_groups(ctx, clusters * split, use_wg / VKMD_NL_CLUSTER_SIZE);
     vkmd_log_debug("nonbonded pass: %s, %u atoms, %u groups of %u (tiles split %u), LJ %s",
-                   periodic ? "cluster-pair tiles" : "all-pairs tiles", n, p->pair_groups, use_wg, split,
-                   p->lj_table ? "table by type pair" : "Lorentz-Berthelot factors");
+                   periodic ? "cluster-pair tiles" : "all-pairs tiles", n, p->pair_groups, use_wg,
+                   split, p->lj_table ? "table by type pair" : "Lorentz-Berthelot factors");
     *out_pass = p;
     p = NULL;
 cleanup:

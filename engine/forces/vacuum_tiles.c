@@ -44,8 +44,7 @@ static int cmp_u32(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-vkmd_result vkmd_vacuum_tiles_build(const vkmd_system *sys, uint32_t **out_data,
-                                    size_t *out_words)
+vkmd_result vkmd_vacuum_tiles_build(const vkmd_system *sys, uint32_t **out_data, size_t *out_words)
 {
     *out_data = NULL;
     *out_words = 0;

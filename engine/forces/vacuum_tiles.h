@@ -30,7 +30,6 @@ uint32_t vkmd_vacuum_tile_count(uint32_t ci, uint32_t nc);
  * *out_data is malloc'd (free()), *out_words its length. Errors:
  * VKMD_ERROR_OUT_OF_MEMORY, VKMD_ERROR_INVALID_ARGUMENT (an exclusion
  * naming an atom out of range or itself). */
-vkmd_result vkmd_vacuum_tiles_build(const vkmd_system *sys, uint32_t **out_data,
-                                    size_t *out_words);
+vkmd_result vkmd_vacuum_tiles_build(const vkmd_system *sys, uint32_t **out_data, size_t *out_words);
 
 #endif

@@ -151,9 +151,10 @@ double vkmd_md_temperature(const vkmd_md *md);
  * DHFR in about 0.2 ms and a million atoms in about 7 ms: 50-step batches up
  * to 335,000 atoms, 16 steps, about 0.1 s, at a million; a batch never ends
  * for the host's sake where it need not), and on a CPU device (lavapipe,
- * about 20 us per atom-step on one core: 0.17 s). */
+ * 11-17 us per atom-step on one core: at most 0.28 s; water:216 takes
+ * 16-step batches, whose fixed cost, about 8 dispatches, adds 0.5 a step). */
 #define VKMD_MD_BATCH_ATOM_STEPS     (1 << 25)
-#define VKMD_MD_BATCH_ATOM_STEPS_CPU 8192
+#define VKMD_MD_BATCH_ATOM_STEPS_CPU 16384
 
 /* The steps of one batch of `atom_count` atoms on `ctx` at most: a power
  * of two within the budget above, at least 1 (the minimiser's iterations

@@ -1,5 +1,6 @@
 /* Batched UFF evaluation of many replicas on a device (see uff_replicas.h). */
 #include "sim/uff_replicas.h"
+#include "core/stop.h"
 #include "forces/pass_uff.h"
 #include "system/uff_batch.h"
 
@@ -36,6 +37,11 @@ vkmd_result vkmd_uff_replicas_evaluate(vkmd_vk_context *ctx, const vkmd_uff_term
     }
     for (int32_t start = 0; start < count; start += per) {
         const int32_t n = count - start < per ? count - start : per;
+        if (start > 0 && vkmd_stop_requested()) {
+            res = vkmd_fail(VKMD_ERROR_STOPPED, "UFF replicas: stopped by %s after %d of %d",
+                            vkmd_stop_name(vkmd_stop_requested()), start, count);
+            goto cleanup;
+        }
         for (int32_t i = 0; i < n; ++i)
             which[i] = reps[start + i].molecule;
         const int debug_here = debug_replica >= start && debug_replica < start + n;

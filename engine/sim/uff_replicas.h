@@ -27,8 +27,11 @@ typedef struct vkmd_uff_replicas_desc {
  * desc->debug and a debug replica among them, *out_debug receives its
  * records (malloc'd, *out_debug_count of them; free()); out_debug may be
  * NULL otherwise. *out_batches (may be NULL) is increased by the dispatches
- * made. Errors: VKMD_ERROR_OUT_OF_MEMORY, pass and Vulkan errors; nothing
- * is returned in *out_debug on failure. */
+ * made. A stop request (core/stop.h) seen between two batches returns
+ * VKMD_ERROR_STOPPED: the replicas of the batches made (each full, of
+ * replicas_per_batch) hold their results, the rest none. Errors:
+ * VKMD_ERROR_OUT_OF_MEMORY, pass and Vulkan errors; nothing is returned in
+ * *out_debug on failure. */
 vkmd_result vkmd_uff_replicas_evaluate(vkmd_vk_context *ctx, const vkmd_uff_terms *const *mols,
                                        int32_t mol_count, const vkmd_uff_replica *reps,
                                        int32_t count, const vkmd_uff_replicas_desc *desc,

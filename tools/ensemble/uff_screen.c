@@ -23,6 +23,7 @@
  * writes. */
 #include "uff_screen.h"
 #include "core/options.h"
+#include "core/stop.h"
 #include "core/json_write.h"
 #include "io/uff_library_report.h"
 #include "io/uff_record_setup.h"
@@ -206,7 +207,7 @@ static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *r
  * type, in batches of --replicas replicas on the device or on the CPU
  * reference; a record it cannot type gets its error. */
 static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
-                            int32_t hi, FILE *js, int32_t *out_failed)
+                            int32_t hi, FILE *js, int32_t *out_failed, int32_t *out_unrun)
 {
     const int32_t nm = hi - lo;
     vkmd_uff_record_setup set;
@@ -222,15 +223,28 @@ static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *re
             reps[nr++] = (vkmd_uff_replica){k, vkmd_uff_molecule_conformer(&recs[lo + k], c)};
     ev->replicas_per_batch = s->replicas;
     ev->debug_replica = -1;
-    if (res == VKMD_OK && nr > 0)
+    int32_t done = nr;
+    if (res == VKMD_OK && nr > 0) {
         res = uff_eval_run(ev, set.terms_of, nm, reps, nr, e, NULL, NULL, NULL);
+        if (res == VKMD_ERROR_STOPPED && vkmd_stop_requested()) {
+            done = ev->done; /* the records scanned whole are written, the rest marked */
+            res = VKMD_OK;
+        }
+    }
     for (int32_t k = 0, r = 0; res == VKMD_OK && k < nm; ++k) {
         char msg[400];
-        snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(set.result[k]), set.error[k]);
-        *out_failed += set.result[k] != VKMD_OK;
+        const int typed = set.result[k] == VKMD_OK;
+        const int scanned = !typed || r + recs[lo + k].conformer_count <= done;
+        if (scanned)
+            snprintf(msg, sizeof msg, "%s: %s", vkmd_result_str(set.result[k]), set.error[k]);
+        else
+            snprintf(msg, sizeof msg, "%s: not scanned: the screen was stopped by %s",
+                     vkmd_result_str(VKMD_ERROR_STOPPED), vkmd_stop_name(vkmd_stop_requested()));
+        *out_failed += !typed;
+        *out_unrun += !scanned;
         vkmd_uff_library_write_energies(js, &recs[lo + k], lo + k + 1,
-                                        set.result[k] == VKMD_OK ? e + r : NULL, msg);
-        r += set.result[k] == VKMD_OK ? recs[lo + k].conformer_count : 0;
+                                        typed && scanned ? e + r : NULL, msg);
+        r += typed ? recs[lo + k].conformer_count : 0;
     }
     vkmd_uff_record_setup_free(&set);
     free(reps);
@@ -257,8 +271,11 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
             fprintf(stderr, "vkmd-mpi uff: %s: %s\n", vkmd_result_str(res), vkmd_last_error());
         return 2;
     }
+    /* A signal ends each rank's work where it is (scan: between batches;
+     * relax: between host checks); what was done is written. */
+    (void)vkmd_stop_catch_signals();
     vkmd_uff_molecule *recs = NULL;
-    int32_t count = 0, failed = 0;
+    int32_t count = 0, failed = 0, unrun = 0;
     uff_eval ev = {0};
     char device[256] = "cpu", *text = NULL, *sdf_text = NULL;
     size_t len = 0, sdf_len = 0;
@@ -277,7 +294,7 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
     const int32_t hi = (int32_t)((int64_t)count * (s.rank + 1) / s.size);
     if (res == VKMD_OK)
         res = s.relax ? run_relax(&s, &ev, recs, lo, hi, sdf, js, &failed)
-                      : run_scan(&s, &ev, recs, lo, hi, js, &failed);
+                      : run_scan(&s, &ev, recs, lo, hi, js, &failed, &unrun);
     if (res == VKMD_OK && ev.ctx)
         res = uff_eval_close(&ev);
     if (js)
@@ -288,9 +305,13 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
         fprintf(stderr, "vkmd-mpi uff %s: rank %d: %s: %s\n", argv[1], s.rank, vkmd_result_str(res),
                 vkmd_last_error());
     /* Everyone learns whether anyone failed before anything is written. */
-    int bad = res != VKMD_OK, any_bad = 0, all_failed = 0;
+    int bad = res != VKMD_OK, any_bad = 0, all_failed = 0, all_unrun = 0;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
     MPI_Reduce(&failed, &all_failed, 1, MPI_INT, MPI_SUM, 0, comm);
+    MPI_Reduce(&unrun, &all_unrun, 1, MPI_INT, MPI_SUM, 0, comm);
+    /* A stop on any rank: the exit status and line of the first signal seen. */
+    int why = vkmd_stop_requested(), stop_code = why ? vkmd_stop_exit_code(why) : 0, any_stop = 0;
+    MPI_Allreduce(&stop_code, &any_stop, 1, MPI_INT, MPI_MAX, comm);
     int exit_code = 1;
     if (!any_bad) {
         char head[1024];
@@ -331,6 +352,20 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
                        s.relax && s.json_out ? s.json_out : "");
         }
         exit_code = w == VKMD_OK ? 0 : 1;
+        if (exit_code == 0 && any_stop) {
+            const char *sig = any_stop == 143 ? "SIGTERM" : "SIGINT or a stop request";
+            if (s.rank == 0 && s.relax)
+                fprintf(stderr,
+                        "vkmd-mpi uff relax: stopped by %s: every structure written to %s where "
+                        "it stopped (CONVERGED 0 unless done); relax that file again to go on\n",
+                        sig, s.out);
+            else if (s.rank == 0)
+                fprintf(stderr,
+                        "vkmd-mpi uff scan: stopped by %s: %d molecule(s) not scanned, marked "
+                        "\"not scanned\" in %s; scan again to have them all\n",
+                        sig, all_unrun, s.out);
+            exit_code = any_stop;
+        }
         MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
     }
     uff_eval_close(&ev);
