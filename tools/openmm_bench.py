@@ -5,7 +5,8 @@ The box is vkmd's own: pass the PDB that `vkmd run water:N --steps 0 --out DIR`
 writes (DIR/final.pdb, TIP3P waters with CRYST1), or an AMBER prmtop with its
 .inpcrd beside it (e.g. the DHFR benchmark system). Settings as `vkmd bench`:
 PME, 9 A cutoff, Ewald tolerance 5e-4, bonds to H constrained, rigid water,
-Langevin middle 300 K 1/ps, 4 fs with hydrogen masses 1.5 amu or 2 fs; 50
+Langevin middle 300 K 1/ps, 4 fs with hydrogen masses 1.5 amu or 2 fs (a
+prmtop without a box: no cutoff, every pair, as vkmd in vacuum); 50
 minimiser iterations, 100 warm-up steps, then STEPS timed steps.
 
 usage: /usr/bin/python3 tools/openmm_bench.py BOX.pdb|SYSTEM.prmtop [--dt 4|2] [--steps N]
@@ -41,6 +42,9 @@ def main():
         pdb = app.AmberInpcrdFile(a.pdb[:-len(".prmtop")] + ".inpcrd")
         prmtop = app.AmberPrmtopFile(a.pdb)
         topology = prmtop.topology
+        if topology.getPeriodicBoxVectors() is None:  # vacuum: every pair, as vkmd
+            del opts["ewaldErrorTolerance"], opts["nonbondedCutoff"]
+            opts["nonbondedMethod"] = app.NoCutoff
         system = prmtop.createSystem(**opts)
     else:
         pdb = app.PDBFile(a.pdb)
