@@ -9,7 +9,9 @@
 #      velocities and box, final.chk, final.pdb) are written, and `vkmd run
 #      --coords final.rst7` (and final.chk) starts from the final box;
 #   3. a vacuum system, a mask that selects nothing and a bad value are
-#      refused with clear messages.
+#      refused with clear messages;
+#   4. SIGTERM in the density stage and SIGINT in the minimisation stop it
+#      within 5 s with 143 / 130 and one line; what it wrote continues.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args cli_equilibrate "$@"
 data=$src/data
@@ -68,6 +70,59 @@ for start in final.rst7 final.chk; do
     else bad "run from $start: box $got, final.rst7 has $box"; fi
   else bad "vkmd run --coords $start: $(tail -3 "$scratch/r.log")"; fi
 done
+
+# 4. A stop request in each kind of stage (engine/run/equilibrate.h): SIGTERM
+# at a seeded moment once the density stage reports (the checkpoint holds
+# its step; vkmd run --coords continues from it), SIGINT in the
+# minimisation (its structure written, not converged, and loadable). Each
+# exits within 5 s (printed) with 143 / 130 and one line.
+RANDOM=${VKMD_STOP_SEED:-1}
+long=(--heat-ps 0.2 --heat-increments 2 --density-ps 40 --taper-stages 2 --release-ps 40
+  --report-every 25 --seed 4 --precision single)
+stop_check() { # pid signal code pattern log
+  local t0 rc dt_ms
+  t0=$(date +%s%N)
+  kill -$2 $1
+  wait $1
+  rc=$?
+  dt_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "  $5: $2; exited $rc after $dt_ms ms"
+  [ $dt_ms -le 5000 ] && ok "exit within 5 s of $2 ($dt_ms ms)" || bad "$dt_ms ms after $2"
+  [ $rc = "$3" ] && ok "exit $rc" || bad "exit $rc, expected $3: $(tail -3 "$5")"
+  if grep -q "$4" "$5"; then ok "$(grep -m1 -o "$4.*" "$5")"; else bad "no line '$4': $(tail -3 "$5")"; fi
+}
+"$vkmd" equilibrate "$data/water_nacl.prmtop" "${sys[@]}" --restrain ':NA,CL' "${long[@]}" \
+  --min-iterations 200 --out "$scratch/st" >"$scratch/st.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 6000); do
+  grep -q '^density,' "$scratch/st/equilibrate.csv" 2>/dev/null && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.02
+done
+sleep "$(printf '0.%03d' $((RANDOM % 500)))"
+if kill -0 $pid 2>/dev/null; then
+  stop_check $pid TERM 143 "vkmd equilibrate: stopped by SIGTERM at step [0-9]* (density" "$scratch/st.log"
+  if "$vkmd" run "$data/water_nacl.prmtop" --coords "$scratch/st/checkpoint.chk" --no-window \
+    --steps 20 --report-every 10 --out "$scratch/st_run" >"$scratch/st_run.log" 2>&1; then
+    ok "vkmd run --coords checkpoint.chk continues the stopped equilibration"
+  else bad "run from the stopped equilibration: $(tail -3 "$scratch/st_run.log")"; fi
+else bad "equilibrate ended before the density stage's SIGTERM: $(tail -3 "$scratch/st.log")"; fi
+"$vkmd" equilibrate "$data/water_nacl.prmtop" "${sys[@]}" --restrain ':NA,CL' "${long[@]}" \
+  --min-iterations 100000 --min-tol 1e-6 --out "$scratch/sm" >"$scratch/sm.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 6000); do # the stage's row comes at its end: wait for the file
+  [ -f "$scratch/sm/equilibrate.csv" ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.02
+done
+sleep "$(printf '%d.%03d' $((1 + RANDOM % 2)) $((RANDOM % 1000)))"
+if kill -0 $pid 2>/dev/null; then
+  stop_check $pid INT 130 "vkmd equilibrate: stopped by SIGINT in the minimisation" "$scratch/sm.log"
+  part=$(grep -o 'continue with the same options and --coords [^ ]*' "$scratch/sm.log" | awk '{print $NF}')
+  if [ -s "$part" ] && "$vkmd" energy "$data/water_nacl.prmtop" --coords "$part" >/dev/null 2>&1; then
+    ok "the stopped minimisation's structure loads ($part)"
+  else bad "stopped minimisation: structure '$part'"; fi
+else bad "equilibrate ended before the minimisation's SIGINT: $(tail -3 "$scratch/sm.log")"; fi
 
 # 3. Refusals.
 refuse() { # what expected args...
