@@ -110,8 +110,8 @@ else bad "equilibrate ended before the density stage's SIGTERM: $(tail -3 "$scra
 "$vkmd" equilibrate "$data/water_nacl.prmtop" "${sys[@]}" --restrain ':NA,CL' "${long[@]}" \
   --min-iterations 100000 --min-tol 1e-6 --out "$scratch/sm" >"$scratch/sm.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 6000); do # the stage's row comes at its end: wait for the file
-  [ -f "$scratch/sm/equilibrate.csv" ] && break
+for _ in $(seq 1 6000); do # the stage's row comes at its end: wait for the MD's set-up line
+  grep -q 'vkmd equilibrate: step: ' "$scratch/sm.log" 2>/dev/null && break
   kill -0 $pid 2>/dev/null || break
   sleep 0.02
 done

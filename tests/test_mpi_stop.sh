@@ -51,13 +51,15 @@ else bad "--restart: $(tail -3 "$scratch/restart.log")"; fi
 # record of 40,000 conformations, all on rank 0, one replica per
 # dispatch): mpirun exits 143 within 5 s with one stop line, and the JSON is
 # written, the record unscanned marked "not scanned".
-/usr/bin/python3 - "$scratch/confs.xyz" <<'PY' || bad "could not write the conformations"
+nconf=40000 # fewer in the sanitizer build, whose host code is slower
+[ "${VKMD_TEST_QUICK:-0}" = 1 ] && nconf=10000
+/usr/bin/python3 - "$scratch/confs.xyz" $nconf <<'PY' || bad "could not write the conformations"
 import random, sys
 atoms = [("O", 0.8477, -0.5094, -0.0433), ("C", -0.4666, -0.0602, 0.0396),
          ("O", -0.6958, 1.1749, -0.0329), ("H", 1.5921, 0.1602, -0.1278), ("H", -1.2774, -0.7655, 0.1644)]
 random.seed(7)
 with open(sys.argv[1], "w") as f:
-    for k in range(40000):
+    for k in range(int(sys.argv[-1])):
         f.write("5\nformic acid %d\n" % (k + 1))
         for el, *x in atoms:
             f.write("%s %.5f %.5f %.5f\n" % (el, *(c + random.uniform(-0.05, 0.05) for c in x)))

@@ -141,7 +141,7 @@ vkmd_result vkmd_xyz_read(const char *path, vkmd_uff_molecule *out)
     vkmd_result res = vkmd_text_read(path, &t);
     if (res != VKMD_OK)
         return res;
-    int32_t frames = 0, l = 0;
+    int32_t frames = 0, l = 0, cap = 1; /* conformers out->positions holds room for */
     vkmd_uff_molecule frame;
     memset(&frame, 0, sizeof frame);
     while (l < t.line_count) {
@@ -223,8 +223,24 @@ vkmd_result vkmd_xyz_read(const char *path, vkmd_uff_molecule *out)
                                 vkmd_element_symbol(out->z[diff]));
                 goto cleanup;
             }
-            if ((res = vkmd_uff_molecule_add_conformers(out, &frame)) != VKMD_OK)
-                goto cleanup;
+            /* Frame 1's atoms and charges (none in XYZ) and no bonds yet: append
+             * the coordinates, the array grown geometrically so that a file of
+             * many frames loads in linear time (a realloc per frame copied the
+             * whole array each time where realloc cannot grow in place). */
+            const size_t per = 3 * (size_t)out->atom_count;
+            if (out->conformer_count == cap) {
+                double *p = realloc(out->positions, 2 * (size_t)cap * per * sizeof *p);
+                if (!p) {
+                    res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: no memory for %d conformers",
+                                    path, 2 * cap);
+                    goto cleanup;
+                }
+                out->positions = p;
+                cap *= 2;
+            }
+            memcpy(out->positions + (size_t)out->conformer_count * per, frame.positions,
+                   per * sizeof *frame.positions);
+            ++out->conformer_count;
             vkmd_uff_molecule_destroy(&frame);
         }
         memset(&frame, 0, sizeof frame);
@@ -235,6 +251,12 @@ vkmd_result vkmd_xyz_read(const char *path, vkmd_uff_molecule *out)
         res = vkmd_fail(VKMD_ERROR_PARSE, "%s:1: the file is empty (expected an XYZ atom count)",
                         path);
         goto cleanup;
+    }
+    if (cap > out->conformer_count) { /* exactly sized, as every molecule's array */
+        double *p =
+            realloc(out->positions, 3 * (size_t)out->atom_count * out->conformer_count * sizeof *p);
+        if (p)
+            out->positions = p;
     }
     if ((res = vkmd_xyz_perceive_bonds(out, path)) != VKMD_OK)
         goto cleanup;
