@@ -7,8 +7,10 @@
 #include <string.h>
 
 static volatile sig_atomic_t stop_why = 0;
-static _Atomic(vkmd_stop_callback_fn) callback = NULL;
-static void *_Atomic callback_user = NULL;
+/* Static storage starts as null pointers (clang rejects NULL as an atomic
+ * pointer's initializer). */
+static _Atomic(vkmd_stop_callback_fn) callback;
+static void *_Atomic callback_user;
 
 void vkmd_stop_request(int why)
 {
