@@ -40,6 +40,21 @@ cli_skip_without_device() { # stderr_file [name]
   fi
 }
 
+# Sends signal $2 to process $1, waits for it and checks its exit: within 5 s
+# (the time is printed), code $3, a line matching $4 in log $5 (the stop tests).
+cli_signal_check() { # pid signal code pattern log
+  local t0 rc dt_ms
+  t0=$(date +%s%N)
+  kill -$2 $1
+  wait $1
+  rc=$?
+  dt_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "  $5: $2; exited $rc after $dt_ms ms"
+  [ $dt_ms -le 5000 ] && ok "exit within 5 s of $2 ($dt_ms ms)" || bad "$dt_ms ms after $2"
+  [ $rc = "$3" ] && ok "exit $rc" || bad "exit $rc, expected $3: $(tail -3 "$5")"
+  if grep -q "$4" "$5"; then ok "$(grep -m1 -o "$4.*" "$5")"; else bad "no line '$4': $(tail -3 "$5")"; fi
+}
+
 # The last line of a test: the counts, PASS or FAIL NAME, the exit status.
 cli_finish() { # name
   echo "$checks checks, $fail failed"

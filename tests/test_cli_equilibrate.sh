@@ -79,18 +79,6 @@ done
 RANDOM=${VKMD_STOP_SEED:-1}
 long=(--heat-ps 0.2 --heat-increments 2 --density-ps 40 --taper-stages 2 --release-ps 40
   --report-every 25 --seed 4 --precision single)
-stop_check() { # pid signal code pattern log
-  local t0 rc dt_ms
-  t0=$(date +%s%N)
-  kill -$2 $1
-  wait $1
-  rc=$?
-  dt_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  echo "  $5: $2; exited $rc after $dt_ms ms"
-  [ $dt_ms -le 5000 ] && ok "exit within 5 s of $2 ($dt_ms ms)" || bad "$dt_ms ms after $2"
-  [ $rc = "$3" ] && ok "exit $rc" || bad "exit $rc, expected $3: $(tail -3 "$5")"
-  if grep -q "$4" "$5"; then ok "$(grep -m1 -o "$4.*" "$5")"; else bad "no line '$4': $(tail -3 "$5")"; fi
-}
 "$vkmd" equilibrate "$data/water_nacl.prmtop" "${sys[@]}" --restrain ':NA,CL' "${long[@]}" \
   --min-iterations 200 --out "$scratch/st" >"$scratch/st.log" 2>&1 &
 pid=$!
@@ -101,7 +89,7 @@ for _ in $(seq 1 6000); do
 done
 sleep "$(printf '0.%03d' $((RANDOM % 500)))"
 if kill -0 $pid 2>/dev/null; then
-  stop_check $pid TERM 143 "vkmd equilibrate: stopped by SIGTERM at step [0-9]* (density" "$scratch/st.log"
+  cli_signal_check $pid TERM 143 "vkmd equilibrate: stopped by SIGTERM at step [0-9]* (density" "$scratch/st.log"
   if "$vkmd" run "$data/water_nacl.prmtop" --coords "$scratch/st/checkpoint.chk" --no-window \
     --steps 20 --report-every 10 --out "$scratch/st_run" >"$scratch/st_run.log" 2>&1; then
     ok "vkmd run --coords checkpoint.chk continues the stopped equilibration"
@@ -117,7 +105,7 @@ for _ in $(seq 1 6000); do # the stage's row comes at its end: wait for the MD's
 done
 sleep "$(printf '%d.%03d' $((1 + RANDOM % 2)) $((RANDOM % 1000)))"
 if kill -0 $pid 2>/dev/null; then
-  stop_check $pid INT 130 "vkmd equilibrate: stopped by SIGINT in the minimisation" "$scratch/sm.log"
+  cli_signal_check $pid INT 130 "vkmd equilibrate: stopped by SIGINT in the minimisation" "$scratch/sm.log"
   part=$(grep -o 'continue with the same options and --coords [^ ]*' "$scratch/sm.log" | awk '{print $NF}')
   if [ -s "$part" ] && "$vkmd" energy "$data/water_nacl.prmtop" --coords "$part" >/dev/null 2>&1; then
     ok "the stopped minimisation's structure loads ($part)"

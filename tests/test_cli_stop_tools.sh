@@ -16,19 +16,6 @@
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args cli_stop_tools "$@"
 RANDOM=${VKMD_STOP_SEED:-1}
-# Exit of process $1 after signal $2: within 5 s, code $3, a line matching $4 in log $5.
-signal_and_check() { # pid signal code pattern log
-  local t0 rc dt_ms
-  t0=$(date +%s%N)
-  kill -$2 $1
-  wait $1
-  rc=$?
-  dt_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  echo "  $5: $2; exited $rc after $dt_ms ms"
-  [ $dt_ms -le 5000 ] && ok "exit within 5 s of $2 ($dt_ms ms)" || bad "$dt_ms ms after $2"
-  [ $rc = "$3" ] && ok "exit $rc" || bad "exit $rc, expected $3: $(tail -3 "$5")"
-  if grep -q "$4" "$5"; then ok "$(grep -m1 -o "$4.*" "$5")"; else bad "no line '$4': $(tail -3 "$5")"; fi
-}
 
 # 1. vkmd uff relax.
 mol=$scratch/pen.sdf
@@ -42,7 +29,7 @@ if ! kill -0 $pid 2>/dev/null; then
   cli_skip_without_device "$scratch/relax.log" test_cli_stop_tools
   bad "uff relax ended before the signal: $(tail -3 "$scratch/relax.log")"
 fi
-signal_and_check $pid TERM 143 "vkmd uff relax: stopped by SIGTERM" "$scratch/relax.log"
+cli_signal_check $pid TERM 143 "vkmd uff relax: stopped by SIGTERM" "$scratch/relax.log"
 n=$(grep -c '^\$\$\$\$' "$out" 2>/dev/null)
 [ "$n" = 64 ] && ok "uff relax: 64 replicas written where they stopped" || bad "uff relax: $n records"
 grep -q -A1 '<CONVERGED>' "$out" && ok "uff relax: each marked CONVERGED 0/1" || bad "no CONVERGED items"
@@ -55,7 +42,7 @@ else bad "uff relax from the partial SDF: $(tail -3 "$scratch/more.log")"; fi
   >"$scratch/md.log" 2>&1 &
 pid=$!
 sleep "$(printf '1.%03d' $((RANDOM % 1000)))"
-signal_and_check $pid INT 130 "vkmd uff md: stopped by SIGINT after [0-9]* steps" "$scratch/md.log"
+cli_signal_check $pid INT 130 "vkmd uff md: stopped by SIGINT after [0-9]* steps" "$scratch/md.log"
 [ "$(grep -c '^\$\$\$\$' "$scratch/md.sdf" 2>/dev/null)" = 64 ] && ok "uff md: 64 replicas written" ||
   bad "uff md: no output"
 
@@ -84,7 +71,7 @@ done
 # Past the second run's set-up (its pipelines are built without a poll):
 # in its minimisation, warm-up or steps.
 sleep "$(printf '%d.%03d' $((2 + RANDOM % 2)) $((RANDOM % 1000)))"
-signal_and_check $pid INT 130 "vkmd bench: stopped by SIGINT after 1 run" "$scratch/bench.log"
+cli_signal_check $pid INT 130 "vkmd bench: stopped by SIGINT after 1 run" "$scratch/bench.log"
 [ "$(grep -c '^water:216  *648  *2  *200 ' "$scratch/bench.log")" = 1 ] &&
   ok "bench: the finished run's row printed" || bad "bench: no row: $(tail -5 "$scratch/bench.log")"
 
@@ -109,7 +96,7 @@ PY
   2>"$scratch/scan.err" &
 pid=$!
 sleep "$(printf '0.%03d' $((300 + RANDOM % 600)))"
-signal_and_check $pid TERM 143 "vkmd uff scan: stopped by SIGTERM: [0-9]* of $nconf" "$scratch/scan.err"
+cli_signal_check $pid TERM 143 "vkmd uff scan: stopped by SIGTERM: [0-9]* of $nconf" "$scratch/scan.err"
 rows=$(grep -cE '^ +[0-9]+ +-?[0-9.]+ ' "$scratch/scan.log")
 said=$(grep -o 'SIGTERM: [0-9]* of' "$scratch/scan.err" | grep -o '[0-9][0-9]*')
 if [ -n "$said" ] && [ "$rows" = "$said" ] && [ "$rows" -gt 0 ] && [ "$rows" -lt $nconf ] &&
