@@ -20,8 +20,10 @@
  *
  * fp16 LJ is chosen only when it measures at least 10 % faster, a margin
  * well beyond timing noise, so that the same command on the same device
- * keeps its choice; on a CPU device (lavapipe), which emulates fp16 in
- * fp32, it is timed for the report but never chosen.
+ * keeps its choice. A CPU device (lavapipe) emulates fp16 in fp32, so it
+ * is never chosen there and nothing is calibrated: the choice is mixed
+ * with fp32 LJ and no timings (`vkmd bench --precision all` times the
+ * modes side by side).
  *
  * Every command prints the choice and the timings (text and JSON); a
  * restart reuses the checkpoint's choice. The options that name positions
