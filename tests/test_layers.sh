@@ -144,8 +144,8 @@ for m in "${modules[@]}"; do
 done
 
 # The cases the layers exist for, named (when both modules exist).
-for pair in forces:sim/md.h io:forces/forcefield.h ref:forces/forcefield.h ref:sim/md.h \
-  sim:run/ maths:vk/context.h system:io/load.h; do
+for pair in forces:sim/md.h io:forces/forcefield.h ref:forces/forcefield.h ref:sim/md.h run:ref/ \
+  api:eval/ sim:run/ maths:vk/context.h system:io/load.h; do
   m=${pair%%:*} h=${pair#*:}
   [ "${h%/}" != "$h" ] && h=$(first_header "${h%/}") # "module/": any header of it
   if [ ! -d "$build/layers/$m" ] || [ -z "$h" ] || [ ! -f "$root/engine/$h" ]; then

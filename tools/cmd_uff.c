@@ -12,6 +12,7 @@
  * periodic substrate (engine/io/uff_surface_setup.h), evaluated on the same
  * device or the CPU reference. Typing and terms follow RDKit 2022.09's UFF. */
 #include "core/json_write.h"
+#include "eval/uff_eval.h"
 #include "core/options.h"
 #include "core/stop.h"
 #include "cmd_uff_relax.h"
@@ -21,15 +22,10 @@
 #include "io/uff_energy_report.h"
 #include "io/uff_forces_file.h"
 #include "io/uff_load.h"
-#include "io/uff_surface_io.h"
 #include "io/uff_surface_setup.h"
-#include "ref/ref_uff_surface.h"
-#include "forces/pass_uff_surface.h"
-#include "sim/uff_surface_eval.h"
 #include "io/uff_record_setup.h"
 #include "system/uff_terms.h"
 #include "sim/uff_debug_write.h"
-#include "uff_eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,69 +95,17 @@ static void uff_surface_usage(FILE *out)
             "  --height A           lowest atom this far above the top layer (default 3.0)\n");
 }
 
-/* Evaluates the surface for `count` replicas (types[m], mols[m] of
- * molecule m; reps as uff_eval_run) on ev's device (ev->ctx) or the CPU
- * reference. Replica coordinates are translated in z so that their lowest
- * atom is at the requested height (x, y kept). Surface forces are ADDED to
- * forces[r] (entries may be NULL). out_energy [count] kcal/mol, out_below
- * [count] atoms below the grid; *out_desc a one-line description. */
-static vkmd_result uff_surface_run(const uff_surface_request *req, const uff_eval *ev,
-                                   const vkmd_uff_typing *const *types,
-                                   const vkmd_uff_terms *const *mols, int32_t mol_count,
-                                   const vkmd_uff_replica *reps, int32_t count,
-                                   double *const *forces, double *out_energy, int32_t *out_below,
-                                   char *out_desc, size_t desc_size)
+/* The surface setup of the --surface options (engine/eval/uff_eval.h
+ * evaluates it on the device or the CPU reference). */
+static vkmd_uff_surface_setup_desc uff_surface_desc(const uff_surface_request *req)
 {
-    vkmd_result res = VKMD_OK;
-    const vkmd_uff_surface_setup_desc sd = {
+    return (vkmd_uff_surface_setup_desc){
         .spec = req->spec,
         .form = req->form,
         .grid = req->mode == 1 || (req->mode < 0 && (req->load_grid || req->save_grid)),
         .spacing_a = req->spacing,
         .load_grid = req->load_grid,
         .height_a = req->height > 0 ? req->height : SURFACE_DEFAULT_HEIGHT};
-    vkmd_uff_surface_setup s;
-    double *f = NULL;
-    VKMD_TRY(vkmd_uff_surface_setup_build(&sd, types, mol_count, reps, count, &s));
-    const vkmd_uff_surface_replicas *placed = &s.placed;
-    f = calloc(3 * (size_t)(placed->atom_count > 0 ? placed->atom_count : 1), sizeof *f);
-    if (!f)
-        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
-    if (sd.grid && !req->load_grid) {
-        if (ev->ctx) {
-            VKMD_TRY(vkmd_pass_uff_surface_grid_compute(ev->ctx, &s.surf, &s.grid));
-        } else {
-            ref_uff_surface_grid_values(&s.surf, &s.grid);
-            VKMD_TRY(vkmd_uff_surface_grid_prefilter(&s.grid));
-        }
-    }
-    if (req->save_grid)
-        VKMD_TRY(vkmd_uff_surface_grid_save(req->save_grid, &s.grid));
-    if (ev->ctx) {
-        VKMD_TRY(vkmd_uff_surface_evaluate(ev->ctx, &s.surf, sd.grid ? &s.grid : NULL, mols,
-                                           mol_count, reps, placed, f, out_energy, out_below));
-    } else {
-        for (int32_t r = 0; r < count; ++r) {
-            const int32_t n = types[reps[r].molecule]->atom_count;
-            const size_t o = (size_t)placed->offset[r];
-            const int32_t *channel = placed->channel;
-            const double *xyz = placed->xyz;
-            out_below[r] = 0;
-            out_energy[r] =
-                sd.grid ? ref_uff_surface_grid(&s.grid, channel + o, n, xyz + 3 * o, f + 3 * o,
-                                               &out_below[r])
-                        : ref_uff_surface_direct(&s.surf, channel + o, n, xyz + 3 * o, f + 3 * o);
-        }
-    }
-    for (int32_t r = 0; r < count; ++r)
-        if (forces && forces[r])
-            for (int32_t i = 0; i < 3 * types[reps[r].molecule]->atom_count; ++i)
-                forces[r][i] += f[3 * (size_t)placed->offset[r] + i];
-    vkmd_uff_surface_setup_describe(&s, &sd, out_desc, desc_size);
-cleanup:
-    free(f);
-    vkmd_uff_surface_setup_free(&s);
-    return res;
 }
 
 static void usage(FILE *out)
@@ -279,7 +223,7 @@ static vkmd_result close_outputs(const uff_request *req, FILE **ff)
 }
 
 /* The debug section after the results: text table or a JSON member. */
-static void print_debug(const uff_request *req, const uff_eval *ev, const char *what,
+static void print_debug(const uff_request *req, const vkmd_uff_eval *ev, const char *what,
                         const vkmd_uff_debug_record *dbg, int32_t count,
                         char (*labels)[VKMD_UFF_LABEL_MAX])
 {
@@ -301,7 +245,7 @@ typedef struct uff_job {
     vkmd_uff_molecule *recs, *confs; /* confs: scan only */
     int32_t count, nconf, n;         /* records, conformation records, replicas */
     vkmd_uff_record_setup setup;
-    uff_eval ev;
+    vkmd_uff_eval ev;
     vkmd_uff_replica *reps;
     vkmd_uff_energy *energy;
     double *force_data, **forces; /* scan: only with --forces */
@@ -366,11 +310,11 @@ static vkmd_result evaluate(const uff_request *req, uff_job *j)
     if (!j->energy || ((!req->scan || req->forces_path) && (!j->forces || !j->force_data)))
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d %s", j->n,
                          req->scan ? "conformations" : "conformers");
-    VKMD_TRY_RETURN(uff_eval_open(req->device, &j->ev));
+    VKMD_TRY_RETURN(vkmd_uff_eval_open(req->device, &j->ev));
     j->ev.replicas_per_batch = req->replicas || !req->scan ? req->replicas : SCAN_DEFAULT_REPLICAS;
     j->ev.debug_replica = req->debug_replica - 1;
-    const vkmd_result res = uff_eval_run(&j->ev, j->setup.terms_of, j->count, j->reps, j->n,
-                                         j->energy, j->forces, &j->dbg, &j->dbg_count);
+    const vkmd_result res = vkmd_uff_eval_run(&j->ev, j->setup.terms_of, j->count, j->reps, j->n,
+                                              j->energy, j->forces, &j->dbg, &j->dbg_count);
     if (res == VKMD_ERROR_STOPPED && req->scan && vkmd_stop_requested()) {
         j->stopped = vkmd_stop_requested(); /* the first ev.done are printed */
         return VKMD_OK;
@@ -382,13 +326,14 @@ static vkmd_result evaluate(const uff_request *req, uff_job *j)
     j->surf_below = calloc((size_t)j->n, sizeof *j->surf_below);
     if (!j->surf_e || !j->surf_below)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface results");
-    return uff_surface_run(&req->surface, &j->ev, j->setup.typing_of, j->setup.terms_of, j->count,
-                           j->reps, j->n, j->forces, j->surf_e, j->surf_below, j->surf_desc,
-                           sizeof j->surf_desc);
+    const vkmd_uff_surface_setup_desc sd = uff_surface_desc(&req->surface);
+    return vkmd_uff_eval_surface(&j->ev, &sd, req->surface.save_grid, j->setup.typing_of,
+                                 j->setup.terms_of, j->count, j->reps, j->n, j->forces, j->surf_e,
+                                 j->surf_below, j->surf_desc, sizeof j->surf_desc);
 }
 
 /* The JSON report's first members, common to energy and scan. */
-static void json_head(const uff_request *req, const uff_eval *ev)
+static void json_head(const uff_request *req, const vkmd_uff_eval *ev)
 {
     printf("{\n  \"units\": {\"energy\": \"kcal/mol\", \"force\": \"kcal/mol/angstrom\", "
            "\"length\": \"angstrom\"},\n");
@@ -524,7 +469,7 @@ static int uff_energy_or_scan(int argc, char **argv, int scan)
         res = close_outputs(&req, &ff);
     }
     if (res == VKMD_OK)
-        res = uff_eval_close(&j.ev);
+        res = vkmd_uff_eval_close(&j.ev);
     if (res == VKMD_OK) {
         exit_code = 0;
     } else {
@@ -541,7 +486,7 @@ static int uff_energy_or_scan(int argc, char **argv, int scan)
     }
     if (ff)
         fclose(ff);
-    uff_eval_close(&j.ev);
+    vkmd_uff_eval_close(&j.ev);
     free(j.dbg);
     free(j.surf_e);
     free(j.surf_below);

@@ -20,6 +20,7 @@
 #include "cmd_uff_relax.h"
 #include "core/options.h"
 #include "core/stop.h"
+#include "eval/uff_eval.h"
 #include "io/outdir.h"
 #include "commands.h"
 #include "io/uff_conformations.h"
@@ -36,7 +37,6 @@
 #include "system/uff_molecule.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
-#include "uff_eval.h"
 #include "window_options.h"
 
 #include <stdlib.h>
@@ -262,7 +262,7 @@ int cmd_uff_relax(int argc, char **argv)
         return early;
     vkmd_result res = VKMD_OK;
     relax_set s = {0};
-    uff_eval ev = {0};
+    vkmd_uff_eval ev = {0};
     double *final = NULL, *rel = NULL;
     vkmd_uff_relax_result *out = NULL;
     int32_t *order = NULL;
@@ -294,9 +294,9 @@ int cmd_uff_relax(int argc, char **argv)
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "results of %d replicas", n);
         goto cleanup;
     }
-    VKMD_TRY(uff_eval_open(q.device, &ev));
+    VKMD_TRY(vkmd_uff_eval_open(q.device, &ev));
     int32_t checks = 0;
-    VKMD_TRY(uff_eval_relax(&ev, &s.set, &rparams, final, out, &checks));
+    VKMD_TRY(vkmd_uff_eval_relax(&ev, &s.set, &rparams, final, out, &checks));
     int32_t kept = n;
     VKMD_TRY(vkmd_sdf_write_relaxed_set(q.out, fire ? "FIRE" : "L-BFGS", &s.set, s.records, final,
                                         out, s.multi, q.prune_rms, order, &kept, rel));
@@ -331,7 +331,7 @@ int cmd_uff_relax(int argc, char **argv)
         printf("\n%d of %d converged; %d structure(s) written to %s%s (energies in kcal/mol)\n",
                converged, n, kept, q.out, s.multi ? ", sorted by energy" : "");
     }
-    VKMD_TRY(uff_eval_close(&ev));
+    VKMD_TRY(vkmd_uff_eval_close(&ev));
     exit_code = 0;
     const int why = vkmd_stop_requested();
     if (why) {
@@ -347,7 +347,7 @@ cleanup:
         fflush(stdout);
         tool_error("uff relax", res);
     }
-    uff_eval_close(&ev);
+    vkmd_uff_eval_close(&ev);
     free(final);
     free(out);
     free(rel);
@@ -437,7 +437,7 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_uff_typing ty = {0};
     vkmd_uff_terms terms = {0};
     vkmd_uff_md *md = NULL;
-    uff_eval ev = {0};
+    vkmd_uff_eval ev = {0};
     double *xyz = NULL, *tmean = NULL;
     vkmd_uff_energy *e = NULL;
     vkmd_uff_fire_result *info = NULL; /* the SDF's data items: energies only */
@@ -457,7 +457,7 @@ int cmd_uff_md(int argc, char **argv)
     vkmd_vk_context_desc cd = {0};
     const vkmd_viewer_desc vd = {.title = q.molecule};
     VKMD_TRY(window_options_open("uff md", &q.win, vd, VKMD_VIEW_COLOR_REPLICA, &cd, &view));
-    VKMD_TRY(uff_eval_open_desc(q.device, &cd, &ev));
+    VKMD_TRY(vkmd_uff_eval_open_desc(q.device, &cd, &ev));
     if (!ev.ctx) {
         res = vkmd_fail(VKMD_ERROR_NO_DEVICE, "vkmd uff md needs a Vulkan device; %s", ev.device);
         goto cleanup;
@@ -528,7 +528,7 @@ int cmd_uff_md(int argc, char **argv)
     view = NULL;
     vkmd_uff_md_destroy(ev.ctx, md); /* before the context closes */
     md = NULL;
-    VKMD_TRY(uff_eval_close(&ev));
+    VKMD_TRY(vkmd_uff_eval_close(&ev));
     exit_code = why ? vkmd_stop_exit_code(why) : 0;
     if (why)
         fprintf(stderr, "vkmd uff md: stopped by %s after %d steps, reported above%s\n",
@@ -541,7 +541,7 @@ cleanup:
     }
     vkmd_viewer_close(view, ev.ctx);
     vkmd_uff_md_destroy(ev.ctx, md);
-    uff_eval_close(&ev);
+    vkmd_uff_eval_close(&ev);
     free(xyz);
     free(tmean);
     free(e);

@@ -5,7 +5,7 @@
  *     [r N / R, (r + 1) N / R)), so concatenating the ranks' outputs in rank
  *     order is the input order;
  *   - scan: every conformer of every record of the rank's block is one
- *     replica of the multi-molecule UFF pass (tools/uff_eval.h), evaluated in
+ *     replica of the multi-molecule UFF pass (eval/uff_eval.h), evaluated in
  *     batches of --replicas (default: the whole block in one batch) on the
  *     rank's device, or on the CPU reference with --device cpu; JSON out;
  *   - relax: each record's first conformer relaxed, the rank's whole block
@@ -25,6 +25,7 @@
 #include "core/options.h"
 #include "core/stop.h"
 #include "core/json_write.h"
+#include "eval/uff_eval.h"
 #include "io/uff_library_report.h"
 #include "io/uff_record_setup.h"
 #include "io/uff_load.h"
@@ -33,7 +34,6 @@
 #include "system/uff_relax_set.h"
 #include "system/uff_terms.h"
 #include "system/uff_typing.h"
-#include "uff_eval.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -157,10 +157,10 @@ static vkmd_result gather_write(const screen *s, const char *text, size_t len, c
 
 /* Relaxes each record of [lo, hi) that UFF can type from its first
  * conformer: the block in one batch on the device, or one at a time with
- * the CPU reference (system/uff_relax_set.h, uff_eval_relax); a record it
+ * the CPU reference (system/uff_relax_set.h, vkmd_uff_eval_relax); a record it
  * cannot type is written with its input coordinates and the error. */
-static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
-                             int32_t hi, FILE *sdf, FILE *js, int32_t *out_failed)
+static vkmd_result run_relax(const screen *s, vkmd_uff_eval *ev, vkmd_uff_molecule *recs,
+                             int32_t lo, int32_t hi, FILE *sdf, FILE *js, int32_t *out_failed)
 {
     const int fire = s->minimizer && !strcmp(s->minimizer, "fire");
     const vkmd_uff_relax_params rp = {.minimizer = fire ? VKMD_UFF_MIN_FIRE : VKMD_UFF_MIN_LBFGS,
@@ -178,7 +178,7 @@ static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *r
     if (res == VKMD_OK && (!final || !out || !rep_of))
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%d molecules", hi - lo);
     if (res == VKMD_OK)
-        res = uff_eval_relax(ev, &set, &rp, final, out, NULL);
+        res = vkmd_uff_eval_relax(ev, &set, &rp, final, out, NULL);
     for (int32_t k = 0; res == VKMD_OK && k < hi - lo; ++k)
         rep_of[k] = -1;
     for (int32_t r = 0; res == VKMD_OK && r < nr; ++r)
@@ -206,7 +206,7 @@ static vkmd_result run_relax(const screen *s, uff_eval *ev, vkmd_uff_molecule *r
 /* The energy of every conformer of each record of [lo, hi) that UFF can
  * type, in batches of --replicas replicas on the device or on the CPU
  * reference; a record it cannot type gets its error. */
-static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
+static vkmd_result run_scan(const screen *s, vkmd_uff_eval *ev, vkmd_uff_molecule *recs, int32_t lo,
                             int32_t hi, FILE *js, int32_t *out_failed, int32_t *out_unrun)
 {
     const int32_t nm = hi - lo;
@@ -225,7 +225,7 @@ static vkmd_result run_scan(const screen *s, uff_eval *ev, vkmd_uff_molecule *re
     ev->debug_replica = -1;
     int32_t done = nr;
     if (res == VKMD_OK && nr > 0) {
-        res = uff_eval_run(ev, set.terms_of, nm, reps, nr, e, NULL, NULL, NULL);
+        res = vkmd_uff_eval_run(ev, set.terms_of, nm, reps, nr, e, NULL, NULL, NULL);
         if (res == VKMD_ERROR_STOPPED && vkmd_stop_requested()) {
             done = ev->done; /* the records scanned whole are written, the rest marked */
             res = VKMD_OK;
@@ -276,7 +276,7 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
     (void)vkmd_stop_catch_signals();
     vkmd_uff_molecule *recs = NULL;
     int32_t count = 0, failed = 0, unrun = 0;
-    uff_eval ev = {0};
+    vkmd_uff_eval ev = {0};
     char device[256] = "cpu", *text = NULL, *sdf_text = NULL;
     size_t len = 0, sdf_len = 0;
     FILE *js = open_memstream(&text, &len);
@@ -289,14 +289,14 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
         res =
             rank_device_choose(s.device, rank_device_local_rank(comm, NULL), device, sizeof device);
     if (res == VKMD_OK)
-        res = uff_eval_open(device, &ev);
+        res = vkmd_uff_eval_open(device, &ev);
     const int32_t lo = (int32_t)((int64_t)count * s.rank / s.size);
     const int32_t hi = (int32_t)((int64_t)count * (s.rank + 1) / s.size);
     if (res == VKMD_OK)
         res = s.relax ? run_relax(&s, &ev, recs, lo, hi, sdf, js, &failed)
                       : run_scan(&s, &ev, recs, lo, hi, js, &failed, &unrun);
     if (res == VKMD_OK && ev.ctx)
-        res = uff_eval_close(&ev);
+        res = vkmd_uff_eval_close(&ev);
     if (js)
         fclose(js);
     if (sdf)
@@ -368,7 +368,7 @@ int cmd_uff_screen(int argc, char **argv, MPI_Comm comm)
         }
         MPI_Bcast(&exit_code, 1, MPI_INT, 0, comm);
     }
-    uff_eval_close(&ev);
+    vkmd_uff_eval_close(&ev);
     free(text);
     free(sdf_text);
     vkmd_uff_molecule_array_free(recs, count);

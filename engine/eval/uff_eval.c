@@ -1,22 +1,28 @@
-/* Replica evaluation for the uff subcommands (see uff_eval.h): the CPU
- * reference one replica at a time, or the device batches of
- * sim/uff_replicas.h. */
-#include "uff_eval.h"
+/* Replica evaluation for the UFF commands of any client (see uff_eval.h):
+ * the CPU reference one replica at a time, or the device batches of
+ * sim/uff_replicas.h; the surface on the device (sim/uff_surface_eval.h) or
+ * the reference (ref/ref_uff_surface.h). */
+#include "eval/uff_eval.h"
 #include "core/stop.h"
+#include "forces/pass_uff_surface.h"
+#include "io/uff_surface_io.h"
 #include "ref/ref_uff.h"
 #include "ref/ref_uff_fire.h"
 #include "ref/ref_uff_lbfgs.h"
+#include "ref/ref_uff_surface.h"
+#include "sim/uff_surface_eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-vkmd_result uff_eval_open(const char *device, uff_eval *out)
+vkmd_result vkmd_uff_eval_open(const char *device, vkmd_uff_eval *out)
 {
-    return uff_eval_open_desc(device, NULL, out);
+    return vkmd_uff_eval_open_desc(device, NULL, out);
 }
 
-vkmd_result uff_eval_open_desc(const char *device, const vkmd_vk_context_desc *base, uff_eval *out)
+vkmd_result vkmd_uff_eval_open_desc(const char *device, const vkmd_vk_context_desc *base,
+                                    vkmd_uff_eval *out)
 {
     memset(out, 0, sizeof *out);
     out->debug_replica = -1;
@@ -42,7 +48,7 @@ vkmd_result uff_eval_open_desc(const char *device, const vkmd_vk_context_desc *b
     return VKMD_OK;
 }
 
-vkmd_result uff_eval_close(uff_eval *ev)
+vkmd_result vkmd_uff_eval_close(vkmd_uff_eval *ev)
 {
     vkmd_result res = VKMD_OK;
     if (ev->ctx) {
@@ -69,10 +75,10 @@ static vkmd_result run_cpu(const vkmd_uff_terms *const *mols, const vkmd_uff_rep
     return VKMD_OK;
 }
 
-vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_t mol_count,
-                         const vkmd_uff_replica *reps, int32_t count, vkmd_uff_energy *out_energy,
-                         double *const *out_forces, vkmd_uff_debug_record **out_debug,
-                         int32_t *out_debug_count)
+vkmd_result vkmd_uff_eval_run(vkmd_uff_eval *ev, const vkmd_uff_terms *const *mols,
+                              int32_t mol_count, const vkmd_uff_replica *reps, int32_t count,
+                              vkmd_uff_energy *out_energy, double *const *out_forces,
+                              vkmd_uff_debug_record **out_debug, int32_t *out_debug_count)
 {
     if (out_debug) {
         *out_debug = NULL;
@@ -99,8 +105,9 @@ vkmd_result uff_eval_run(uff_eval *ev, const vkmd_uff_terms *const *mols, int32_
     return res;
 }
 
-vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_params *params,
-                                double *xyz, vkmd_uff_relax_result *out)
+vkmd_result vkmd_uff_eval_relax_reference(const vkmd_uff_terms *t,
+                                          const vkmd_uff_relax_params *params, double *xyz,
+                                          vkmd_uff_relax_result *out)
 {
     const vkmd_uff_relax_params p = params ? *params : (vkmd_uff_relax_params){0};
     if (p.minimizer == VKMD_UFF_MIN_FIRE) {
@@ -114,9 +121,9 @@ vkmd_result uff_relax_reference(const vkmd_uff_terms *t, const vkmd_uff_relax_pa
     return vkmd_ref_uff_lbfgs(t, &lp, xyz, out, NULL, 0);
 }
 
-vkmd_result uff_eval_relax(const uff_eval *ev, const vkmd_uff_relax_set *set,
-                           const vkmd_uff_relax_params *params, double *final,
-                           vkmd_uff_relax_result *out, int32_t *out_checks)
+vkmd_result vkmd_uff_eval_relax(const vkmd_uff_eval *ev, const vkmd_uff_relax_set *set,
+                                const vkmd_uff_relax_params *params, double *final,
+                                vkmd_uff_relax_result *out, int32_t *out_checks)
 {
     if (out_checks)
         *out_checks = 0;
@@ -134,7 +141,7 @@ vkmd_result uff_eval_relax(const uff_eval *ev, const vkmd_uff_relax_set *set,
         double *x = vkmd_uff_relax_set_replica(set, final, r);
         stopped = stopped || (r > 0 && vkmd_stop_requested());
         if (!stopped) {
-            VKMD_TRY_RETURN(uff_relax_reference(t, params, x, &out[r]));
+            VKMD_TRY_RETURN(vkmd_uff_eval_relax_reference(t, params, x, &out[r]));
             continue;
         }
         double *f = malloc(3 * sizeof *f * (size_t)t->atom_count);
@@ -151,4 +158,56 @@ vkmd_result uff_eval_relax(const uff_eval *ev, const vkmd_uff_relax_set *set,
         out[r] = nr;
     }
     return VKMD_OK;
+}
+
+vkmd_result vkmd_uff_eval_surface(const vkmd_uff_eval *ev, const vkmd_uff_surface_setup_desc *sd,
+                                  const char *save_grid, const vkmd_uff_typing *const *types,
+                                  const vkmd_uff_terms *const *mols, int32_t mol_count,
+                                  const vkmd_uff_replica *reps, int32_t count,
+                                  double *const *forces, double *out_energy, int32_t *out_below,
+                                  char *out_desc, size_t desc_size)
+{
+    vkmd_result res = VKMD_OK;
+    vkmd_uff_surface_setup s;
+    double *f = NULL;
+    VKMD_TRY(vkmd_uff_surface_setup_build(sd, types, mol_count, reps, count, &s));
+    const vkmd_uff_surface_replicas *placed = &s.placed;
+    f = calloc(3 * (size_t)(placed->atom_count > 0 ? placed->atom_count : 1), sizeof *f);
+    if (!f)
+        VKMD_TRY(vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "surface"));
+    if (sd->grid && !sd->load_grid) {
+        if (ev->ctx) {
+            VKMD_TRY(vkmd_pass_uff_surface_grid_compute(ev->ctx, &s.surf, &s.grid));
+        } else {
+            ref_uff_surface_grid_values(&s.surf, &s.grid);
+            VKMD_TRY(vkmd_uff_surface_grid_prefilter(&s.grid));
+        }
+    }
+    if (save_grid)
+        VKMD_TRY(vkmd_uff_surface_grid_save(save_grid, &s.grid));
+    if (ev->ctx) {
+        VKMD_TRY(vkmd_uff_surface_evaluate(ev->ctx, &s.surf, sd->grid ? &s.grid : NULL, mols,
+                                           mol_count, reps, placed, f, out_energy, out_below));
+    } else {
+        for (int32_t r = 0; r < count; ++r) {
+            const int32_t n = types[reps[r].molecule]->atom_count;
+            const size_t o = (size_t)placed->offset[r];
+            const int32_t *channel = placed->channel;
+            const double *xyz = placed->xyz;
+            out_below[r] = 0;
+            out_energy[r] =
+                sd->grid ? ref_uff_surface_grid(&s.grid, channel + o, n, xyz + 3 * o, f + 3 * o,
+                                                &out_below[r])
+                         : ref_uff_surface_direct(&s.surf, channel + o, n, xyz + 3 * o, f + 3 * o);
+        }
+    }
+    for (int32_t r = 0; r < count; ++r)
+        if (forces && forces[r])
+            for (int32_t i = 0; i < 3 * types[reps[r].molecule]->atom_count; ++i)
+                forces[r][i] += f[3 * (size_t)placed->offset[r] + i];
+    vkmd_uff_surface_setup_describe(&s, sd, out_desc, desc_size);
+cleanup:
+    free(f);
+    vkmd_uff_surface_setup_free(&s);
+    return res;
 }
