@@ -117,6 +117,38 @@ static int cand14_order_cmp(const void *pa, const void *pb)
     return (a->order > b->order) - (a->order < b->order);
 }
 
+/* The generalized Born radii (A) and screening factors (RADII, SCREEN) and
+ * the RADIUS_SET line, kept only when both sections are there; values
+ * must be finite and >= 0. */
+static vkmd_result read_gb_params(const vkmd_prmtop_file *p, int32_t natom,
+                                  const vkmd_prmtop_values *radii, const vkmd_prmtop_values *screen,
+                                  vkmd_system *s)
+{
+    const vkmd_prmtop_section *set = vkmd_prmtop_find_section(p, "RADIUS_SET");
+    if (set && set->begin < set->end && set->begin < p->text.line_count)
+        vkmd_text_field_str(p->text.lines[set->begin], p->text.lens[set->begin], s->gb_radius_set,
+                            sizeof s->gb_radius_set);
+    if (!radii->present || !screen->present)
+        return VKMD_OK;
+    const vkmd_prmtop_values *v[2] = {radii, screen};
+    const char *name[2] = {"RADII", "SCREEN"};
+    for (int k = 0; k < 2; ++k)
+        for (int32_t a = 0; a < natom; ++a)
+            if (!(v[k]->d[a] >= 0) || !isfinite(v[k]->d[a]))
+                return vkmd_fail(VKMD_ERROR_PARSE,
+                                 "%s:%d: %%FLAG %s: atom %d has %g, expected a finite value >= 0",
+                                 p->path, vkmd_prmtop_section_line(p, name[k]), name[k], a + 1,
+                                 v[k]->d[a]);
+    s->gb_radius = malloc((size_t)natom * sizeof *s->gb_radius);
+    s->gb_screen = malloc((size_t)natom * sizeof *s->gb_screen);
+    if (!s->gb_radius || !s->gb_screen)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "%s: out of memory for the GB radii", p->path);
+    memcpy(s->gb_radius, radii->d, (size_t)natom * sizeof *s->gb_radius);
+    memcpy(s->gb_screen, screen->d, (size_t)natom * sizeof *s->gb_screen);
+    s->gb_params_present = 1;
+    return VKMD_OK;
+}
+
 /* Refuses sections that carry physics vkmd does not compute. */
 static vkmd_result check_unsupported_sections(const vkmd_prmtop_file *p)
 {
@@ -144,7 +176,8 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
                        nexcl = {0}, excl = {0}, nbidx = {0}, acoef = {0}, bcoef = {0}, hba = {0},
                        hbb = {0}, ccoef = {0}, rlab = {0}, rptr = {0}, bk = {0}, br = {0}, ak = {0},
                        at = {0}, dk = {0}, dn = {0}, dp = {0}, scee = {0}, scnb = {0}, bh = {0},
-                       ba = {0}, ah = {0}, aa = {0}, dh = {0}, da = {0}, atype = {0}, box = {0};
+                       ba = {0}, ah = {0}, aa = {0}, dh = {0}, da = {0}, atype = {0}, box = {0},
+                       radii = {0}, screen = {0};
     cand14 *cands = NULL;
 
     VKMD_TRY(vkmd_text_read(path, &p.text));
@@ -250,6 +283,8 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
     VKMD_TRY(vkmd_prmtop_read_section(&p, "HBOND_ACOEF", 'E', 0, nphb, -1, &hba));
     VKMD_TRY(vkmd_prmtop_read_section(&p, "HBOND_BCOEF", 'E', 0, nphb, -1, &hbb));
     VKMD_TRY(vkmd_prmtop_read_section(&p, "AMBER_ATOM_TYPE", 'A', 0, natom, -1, &atype));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "RADII", 'E', 0, natom, -1, &radii));
+    VKMD_TRY(vkmd_prmtop_read_section(&p, "SCREEN", 'E', 0, natom, -1, &screen));
 
     /* Title */
     {
@@ -550,6 +585,7 @@ vkmd_result vkmd_prmtop_read(const char *path, vkmd_system *out)
         s.water_count = nw;
     }
 
+    VKMD_TRY(read_gb_params(&p, natom, &radii, &screen, &s));
     VKMD_TRY(vkmd_prmtop_read_charmm(&p, natom, ntypes, &nbidx, &s));
     VKMD_TRY(vkmd_prmtop_read_cmap(&p, natom, &s));
 
@@ -601,9 +637,9 @@ cleanup:
     vkmd_system_destroy(&s);
     free(cands);
     vkmd_prmtop_values *all[] = {
-        &ptr, &names, &charge, &znum, &mass, &tidx, &nexcl, &excl, &nbidx, &acoef, &bcoef,
-        &hba, &hbb,   &ccoef,  &rlab, &rptr, &bk,   &br,    &ak,   &at,    &dk,    &dn,
-        &dp,  &scee,  &scnb,   &bh,   &ba,   &ah,   &aa,    &dh,   &da,    &atype, &box};
+        &ptr,  &names, &charge, &znum, &mass, &tidx, &nexcl, &excl,  &nbidx, &acoef, &bcoef, &hba,
+        &hbb,  &ccoef, &rlab,   &rptr, &bk,   &br,   &ak,    &at,    &dk,    &dn,    &dp,    &scee,
+        &scnb, &bh,    &ba,     &ah,   &aa,   &dh,   &da,    &atype, &box,   &radii, &screen};
     for (size_t k = 0; k < sizeof all / sizeof *all; ++k)
         vkmd_prmtop_values_free(all[k]);
     free(p.secs);

@@ -225,4 +225,115 @@ static inline float form_coulomb_erfc_precise(float r, float inv_r, float kqq, f
     return e;
 }
 
+/* Generalized Born (ref_gb.c; parameters in system/gb_params.h). Units A,
+ * kcal/mol, e. Each form also gives the derivatives the chain rule through
+ * the Born radii needs. */
+
+/* Hawkins-Cramer-Truhlar descreening integral of atom j (scaled radius s)
+ * seen from atom i (offset radius rho) at distance r, as OpenMM's
+ * CustomGBForce writes it:
+ *   I = 1/2 (1/L - 1/U + (r - s^2/r)(1/U^2 - 1/L^2)/4 + ln(L/U)/(2r)),
+ *   U = r + s, L = max(rho, |r - s|), and 0 when r + s < rho.
+ * (OpenMM's built-in GBSAOBCForce and AMBER add 2 (1/rho - 1/L) when atom
+ * i lies wholly inside the sphere of j, r + rho < s; the custom expression
+ * does not, nor does this form.) *out_di_dr: the total derivative. */
+static inline double form_gb_hct_integral(double r, double rho, double s, double *out_di_dr)
+{
+    if (r + s < rho) {
+        *out_di_dr = 0;
+        return 0;
+    }
+    const double d = fabs(r - s);
+    const double l = rho > d ? rho : d;
+    const double u = r + s;
+    const double il = 1.0 / l, iu = 1.0 / u, ir = 1.0 / r;
+    const double w = r - s * s * ir; /* r - s^2/r */
+    const double lg = log(l / u);
+    const double val = 0.5 * (il - iu + 0.25 * w * (iu * iu - il * il) + 0.5 * lg * ir);
+    /* partial in r, then through U (always) and L (when L = |r - s|) */
+    double di = 0.5 * (0.25 * (1.0 + s * s * ir * ir) * (iu * iu - il * il) - 0.5 * lg * ir * ir);
+    di += 0.5 * (iu * iu - 0.5 * w * iu * iu * iu - 0.5 * ir * iu);
+    if (d > rho)
+        di += 0.5 * (-il * il + 0.5 * w * il * il * il + 0.5 * ir * il) * (r > s ? 1.0 : -1.0);
+    *out_di_dr = di;
+    return val;
+}
+
+/* GBn/GBn2 neck integral (Mongan et al. 2007) without its scale:
+ * m0 / (1 + x^2 + 0.3 x^6), x = r - d0; the caller applies the scale and
+ * the range r <= radius_i + radius_j + 6.8 A. */
+static inline double form_gb_neck(double r, double d0, double m0, double *out_di_dr)
+{
+    const double x = r - d0, x2 = x * x, x5 = x2 * x2 * x;
+    const double den = 1.0 + x2 + 0.3 * x5 * x;
+    *out_di_dr = -m0 * (2.0 * x + 1.8 * x5) / (den * den);
+    return m0 / den;
+}
+
+/* Born radius from the descreening sum I: HCT (rescale 0) B = 1/(1/rho - I);
+ * OBC/GBn (rescale 1) B = 1/(1/rho - tanh(a psi - b psi^2 + g psi^3)/radius),
+ * psi = I rho. *out_db_di = dB/dI. */
+static inline double form_gb_born_radius(double sum_i, double rho, double radius, int rescale,
+                                         double a, double b, double g, double *out_db_di)
+{
+    if (!rescale) {
+        const double born = 1.0 / (1.0 / rho - sum_i);
+        *out_db_di = born * born;
+        return born;
+    }
+    const double psi = sum_i * rho;
+    const double t = tanh(psi * (a + psi * (-b + psi * g)));
+    const double born = 1.0 / (1.0 / rho - t / radius);
+    *out_db_di =
+        born * born * (1.0 - t * t) * (a - 2.0 * b * psi + 3.0 * g * psi * psi) * rho / radius;
+    return born;
+}
+
+/* Still's pair term of atoms i, j (counted once per pair):
+ *   E = -kqq (1/eps_in - exp(-kappa f)/eps_out) (1/f - inv_cut),
+ *   f = sqrt(r^2 + B_i B_j exp(-r^2 / (4 B_i B_j))),
+ * inv_cut = 1/cutoff (OpenMM's CutoffNonPeriodic) or 0. Writes
+ * f_over_r = -(dE/dr)/r and dE/dB_i, dE/dB_j. */
+static inline double form_gb_pair(double r2, double bi, double bj, double kqq, double kappa,
+                                  double inv_eps_in, double inv_eps_out, double inv_cut,
+                                  double *out_f_over_r, double *out_de_dbi, double *out_de_dbj)
+{
+    const double p = bi * bj;
+    const double e = exp(-r2 / (4.0 * p));
+    const double f2 = r2 + p * e;
+    const double f = sqrt(f2);
+    const double ek = kappa > 0 ? exp(-kappa * f) : 1.0;
+    const double g = inv_eps_in - ek * inv_eps_out;
+    const double h = 1.0 / f - inv_cut;
+    const double de_df = -kqq * (kappa * ek * inv_eps_out * h - g / f2);
+    const double de_dp = de_df * e * (1.0 + r2 / (4.0 * p)) / (2.0 * f);
+    *out_f_over_r = -de_df * (1.0 - 0.25 * e) / f;
+    *out_de_dbi = de_dp * bj;
+    *out_de_dbj = de_dp * bi;
+    return -kqq * g * h;
+}
+
+/* Self term of atom i: E = -kqq/2 (1/eps_in - exp(-kappa B)/eps_out) / B
+ * (kqq = k q_i^2); *out_de_db = dE/dB. */
+static inline double form_gb_self(double born, double kqq, double kappa, double inv_eps_in,
+                                  double inv_eps_out, double *out_de_db)
+{
+    const double ek = kappa > 0 ? exp(-kappa * born) : 1.0;
+    const double g = inv_eps_in - ek * inv_eps_out;
+    *out_de_db = -0.5 * kqq * (kappa * ek * inv_eps_out - g / born) / born;
+    return -0.5 * kqq * g / born;
+}
+
+/* ACE nonpolar term (Schaefer, Bartels and Karplus 1998 with Ponder's
+ * sixth power, as OpenMM): E = 4 pi gamma (radius + probe)^2 (radius/B)^6;
+ * *out_de_db = -6 E / B. */
+static inline double form_gb_ace(double born, double radius, double probe, double four_pi_gamma,
+                                 double *out_de_db)
+{
+    const double q = radius / born, q2 = q * q;
+    const double e = four_pi_gamma * (radius + probe) * (radius + probe) * q2 * q2 * q2;
+    *out_de_db = -6.0 * e / born;
+    return e;
+}
+
 #endif

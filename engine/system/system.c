@@ -27,6 +27,8 @@ void vkmd_system_destroy(vkmd_system *sys)
     free(sys->lj14_a);
     free(sys->lj14_b);
     free(sys->vsites);
+    free(sys->gb_radius);
+    free(sys->gb_screen);
     free(sys->positions);
     free(sys->velocities);
     memset(sys, 0, sizeof *sys);

@@ -145,6 +145,17 @@ typedef struct vkmd_system {
     double *lj14_a;
     double *lj14_b;
 
+    /* Generalized Born parameters from a prmtop's RADII and SCREEN sections
+     * (what tleap's `set default PBRadii` wrote): intrinsic radii and
+     * screening factors, both NULL and gb_params_present 0 unless the file
+     * has both sections (all-zero radii still count as present; the GB
+     * reference refuses them). gb_radius_set is the RADIUS_SET text, e.g.
+     * "modified Bondi radii (mbondi)", "" when absent. */
+    int32_t gb_params_present;
+    double *gb_radius;      /* [atom_count] A */
+    double *gb_screen;      /* [atom_count] dimensionless */
+    char gb_radius_set[81]; /* NUL-terminated */
+
     double *positions;  /* [3 * atom_count] A, NULL until coordinates are loaded */
     double *velocities; /* [3 * atom_count] A/fs, NULL if none */
     vkmd_box box;
