@@ -12,11 +12,12 @@ typedef struct term_row {
     double value;
 } term_row;
 
-#define MAX_ROWS 20
+#define MAX_ROWS 24
 
 /* The CHARMM rows (Urey-Bradley, harmonic impropers, CMAP) appear only for
  * systems that have such terms, so AMBER reports keep their rows. */
-static int fill_rows(const vkmd_energy *e, const vkmd_system *sys, term_row rows[MAX_ROWS])
+static int fill_rows(const vkmd_energy *e, const vkmd_system *sys, const vkmd_ff_settings *s,
+                     term_row rows[MAX_ROWS])
 {
     const int charmm =
         sys->urey_bradley_count > 0 || sys->improper_harmonic_count > 0 || sys->cmap_count > 0;
@@ -40,12 +41,15 @@ static int fill_rows(const vkmd_energy *e, const vkmd_system *sys, term_row rows
         {"coulomb_net_charge", "  net-charge correction", e->coulomb_net_charge},
         {"coulomb14", "  1-4 scaled", e->coulomb14},
         {"restraint", "positional restraints", e->restraint},
+        {"gb", "generalized Born (polar solvation)", e->gb},
+        {"nonpolar", "nonpolar solvation (ACE)", e->nonpolar},
         {"total", "total", e->total},
     };
     int n = 0;
     for (size_t k = 0; k < sizeof r / sizeof *r; ++k) {
         const int is_charmm = k >= 4 && k < 7;
-        if (!is_charmm || charmm)
+        const int is_gb = !strcmp(r[k].key, "gb") || !strcmp(r[k].key, "nonpolar");
+        if ((!is_charmm || charmm) && (!is_gb || s->gb.model != VKMD_GB_NONE))
             rows[n++] = r[k];
     }
     return n;
@@ -61,7 +65,7 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
                                      const vkmd_energy *e)
 {
     term_row rows[MAX_ROWS];
-    int n = fill_rows(e, sys, rows);
+    int n = fill_rows(e, sys, s, rows);
     if (desc->json) {
         fprintf(out, "{\n  \"units\": {\"energy\": \"kcal/mol\", \"length\": \"angstrom\", "
                      "\"ewald_alpha\": \"1/angstrom\", \"force\": \"kcal/mol/angstrom\"},\n");
@@ -95,6 +99,18 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
                     vkmd_system_net_charge(sys), s->net_charge_correction ? "true" : "false");
         } else {
             fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
+            const vkmd_gb_settings *g = &s->gb;
+            if (g->model != VKMD_GB_NONE)
+                fprintf(out,
+                        "  \"implicit_solvent\": \"%s\", \"gb_solute_dielectric\": %g, "
+                        "\"gb_solvent_dielectric\": %g, \"gb_salt_molar\": %g, \"gb_kappa_per_a\": "
+                        "%.10f, \"gbsa\": \"%s\", \"gb_cutoff_a\": ",
+                        vkmd_gb_model_name(g->model), g->solute_dielectric, g->solvent_dielectric,
+                        g->salt_molar, vkmd_gb_kappa_per_a(g), g->nonpolar ? "ace" : "none");
+            if (g->model != VKMD_GB_NONE && g->cutoff_a > 0)
+                fprintf(out, "%g,\n", g->cutoff_a);
+            else if (g->model != VKMD_GB_NONE)
+                fprintf(out, "null,\n");
         }
         if (desc->choice) {
             fprintf(out, "  ");
@@ -127,6 +143,14 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
                     vkmd_system_net_charge(sys), s->net_charge_correction ? "on" : "off");
         else
             fprintf(out, "no periodic box: no cutoff, plain Coulomb over all pairs\n");
+        if (s->gb.model != VKMD_GB_NONE)
+            fprintf(out,
+                    "implicit solvent: %s (igb %d), dielectrics %g (solute) and %g (solvent), salt "
+                    "%g M (kappa %.6f 1/A), nonpolar %s, GB pairs %s\n",
+                    vkmd_gb_model_name(s->gb.model), vkmd_gb_model_igb(s->gb.model),
+                    s->gb.solute_dielectric, s->gb.solvent_dielectric, s->gb.salt_molar,
+                    vkmd_gb_kappa_per_a(&s->gb), s->gb.nonpolar ? "ACE" : "none",
+                    s->gb.cutoff_a > 0 ? "within the cutoff" : "all");
         if (sys->box.periodic && sys->box.triclinic)
             fprintf(out,
                     "triclinic box: angles %.7f %.7f %.7f degrees (alpha beta gamma), volume "

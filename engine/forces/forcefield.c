@@ -135,6 +135,11 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     if (sys->box.periodic && !(desc->settings->ewald_alpha > 0 && desc->settings->cutoff_a > 0))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "force field: settings are not resolved (vkmd_ff_settings_resolve)");
+    if (desc->settings->gb.model != VKMD_GB_NONE)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "force field: implicit solvent (%s) has no device pass yet; the CPU "
+                         "reference computes it (--device cpu)",
+                         vkmd_gb_model_name(desc->settings->gb.model));
     vkmd_forcefield *ff = calloc(1, sizeof *ff);
     if (!ff)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field");
@@ -400,6 +405,8 @@ vkmd_result vkmd_forcefield_readback(vkmd_vk_context *ctx, const vkmd_forcefield
         e->urey_bradley = slots[VKMD_ENERGY_UREY_BRADLEY];
         e->improper_harmonic = slots[VKMD_ENERGY_IMPROPER_HARMONIC];
         e->cmap = slots[VKMD_ENERGY_CMAP];
+        e->gb = slots[VKMD_ENERGY_GB];
+        e->nonpolar = slots[VKMD_ENERGY_NONPOLAR];
         vkmd_energy_sum(e);
     }
 cleanup:

@@ -13,6 +13,7 @@
  * - The settings must already be resolved; nothing is defaulted here, so the
  *   reference and a GPU pass given the same struct use identical parameters. */
 #include "ref/ref.h"
+#include "ref/ref_gb.h"
 #include "ref/ref_vsite.h"
 
 #include <math.h>
@@ -117,6 +118,11 @@ vkmd_result vkmd_ref_compute_restrained(const vkmd_system *sys, const vkmd_ff_se
             return res;
     }
     e->restraint = ref_restraints(r, &sys->box, sys->positions, f);
+    if (s->gb.model != VKMD_GB_NONE) {
+        res = ref_gb_energy_forces(sys, &s->gb, sys->positions, &e->gb, &e->nonpolar, f, NULL);
+        if (res != VKMD_OK)
+            return res;
+    }
     vkmd_energy_sum(e);
 
     if (!isfinite(e->total))

@@ -51,6 +51,17 @@ vkmd_result vkmd_ff_settings_resolve(vkmd_ff_settings *s, const vkmd_system *sys
     if (!(s->ewald_alpha > 0) || !isfinite(s->ewald_alpha))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "Ewald alpha must be > 0 1/A (got %g)",
                          s->ewald_alpha);
+    if (s->gb.model != VKMD_GB_NONE) {
+        if (sys->box.periodic)
+            return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                             "implicit solvent (%s) needs a system without a periodic box: this "
+                             "one has a box (explicit solvent); strip the water and the box "
+                             "(e.g. ParmEd's strip and box=None) or run it without --implicit",
+                             vkmd_gb_model_name(s->gb.model));
+        vkmd_gb_settings gb;
+        VKMD_TRY_RETURN(vkmd_gb_settings_resolve(&s->gb, &gb));
+        s->gb = gb;
+    }
     if (!sys->box.periodic)
         return VKMD_OK; /* no cutoff, no PME: plain Coulomb over all pairs */
     for (int d = 0; d < 3; ++d) {
@@ -77,7 +88,7 @@ void vkmd_energy_sum(vkmd_energy *e)
     e->coulomb = e->coulomb_real + e->coulomb_recip + e->coulomb_self + e->coulomb_excl +
                  e->coulomb_net_charge + e->coulomb14;
     e->total = e->bond + e->angle + e->dihedral + e->lj + e->coulomb + e->restraint +
-               e->urey_bradley + e->improper_harmonic + e->cmap;
+               e->urey_bradley + e->improper_harmonic + e->cmap + e->gb + e->nonpolar;
 }
 
 vkmd_result vkmd_lj_option_parse(const char *opt, const char *s, int *out_lj, double *out_min_r_a)

@@ -8,6 +8,7 @@
 #define VKMD_SYSTEM_FF_SETTINGS_H
 
 #include "core/result.h"
+#include "system/gb_settings.h"
 #include "system/system.h"
 
 /* Coulomb constants in kcal/mol A e^-2. */
@@ -50,6 +51,10 @@ typedef struct vkmd_ff_settings {
     int positions;                 /* device position representation, VKMD_POSITIONS_* of
                                       shaders/common/vkmd_layout.h: 0 fp32, 1 split-float,
                                       2 split-int (docs/PRECISION.md) */
+    vkmd_gb_settings gb;           /* generalized Born implicit solvent (system/gb_settings.h);
+                                      model VKMD_GB_NONE (0): none. Only for systems without a
+                                      box; the non-bonded pairs stay plain Coulomb over all
+                                      pairs (gb.cutoff_a cuts the GB sums alone) */
 } vkmd_ff_settings;
 
 /* Fills defaults into `s` for `sys` and validates what was given (cutoff > 0,
@@ -84,6 +89,8 @@ typedef struct vkmd_energy {
     double coulomb_net_charge; /* -k pi Q^2 / (2 V alpha^2) */
     double coulomb14;          /* scaled 1-4 Coulomb */
     double restraint;          /* positional restraints (system/restraints.h), 0 without */
+    double gb;                 /* generalized Born polar solvation (self + pairs), 0 without */
+    double nonpolar;           /* ACE nonpolar solvation (--gbsa ace), 0 without */
     double total;
 } vkmd_energy;
 

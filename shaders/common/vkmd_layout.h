@@ -67,6 +67,8 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_ENERGY_UREY_BRADLEY      11 /* CHARMM Urey-Bradley (bonded.comp) */
 #define VKMD_ENERGY_IMPROPER_HARMONIC 12 /* CHARMM harmonic impropers (bonded.comp) */
 #define VKMD_ENERGY_CMAP              13 /* CMAP (bonded.comp) */
+#define VKMD_ENERGY_GB                14 /* generalized Born polar solvation (gb.comp) */
+#define VKMD_ENERGY_NONPOLAR          15 /* ACE nonpolar solvation (gb.comp) */
 #define VKMD_ENERGY_SLOT_COUNT        16
 
 /* ---- Specialization-constant ids (one namespace for every shader) ------- */
