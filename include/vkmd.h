@@ -169,6 +169,25 @@ VKMD_API vkmd_result vkmd_sys_get_positions(const vkmd_sys *sys, int32_t capacit
  * Errors: VKMD_ERROR_INVALID_ARGUMENT (masses then unchanged). */
 VKMD_API vkmd_result vkmd_sys_repartition_hydrogen_mass(vkmd_sys *sys, double hydrogen_mass_amu);
 
+/* Generalized Born implicit solvent (vkmd run --implicit ...), for a system
+ * without a box whose prmtop has GB radii (RADII, SCREEN). Zero means
+ * default for every field. */
+typedef struct vkmd_implicit_desc {
+    const char *model;         /* "hct", "obc1", "obc2", "gbn", "gbn2" (AMBER igb 1, 2, 5, 7,
+                                  8; also "1", "2", "5", "7", "8"); NULL or "none": off */
+    double salt_molar;         /* Debye-Hueckel screening, mol/L (0: none) */
+    int ace;                   /* 1: ACE nonpolar term (OpenMM's default surface tension) */
+    double solute_dielectric;  /* 1 */
+    double solvent_dielectric; /* 78.5 */
+    double cutoff_a;           /* 0: all pairs; else GB pairs within it only */
+} vkmd_implicit_desc;
+
+/* Sets (or, model NULL/"none", clears) the system's implicit solvent, used
+ * by every later vkmd_dynamics_create and vkmd_sys_energy. Checked here:
+ * VKMD_ERROR_INVALID_ARGUMENT for an unknown model, a system with a box,
+ * a prmtop without GB radii, values out of range (nothing changed then). */
+VKMD_API vkmd_result vkmd_sys_set_implicit_solvent(vkmd_sys *sys, const vkmd_implicit_desc *desc);
+
 /* ---- Dynamics: MD of one system on one context --------------------------- */
 
 typedef struct vkmd_dynamics vkmd_dynamics;
@@ -217,6 +236,7 @@ typedef struct vkmd_dynamics_report {
     double dihedral_kcal_mol;  /* proper and improper torsions */
     double lj_kcal_mol;        /* Lennard-Jones: pairs, 1-4, long-range correction */
     double coulomb_kcal_mol;   /* Coulomb: real and reciprocal space, 1-4, corrections */
+    double solvation_kcal_mol; /* implicit solvent: generalized Born + nonpolar (0 without) */
 } vkmd_dynamics_report;
 
 /* Builds the force field, constraints and state of `sys` on `ctx` (`desc`

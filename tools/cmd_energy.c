@@ -39,7 +39,7 @@ static void usage(FILE *out)
         "                         system (off by default, as OpenMM; pmemd adds it)\n"
         "  --coulomb-constant openmm|amber   332.0637 (default) or 332.0522 kcal/mol "
         "A/e^2\n" VKMD_PRECISION_OPTIONS_USAGE);
-    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_RESTRAINTS);
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_RESTRAINTS | VKMD_RUN_OPTIONS_IMPLICIT);
     fprintf(out,
             "  --device cpu|gpu|N|NAME  cpu = double-precision reference (default); gpu = the\n"
             "                         best Vulkan device; a Vulkan device by index or name\n"
@@ -103,7 +103,8 @@ int cmd_energy(int argc, char **argv)
         r = vkmd_precision_options_parse(&precision, argc, argv, &i, &handled);
         if (handled || r != VKMD_OK ||
             vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r) ||
-            vkmd_run_options_parse_restraints(&restrain, argc, argv, &i, &r))
+            vkmd_run_options_parse_restraints(&restrain, argc, argv, &i, &r) ||
+            vkmd_run_options_parse_implicit(&ff.gb, argc, argv, &i, &r))
             continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);

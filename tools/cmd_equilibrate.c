@@ -29,7 +29,8 @@ static void usage(FILE *out)
             "  restraints by default on the solute's heavy atoms, --restrain\n"
             "                         '" VKMD_EQUIL_SOLUTE_MASK "'\n"
             "MD options (vkmd run's but --steps, --equilibrate, --checkpoint-every):\n");
-    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS);
+    vkmd_run_options_usage(out, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS |
+                                    VKMD_RUN_OPTIONS_IMPLICIT);
     fprintf(out,
             "Outputs in DIR: equilibrate.csv (stage, T, bath, restraint k and energy, density,\n"
             "solute RMSD), energy.csv, traj.dcd, stage_N_NAME.chk after each stage, and the\n"
@@ -59,7 +60,9 @@ static vkmd_result parse(int argc, char **argv, eq_cli *q)
                           "checkpoint at every report";
     for (int i = 1; i < argc && r == VKMD_OK; ++i) {
         const char *a = argv[i];
-        if (vkmd_run_options_parse(&q->o, VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS,
+        if (vkmd_run_options_parse(&q->o,
+                                   VKMD_RUN_OPTIONS_COMMON | VKMD_RUN_OPTIONS_RESTRAINTS |
+                                       VKMD_RUN_OPTIONS_IMPLICIT,
                                    refusal, argc, argv, &i, &r) ||
             vkmd_options_parse(argc, argv, &i, opts, VKMD_ARRAY_LEN(opts), &r))
             continue;

@@ -88,6 +88,7 @@ vkmd_result vkmd_dynamics_create(vkmd_context *ctx, const vkmd_sys *sys,
     dyn->sys = sys;
     dyn->ff.cutoff_a = d->cutoff_a;
     dyn->ff.ewald_tolerance = d->ewald_tolerance;
+    dyn->ff.gb = sys->gb;
     const vkmd_system *s = &sys->system;
     VKMD_TRY(vkmd_system_check_coordinates(s, d->cutoff_a > 0 ? d->cutoff_a : VKMD_FF_CUTOFF_A,
                                            sys->source));
@@ -136,17 +137,19 @@ vkmd_result vkmd_dynamics_get_report(vkmd_dynamics *dyn, vkmd_dynamics_report *o
     vkmd_result res = vkmd_md_read(dyn->ctx->vk, dyn->md, &r, NULL, NULL);
     if (res != VKMD_OK)
         return res;
-    *out_report = (vkmd_dynamics_report){.step = r.step,
-                                         .time_ps = r.time_ps,
-                                         .potential_kcal_mol = r.potential.total,
-                                         .kinetic_kcal_mol = r.kinetic,
-                                         .total_kcal_mol = r.total,
-                                         .temperature_k = r.temperature_k,
-                                         .bond_kcal_mol = r.potential.bond,
-                                         .angle_kcal_mol = r.potential.angle,
-                                         .dihedral_kcal_mol = r.potential.dihedral,
-                                         .lj_kcal_mol = r.potential.lj,
-                                         .coulomb_kcal_mol = r.potential.coulomb};
+    *out_report =
+        (vkmd_dynamics_report){.step = r.step,
+                               .time_ps = r.time_ps,
+                               .potential_kcal_mol = r.potential.total,
+                               .kinetic_kcal_mol = r.kinetic,
+                               .total_kcal_mol = r.total,
+                               .temperature_k = r.temperature_k,
+                               .bond_kcal_mol = r.potential.bond,
+                               .angle_kcal_mol = r.potential.angle,
+                               .dihedral_kcal_mol = r.potential.dihedral,
+                               .lj_kcal_mol = r.potential.lj,
+                               .coulomb_kcal_mol = r.potential.coulomb,
+                               .solvation_kcal_mol = r.potential.gb + r.potential.nonpolar};
     return VKMD_OK;
 }
 

@@ -88,7 +88,7 @@ vkmd_result vkmd_sys_energy(const vkmd_sys *sys, vkmd_context *ctx, double cutof
     const vkmd_system *s = &sys->system;
     vkmd_vk_context *vk = ctx->vk;
     vkmd_result res = VKMD_OK;
-    vkmd_ff_settings ff = {.cutoff_a = cutoff_a};
+    vkmd_ff_settings ff = {.cutoff_a = cutoff_a, .gb = sys->gb};
     vkmd_precision_choice choice;
     vkmd_forcefield *field = NULL;
     vkmd_energy e;

@@ -2,6 +2,7 @@
  * io/load as `vkmd run` loads it. */
 #include "api/api_system.h"
 #include "io/load.h"
+#include "system/gb_params.h"
 #include "system/hmr.h"
 
 #include <stdio.h>
@@ -74,4 +75,29 @@ vkmd_result vkmd_sys_repartition_hydrogen_mass(vkmd_sys *sys, double hydrogen_ma
     if (r == VKMD_OK)
         sys->hmr_amu = hydrogen_mass_amu;
     return r;
+}
+
+vkmd_result vkmd_sys_set_implicit_solvent(vkmd_sys *sys, const vkmd_implicit_desc *desc)
+{
+    if (!sys || !desc)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
+                         "vkmd_sys_set_implicit_solvent: sys and desc are required");
+    vkmd_gb_settings g = {0};
+    if (desc->model && strcmp(desc->model, "none")) {
+        VKMD_TRY_RETURN(vkmd_gb_model_parse(desc->model, &g.model));
+        g.salt_molar = desc->salt_molar;
+        g.nonpolar = desc->ace != 0;
+        g.solute_dielectric = desc->solute_dielectric;
+        g.solvent_dielectric = desc->solvent_dielectric;
+        g.cutoff_a = desc->cutoff_a;
+        vkmd_gb_settings resolved;
+        VKMD_TRY_RETURN(vkmd_gb_settings_resolve(&g, &resolved));
+        /* The system's own refusals (a box, no radii) now, not at the first
+         * evaluation. */
+        vkmd_gb_params p;
+        VKMD_TRY_RETURN(vkmd_gb_params_build(&sys->system, &resolved, &p));
+        vkmd_gb_params_destroy(&p);
+    }
+    sys->gb = g;
+    return VKMD_OK;
 }

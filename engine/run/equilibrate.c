@@ -104,19 +104,23 @@ static int32_t build_stages(const vkmd_equil_desc *d, vkmd_run_stage *st, int32_
         snprintf(st[n].name, sizeof st[n].name, "heat %.4g K", st[n].temperature_k);
     }
     out_first[2] = n;
+    /* Implicit solvent: no box, so no barostat; the taper (still releasing
+     * the restraints in steps) and the free stage run at constant volume. */
+    const int implicit = d->run.ff.gb.model != VKMD_GB_NONE;
+    const double pressure = implicit ? 0.0 : d->pressure_bar;
     const int64_t dens = stage_steps(d->density_ps / d->taper_stages, dt, d->report_every);
     for (int32_t i = 0; i < d->taper_stages; ++i, ++n) {
         const double k = d->taper_stages > 1
                              ? d->restraint_k * (1.0 - (double)i / (d->taper_stages - 1))
                              : d->restraint_k;
         st[n] = (vkmd_run_stage){
-            .steps = dens, .temperature_k = t, .pressure_bar = d->pressure_bar, .restraint_k = k};
-        snprintf(st[n].name, sizeof st[n].name, "density k %.4g", k);
+            .steps = dens, .temperature_k = t, .pressure_bar = pressure, .restraint_k = k};
+        snprintf(st[n].name, sizeof st[n].name, "%s k %.4g", implicit ? "release" : "density", k);
     }
     out_first[3] = n;
     st[n] = (vkmd_run_stage){.steps = stage_steps(d->release_ps, dt, d->report_every),
                              .temperature_k = t,
-                             .pressure_bar = d->pressure_bar};
+                             .pressure_bar = pressure};
     snprintf(st[n].name, sizeof st[n].name, "free");
     return n + 1;
 }
@@ -419,9 +423,11 @@ vkmd_result vkmd_equilibrate(vkmd_vk_context *ctx, const vkmd_equil_desc *desc,
     const vkmd_run_desc *resolved = vkmd_run_desc_get(run);
     snprintf(e.out_dir, sizeof e.out_dir, "%s", resolved->out_dir);
     const vkmd_system *sys = vkmd_run_system(run);
-    if (!sys->box.periodic) {
+    if (!sys->box.periodic && d.run.ff.gb.model == VKMD_GB_NONE) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                        "equilibrate: %s has no periodic box; constant pressure needs one",
+                        "equilibrate: %s has no periodic box; constant pressure needs one "
+                        "(or implicit solvent: --implicit MODEL, whose protocol has no "
+                        "density stage)",
                         d.run.system);
         goto cleanup;
     }

@@ -6,6 +6,8 @@
  *   3. density: the Monte Carlo barostat at `pressure_bar`, the restraint
  *      constant tapered from k to 0 in `taper_stages` equal parts;
  *   4. free: constant pressure, no restraints.
+ * With implicit solvent (run.ff.gb, no box) stages 3 and 4 run at constant
+ * volume: 3 only tapers the restraints ("release k ..." stages).
  * Restraints are AMBER's positional restraints (E = k |r - r0|^2) on the atoms
  * of `mask` (default: solute heavy atoms) or of run.restraints.file, r0 the
  * starting coordinates or run.restraints.reference.

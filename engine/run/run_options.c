@@ -12,11 +12,18 @@
 #define RUN(field)  offsetof(vkmd_run_options, run.field)
 #define SELF(field) offsetof(vkmd_run_options, field)
 #define SPEC(field) offsetof(vkmd_restraint_spec, field)
+#define GB(field)   offsetof(vkmd_gb_settings, field)
+
+/* --implicit's choices are the model enum's values in order. */
+_Static_assert(sizeof(vkmd_gb_model) == sizeof(int) && VKMD_GB_HCT == 1 && VKMD_GB_OBC1 == 2 &&
+                   VKMD_GB_OBC2 == 3 && VKMD_GB_GBN == 4 && VKMD_GB_GBN2 == 5,
+               "--implicit none|hct|obc1|obc2|gbn|gbn2 writes the vkmd_gb_model");
 
 typedef struct run_option {
     const char *name; /* NULL: the precision options (below) */
     vkmd_option_kind kind;
-    size_t offset; /* into vkmd_run_options; the restraint group: into vkmd_restraint_spec */
+    size_t offset; /* into vkmd_run_options; the restraint group: into vkmd_restraint_spec;
+                      the implicit-solvent group: into vkmd_gb_settings */
     double lo, hi; /* VKMD_OPTION_WHOLE: lo is what a given 0 becomes */
     const char *choices;
     unsigned group;
@@ -132,6 +139,26 @@ static const run_option table[] = {
     {"--reference", VKMD_OPTION_STRING, SPEC(reference), 0, 0, NULL, VKMD_RUN_OPTIONS_RESTRAINTS,
      "  --reference FILE       r0 from FILE (rst7, inpcrd or PDB; default: the starting\n"
      "                         coordinates)\n"},
+    {"--implicit", VKMD_OPTION_CHOICE, GB(model), 0, 0, "none|hct|obc1|obc2|gbn|gbn2",
+     VKMD_RUN_OPTIONS_IMPLICIT,
+     "  --implicit hct|obc1|obc2|gbn|gbn2  generalized Born implicit solvent for a\n"
+     "                         system without a box (AMBER igb 1, 2, 5, 7, 8,\n"
+     "                         as OpenMM builds them from the prmtop's RADII and SCREEN;\n"
+     "                         radius sets mbondi, mbondi2, mbondi2, bondi, mbondi3;\n"
+     "                         docs/IMPLICIT.md); default none\n"},
+    {"--salt", VKMD_OPTION_DOUBLE, GB(salt_molar), 0, 10, NULL, VKMD_RUN_OPTIONS_IMPLICIT,
+     "  --salt M               Debye-Hueckel salt screening at M mol/L (AMBER's saltcon;\n"
+     "                         default 0)\n"},
+    {"--gbsa", VKMD_OPTION_CHOICE, GB(nonpolar), 0, 0, "none|ace", VKMD_RUN_OPTIONS_IMPLICIT,
+     "  --gbsa none|ace        nonpolar solvation: none (default) or ACE (OpenMM's\n"
+     "                         surface tension 0.0054 kcal/mol/A^2, probe 1.4 A)\n"},
+    {"--solute-dielectric", VKMD_OPTION_DOUBLE, GB(solute_dielectric), 1e-3, 1e4, NULL,
+     VKMD_RUN_OPTIONS_IMPLICIT, "  --solute-dielectric E  GB solute dielectric (default 1)\n"},
+    {"--solvent-dielectric", VKMD_OPTION_DOUBLE, GB(solvent_dielectric), 1e-3, 1e4, NULL,
+     VKMD_RUN_OPTIONS_IMPLICIT, "  --solvent-dielectric E GB solvent dielectric (default 78.5)\n"},
+    {"--gb-cutoff", VKMD_OPTION_DOUBLE, GB(cutoff_a), 1, 1e4, NULL, VKMD_RUN_OPTIONS_IMPLICIT,
+     "  --gb-cutoff A          GB pairs within A angstrom only, as OpenMM's\n"
+     "                         CutoffNonPeriodic GB (default: all pairs)\n"},
 };
 _Static_assert(sizeof table / sizeof *table <= 64, "vkmd_run_options.given has 64 bits");
 
@@ -172,8 +199,9 @@ int vkmd_run_options_parse(vkmd_run_options *o, unsigned groups, const char *ref
             return 1;
         }
         o->given |= 1ull << k;
-        void *base =
-            e->group == VKMD_RUN_OPTIONS_RESTRAINTS ? (void *)&o->run.restraints : (void *)o;
+        void *base = e->group == VKMD_RUN_OPTIONS_RESTRAINTS ? (void *)&o->run.restraints
+                     : e->group == VKMD_RUN_OPTIONS_IMPLICIT ? (void *)&o->run.ff.gb
+                                                             : (void *)o;
         parse_entry(e, base, argc, argv, i, r);
         return 1;
     }
@@ -186,6 +214,17 @@ int vkmd_run_options_parse_restraints(vkmd_restraint_spec *spec, int argc, char 
     for (size_t k = 0; k < sizeof table / sizeof *table; ++k)
         if (table[k].group == VKMD_RUN_OPTIONS_RESTRAINTS && !strcmp(argv[*i], table[k].name)) {
             parse_entry(&table[k], spec, argc, argv, i, r);
+            return 1;
+        }
+    return 0;
+}
+
+int vkmd_run_options_parse_implicit(vkmd_gb_settings *gb, int argc, char **argv, int *i,
+                                    vkmd_result *r)
+{
+    for (size_t k = 0; k < sizeof table / sizeof *table; ++k)
+        if (table[k].group == VKMD_RUN_OPTIONS_IMPLICIT && !strcmp(argv[*i], table[k].name)) {
+            parse_entry(&table[k], gb, argc, argv, i, r);
             return 1;
         }
     return 0;

@@ -11,7 +11,8 @@
  * solute's).
  *
  * The restraint options are a group of their own that `vkmd energy` parses
- * too (into its vkmd_restraint_spec), and the precision options
+ * too (into its vkmd_restraint_spec), so are the implicit-solvent options
+ * (into its vkmd_ff_settings.gb), and the precision options
  * (--precision, --positions, --nonbonded) a parser of their own that energy
  * and bench use as well. Parsing only: no Vulkan, no allocation; errors are
  * VKMD_ERROR_INVALID_ARGUMENT naming the option. */
@@ -71,7 +72,9 @@ enum {
                                   --equilibrate, --checkpoint-every): run and ensemble;
                                   equilibrate's protocol sets its own */
     VKMD_RUN_OPTIONS_RESTRAINTS = 4, /* --restrain ... --reference: every MD command and energy */
-    VKMD_RUN_OPTIONS_ALL = 7
+    VKMD_RUN_OPTIONS_IMPLICIT = 8,   /* --implicit, --salt, --gbsa ...: every MD command and
+                                        energy (into vkmd_ff_settings.gb) */
+    VKMD_RUN_OPTIONS_ALL = 15
 };
 
 typedef struct vkmd_run_options {
@@ -99,6 +102,10 @@ int vkmd_run_options_parse(vkmd_run_options *o, unsigned groups, const char *ref
 /* The restraint group alone, into `spec` (vkmd energy). */
 int vkmd_run_options_parse_restraints(vkmd_restraint_spec *spec, int argc, char **argv, int *i,
                                       vkmd_result *r);
+
+/* The implicit-solvent group alone, into `gb` (vkmd energy). */
+int vkmd_run_options_parse_implicit(vkmd_gb_settings *gb, int argc, char **argv, int *i,
+                                    vkmd_result *r);
 
 /* 1 when `name` ("--pressure") was given. */
 int vkmd_run_options_given(const vkmd_run_options *o, const char *name);

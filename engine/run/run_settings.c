@@ -39,6 +39,15 @@ void vkmd_run_settings_text(const vkmd_run_desc *d, const vkmd_ff_settings *ff,
                  ff->nonbonded_fp16 == VKMD_LJ_FP16_POWERS ? "fp16-powers" : "fp16",
                  ff->fp16_min_r_a);
     }
+    if (ff->gb.model != VKMD_GB_NONE) { /* absent without: older checkpoints stay readable */
+        const vkmd_gb_settings *g = &ff->gb;
+        len = strlen(out);
+        snprintf(out + len, size - len,
+                 "implicit %s\nsalt_molar %.17g\ngbsa %s\nsolute_dielectric %.17g\n"
+                 "solvent_dielectric %.17g\ngb_cutoff_a %.17g\n",
+                 vkmd_gb_model_name(g->model), g->salt_molar, g->nonpolar ? "ace" : "none",
+                 g->solute_dielectric, g->solvent_dielectric, g->cutoff_a);
+    }
     if (m->pressure_bar > 0) { /* absent at constant volume: older checkpoints stay readable */
         len = strlen(out);
         snprintf(out + len, size - len, "pressure_bar %.17g\nbarostat %s\nbarostat_every %d\n",

@@ -60,6 +60,12 @@ class ContextDesc(ctypes.Structure):
     _fields_ = [("device", c_char_p), ("validation", c_int)]
 
 
+class ImplicitDesc(ctypes.Structure):
+    _fields_ = [("model", c_char_p), ("salt_molar", c_double), ("ace", c_int),
+                ("solute_dielectric", c_double), ("solvent_dielectric", c_double),
+                ("cutoff_a", c_double)]
+
+
 class DynamicsDesc(ctypes.Structure):
     _fields_ = [("integrator", c_int), ("dt_fs", c_double), ("temperature_k", c_double),
                 ("friction_per_ps", c_double), ("seed", c_uint64),
@@ -73,7 +79,8 @@ class DynamicsReport(ctypes.Structure):
                 ("kinetic_kcal_mol", c_double), ("total_kcal_mol", c_double),
                 ("temperature_k", c_double), ("bond_kcal_mol", c_double),
                 ("angle_kcal_mol", c_double), ("dihedral_kcal_mol", c_double),
-                ("lj_kcal_mol", c_double), ("coulomb_kcal_mol", c_double)]
+                ("lj_kcal_mol", c_double), ("coulomb_kcal_mol", c_double),
+                ("solvation_kcal_mol", c_double)]
 
 
 class GroupDesc(ctypes.Structure):
@@ -118,6 +125,7 @@ _sigs = {
     "vkmd_sys_atom_count": (c_int32, [c_void_p]),
     "vkmd_sys_box": (c_int, [c_void_p, dptr]),
     "vkmd_sys_get_positions": (c_int, [c_void_p, c_int32, dptr]),
+    "vkmd_sys_set_implicit_solvent": (c_int, [c_void_p, P(ImplicitDesc)]),
     "vkmd_sys_energy": (c_int, [c_void_p, c_void_p, c_double, c_int, P(c_void_p), dptr]),
     "vkmd_dynamics_create": (c_int, [c_void_p, c_void_p, P(DynamicsDesc), P(c_void_p)]),
     "vkmd_dynamics_destroy": (None, [c_void_p]),

@@ -39,12 +39,37 @@ class System:
         c = None if coords is None else os.fsencode(coords)
         check(lib.vkmd_sys_load(os.fsencode(spec), c, ctypes.byref(self._h)))
         self.spec = os.fsdecode(spec)
+        self.implicit = None
 
     @classmethod
-    def from_amber(cls, prmtop, coords=None):
+    def from_amber(cls, prmtop, coords=None, implicit=None, salt=0.0, gbsa=None,
+                   solute_dielectric=0.0, solvent_dielectric=0.0, gb_cutoff=0.0):
         """An AMBER prmtop with an inpcrd/rst7 or PDB file (None: the
-        prmtop's .inpcrd or .rst7 beside it)."""
-        return cls(prmtop, coords)
+        prmtop's .inpcrd or .rst7 beside it). implicit: generalized Born
+        solvent for a prmtop without a box, "hct", "obc1", "obc2", "gbn" or
+        "gbn2" (AMBER igb 1, 2, 5, 7, 8, from the prmtop's GB radii), with
+        salt (mol/L), gbsa "ace" (nonpolar term), dielectrics (0: 1 and
+        78.5) and gb_cutoff (A, 0: all pairs) as `vkmd run --implicit`."""
+        s = cls(prmtop, coords)
+        if implicit is not None:
+            s.set_implicit_solvent(implicit, salt=salt, gbsa=gbsa,
+                                   solute_dielectric=solute_dielectric,
+                                   solvent_dielectric=solvent_dielectric, gb_cutoff=gb_cutoff)
+        return s
+
+    def set_implicit_solvent(self, model, salt=0.0, gbsa=None, solute_dielectric=0.0,
+                             solvent_dielectric=0.0, gb_cutoff=0.0):
+        """Sets (model None or "none": clears) the implicit solvent used by
+        later energies and simulations; see from_amber."""
+        if gbsa not in (None, "none", "ace"):
+            raise ValueError(f"gbsa: {gbsa!r}, expected None, 'none' or 'ace'")
+        d = _lib.ImplicitDesc(model=None if model is None else str(model).encode(),
+                              salt_molar=float(salt), ace=1 if gbsa == "ace" else 0,
+                              solute_dielectric=float(solute_dielectric),
+                              solvent_dielectric=float(solvent_dielectric),
+                              cutoff_a=float(gb_cutoff))
+        check(lib.vkmd_sys_set_implicit_solvent(self._h, ctypes.byref(d)))
+        self.implicit = None if model in (None, "none") else str(model)
 
     @classmethod
     def water(cls, n):
@@ -316,7 +341,7 @@ class EnergyCSVReporter:
 
     COLUMNS = ("step", "time_ps", "potential_kcal_mol", "kinetic_kcal_mol", "total_kcal_mol",
                "temperature_k", "bond_kcal_mol", "angle_kcal_mol", "dihedral_kcal_mol",
-               "lj_kcal_mol", "coulomb_kcal_mol")
+               "lj_kcal_mol", "coulomb_kcal_mol", "solvation_kcal_mol")
 
     def __init__(self, path, every):
         self.every = _every(every)
