@@ -61,7 +61,7 @@ vkmd_result vkmd_gb_settings_resolve(const vkmd_gb_settings *in, vkmd_gb_setting
                          (int)s.model);
     s.solute_dielectric = or_default(s.solute_dielectric, 1.0);
     s.solvent_dielectric = or_default(s.solvent_dielectric, 78.5);
-    s.temperature_k = or_default(s.temperature_k, 300.0);
+    s.temperature_k = or_default(s.temperature_k, 298.15); /* OpenMM createSystem's default */
     s.surface_tension_kcal_a2 =
         or_default(s.surface_tension_kcal_a2, VKMD_GB_SURFACE_TENSION_DEFAULT);
     s.probe_radius_a = or_default(s.probe_radius_a, VKMD_GB_PROBE_RADIUS_DEFAULT);

@@ -29,7 +29,7 @@ typedef struct vkmd_gb_settings {
     double solute_dielectric;       /* default 1 */
     double solvent_dielectric;      /* default 78.5 */
     double salt_molar;              /* mol/L, default 0 (no Debye-Hueckel screening) */
-    double temperature_k;           /* for kappa only, default 300 */
+    double temperature_k;           /* for kappa only, default 298.15 (OpenMM createSystem's) */
     int nonpolar;                   /* 1: add the ACE nonpolar term; default 0 */
     double surface_tension_kcal_a2; /* ACE, default VKMD_GB_SURFACE_TENSION_DEFAULT */
     double probe_radius_a;          /* ACE, default VKMD_GB_PROBE_RADIUS_DEFAULT */
