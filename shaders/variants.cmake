@@ -23,6 +23,7 @@
 set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "vsite.comp words VKMD_FIXED_WORDS"
+  "gb.comp words VKMD_FIXED_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
   "md.comp words VKMD_FIXED_WORDS"
   "step.comp words VKMD_FIXED_WORDS"

@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "forces/pass_neighbor.h"
 #include "forces/pass_bonded.h"
+#include "forces/pass_gb.h"
 #include "forces/pass_nonbonded.h"
 #include "forces/pass_pme.h"
 #include "forces/pass_vsite.h"
@@ -51,6 +52,7 @@ struct vkmd_forcefield {
     vkmd_pass_bonded *bonded;
     vkmd_pass_pme *pme;
     vkmd_pass_vsite *vsite; /* NULL without virtual sites */
+    vkmd_pass_gb *gb;       /* NULL without implicit solvent */
     vkmd_box box;           /* the current box (starts as the system's; vkmd_forcefield_set_box) */
     /* host constants, kcal/mol; the dispersion and net-charge terms scale as 1/V */
     double e_self, e_dispersion, e_net_charge;
@@ -135,11 +137,6 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     if (sys->box.periodic && !(desc->settings->ewald_alpha > 0 && desc->settings->cutoff_a > 0))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
                          "force field: settings are not resolved (vkmd_ff_settings_resolve)");
-    if (desc->settings->gb.model != VKMD_GB_NONE)
-        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
-                         "force field: implicit solvent (%s) has no device pass yet; the CPU "
-                         "reference computes it (--device cpu)",
-                         vkmd_gb_model_name(desc->settings->gb.model));
     vkmd_forcefield *ff = calloc(1, sizeof *ff);
     if (!ff)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "force field");
@@ -186,6 +183,19 @@ vkmd_result vkmd_forcefield_create(vkmd_vk_context *ctx, const vkmd_system *sys,
                                          .force_staging = desc->force_staging};
         VKMD_TRY(vkmd_pass_vsite_create(ctx, sys, &vd, &ff->vsite));
     }
+    if (ff->settings.gb.model != VKMD_GB_NONE) {
+        vkmd_gb_params gp;
+        VKMD_TRY(vkmd_gb_params_build(sys, &ff->settings.gb, &gp));
+        const vkmd_pass_gb_desc gd = {.positions = &ff->positions,
+                                      .positions_x = vkmd_forcefield_positions_x(ff),
+                                      .positions_mode = ff->settings.positions,
+                                      .accum = &ff->accum,
+                                      .force_staging = desc->force_staging};
+        res = vkmd_pass_gb_create(ctx, &gp, &gd, &ff->gb);
+        vkmd_gb_params_destroy(&gp);
+        if (res != VKMD_OK)
+            goto cleanup;
+    }
     compute_constants(ff, sys);
     vkmd_log_debug("force field: %d atoms, %.1f MiB of device memory", sys->atom_count,
                    vkmd_forcefield_memory_bytes(ff) / 1048576.0);
@@ -206,6 +216,7 @@ void vkmd_forcefield_destroy(vkmd_vk_context *ctx, vkmd_forcefield *ff)
     if (!ff)
         return;
     vkmd_pass_vsite_destroy(ctx, ff->vsite);
+    vkmd_pass_gb_destroy(ctx, ff->gb);
     vkmd_pass_pme_destroy(ctx, ff->pme);
     vkmd_pass_bonded_destroy(ctx, ff->bonded);
     vkmd_pass_nonbonded_destroy(ctx, ff->nonbonded);
@@ -304,6 +315,8 @@ static void record_terms(const vkmd_forcefield *ff, VkCommandBuffer cb, unsigned
     mark(cb, timer, first_slot + MARK_NEIGHBOR);
     vkmd_pass_nonbonded_record(ff->nonbonded, cb, energy);
     vkmd_vk_barrier_compute(cb);
+    if (ff->gb) /* vacuum only; timed with the nonbonded pass */
+        vkmd_pass_gb_record(ff->gb, cb, energy);
     mark(cb, timer, first_slot + MARK_NONBONDED);
     vkmd_pass_bonded_record(ff->bonded, cb, energy);
     vkmd_vk_barrier_compute(cb);
@@ -544,6 +557,8 @@ size_t vkmd_forcefield_memory_bytes(const vkmd_forcefield *ff)
         b += vkmd_pass_nonbonded_memory_bytes(ff->nonbonded);
     if (ff->pme)
         b += vkmd_pass_pme_memory_bytes(ff->pme);
+    if (ff->gb)
+        b += vkmd_pass_gb_memory_bytes(ff->gb);
     return b;
 }
 

@@ -1,6 +1,6 @@
 /* The whole AMBER force field on a Vulkan device: owns the positions buffer,
  * the fixed-point accumulators, the neighbour list and every pass (nonbonded,
- * bonded + 1-4 + exclusion corrections, PME), and adds the terms that are
+ * bonded + 1-4 + exclusion corrections, PME, generalized Born), and adds the terms that are
  * constants of the box and charges (Ewald self energy, long-range dispersion
  * correction, net-charge correction) on the host in double precision.
  *
@@ -12,7 +12,10 @@
  * caller writes positions before and reads forces after.
  *
  * Vacuum systems (no box) have no neighbour list and no PME: the nonbonded
- * pass runs over all pairs with plain Coulomb, as the reference does.
+ * pass runs over all pairs with plain Coulomb, as the reference does. With
+ * settings.gb.model set (vacuum only), the generalized Born pass
+ * (forces/pass_gb.h) follows the nonbonded one; a timed record counts its
+ * time in the nonbonded pass's.
  *
  * The CPU oracle is vkmd_ref_compute (engine/ref/ref.h); the figures of the
  * comparison are printed by tests/test_gpu_forcefield*.c. */
@@ -50,8 +53,8 @@ typedef struct vkmd_forcefield vkmd_forcefield;
 /* Passes timed by vkmd_forcefield_record when given a timer. */
 typedef enum vkmd_ff_pass {
     VKMD_FF_PASS_NEIGHBOR = 0, /* displacement check and, when needed, the rebuild */
-    VKMD_FF_PASS_NONBONDED,
-    VKMD_FF_PASS_BONDED, /* bonds, angles, dihedrals, 1-4 pairs, exclusion corrections */
+    VKMD_FF_PASS_NONBONDED,    /* pair tiles (and prune); with implicit solvent also GB */
+    VKMD_FF_PASS_BONDED,       /* bonds, angles, dihedrals, 1-4 pairs, exclusion corrections */
     VKMD_FF_PASS_PME_SPREAD,
     VKMD_FF_PASS_PME_FFT, /* forward and inverse FFT together */
     VKMD_FF_PASS_PME_CONVOLVE,

@@ -266,4 +266,117 @@ float form_coulomb_erfc_precise(float r, float inv_r, float kqq, float alpha, ou
     return e;
 }
 
+// Generalized Born (gb.comp; reference ref_gb.c; parameters in
+// system/gb_params.h). Units A, kcal/mol, e. Each form also gives the
+// derivatives the chain rule through the Born radii needs. The values that
+// both an energy and a derivative use are `precise`: the pipeline without
+// energies drops the energy, and a compiler that then contracts or rewrites
+// the derivative's arithmetic differently (lavapipe did, for ACE) would give
+// forces other bits than the pipeline with energies.
+
+// Hawkins-Cramer-Truhlar descreening integral of atom j (scaled radius s)
+// seen from atom i (offset radius rho) at distance r, as OpenMM's
+// CustomGBForce writes it:
+//   I = 1/2 (1/L - 1/U + (r - s^2/r)(1/U^2 - 1/L^2)/4 + ln(L/U)/(2r)),
+//   U = r + s, L = max(rho, |r - s|), and 0 when r + s < rho.
+// di_dr: the total derivative.
+float form_gb_hct_integral(float r, float rho, float s, out float di_dr)
+{
+    if (r + s < rho) {
+        di_dr = 0.0;
+        return 0.0;
+    }
+    float d = abs(r - s);
+    float l = rho > d ? rho : d;
+    float u = r + s;
+    float il = 1.0 / l, iu = 1.0 / u, ir = 1.0 / r;
+    float w = r - s * s * ir; // r - s^2/r
+    float lg = log(l / u);
+    float val = 0.5 * (il - iu + 0.25 * w * (iu * iu - il * il) + 0.5 * lg * ir);
+    // partial in r, then through U (always) and L (when L = |r - s|)
+    float di = 0.5 * (0.25 * (1.0 + s * s * ir * ir) * (iu * iu - il * il) - 0.5 * lg * ir * ir);
+    di += 0.5 * (iu * iu - 0.5 * w * iu * iu * iu - 0.5 * ir * iu);
+    if (d > rho)
+        di += 0.5 * (-il * il + 0.5 * w * il * il * il + 0.5 * ir * il) * (r > s ? 1.0 : -1.0);
+    di_dr = di;
+    return val;
+}
+
+// GBn/GBn2 neck integral (Mongan et al. 2007) without its scale:
+// m0 / (1 + x^2 + 0.3 x^6), x = r - d0; the caller applies the scale and
+// the range r <= radius_i + radius_j + 6.8 A.
+float form_gb_neck(float r, float d0, float m0, out float di_dr)
+{
+    float x = r - d0, x2 = x * x, x5 = x2 * x2 * x;
+    float den = 1.0 + x2 + 0.3 * x5 * x;
+    di_dr = -m0 * (2.0 * x + 1.8 * x5) / (den * den);
+    return m0 / den;
+}
+
+// Born radius from the descreening sum I: HCT (rescale false)
+// B = 1/(1/rho - I); OBC/GBn (rescale true)
+// B = 1/(1/rho - tanh(a psi - b psi^2 + g psi^3)/radius), psi = I rho.
+// db_di = dB/dI.
+float form_gb_born_radius(float sum_i, float rho, float radius, bool rescale, float a, float b,
+                          float g, out float db_di)
+{
+    if (!rescale) {
+        float born = 1.0 / (1.0 / rho - sum_i);
+        db_di = born * born;
+        return born;
+    }
+    float psi = sum_i * rho;
+    float t = tanh(psi * (a + psi * (-b + psi * g)));
+    float born = 1.0 / (1.0 / rho - t / radius);
+    db_di = born * born * (1.0 - t * t) * (a - 2.0 * b * psi + 3.0 * g * psi * psi) * rho / radius;
+    return born;
+}
+
+// Still's pair term of atoms i, j (counted once per pair):
+//   E = -kqq (1/eps_in - exp(-kappa f)/eps_out) (1/f - inv_cut),
+//   f = sqrt(r^2 + B_i B_j exp(-r^2 / (4 B_i B_j))),
+// inv_cut = 1/cutoff or 0. Writes f_over_r = -(dE/dr)/r and dE/dB_i,
+// dE/dB_j.
+float form_gb_pair(float r2, float bi, float bj, float kqq, float kappa, float inv_eps_in,
+                   float inv_eps_out, float inv_cut, out float f_over_r, out float de_dbi,
+                   out float de_dbj)
+{
+    float p = bi * bj;
+    float e = exp(-r2 / (4.0 * p));
+    float f2 = r2 + p * e;
+    float f = sqrt(f2);
+    float ek = kappa > 0.0 ? exp(-kappa * f) : 1.0;
+    precise float g = inv_eps_in - ek * inv_eps_out;
+    precise float h = 1.0 / f - inv_cut;
+    precise float de_df = -kqq * (kappa * ek * inv_eps_out * h - g / f2);
+    float de_dp = de_df * e * (1.0 + r2 / (4.0 * p)) / (2.0 * f);
+    f_over_r = -de_df * (1.0 - 0.25 * e) / f;
+    de_dbi = de_dp * bj;
+    de_dbj = de_dp * bi;
+    return -kqq * g * h;
+}
+
+// Self term of atom i: E = -kqq/2 (1/eps_in - exp(-kappa B)/eps_out) / B
+// (kqq = k q_i^2); de_db = dE/dB.
+float form_gb_self(float born, float kqq, float kappa, float inv_eps_in, float inv_eps_out,
+                   out float de_db)
+{
+    float ek = kappa > 0.0 ? exp(-kappa * born) : 1.0;
+    precise float g = inv_eps_in - ek * inv_eps_out;
+    de_db = -0.5 * kqq * (kappa * ek * inv_eps_out - g / born) / born;
+    return -0.5 * kqq * g / born;
+}
+
+// ACE nonpolar term (Schaefer, Bartels and Karplus 1998 with Ponder's sixth
+// power, as OpenMM): E = 4 pi gamma (radius + probe)^2 (radius/B)^6;
+// de_db = -6 E / B.
+float form_gb_ace(float born, float radius, float probe, float four_pi_gamma, out float de_db)
+{
+    float q = radius / born, q2 = q * q;
+    precise float e = four_pi_gamma * (radius + probe) * (radius + probe) * q2 * q2 * q2;
+    precise float g = -6.0 * e / born;
+    de_db = g;
+    return e;
+}
+
 #endif

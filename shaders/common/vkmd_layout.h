@@ -79,7 +79,8 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_SPEC_TRICLINIC      4 /* readers of the box: bool, triclinic cell (common/box.glsl) */
 /* Ranges reserved per module (ids are defined in the module's layout header):
  * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME, 32..39 UFF,
- * 40..47 constraints, 48..55 MD integration, 56..63 minimisation. */
+ * 40..47 constraints, 48..55 MD integration, 56..63 minimisation,
+ * 64..71 fused step, 72..75 virtual sites, 80..87 generalized Born. */
 
 /* ---- Positions (common/positions.glsl has the arithmetic) ---------------
  * Every shader that reads or writes MD positions binds two buffers: the
