@@ -23,6 +23,13 @@
 
 static const char *const stage_names[VKMD_EQUIL_STAGES] = {"minimise", "heat", "density", "free"};
 
+/* Protocol stage p's name: implicit solvent's third stage only releases
+ * the restraints (no barostat). */
+static const char *stage_name(const vkmd_equil_desc *d, int32_t p)
+{
+    return p == 2 && d->run.ff.gb.model != VKMD_GB_NONE ? "release" : stage_names[p];
+}
+
 vkmd_result vkmd_equil_desc_resolve(const vkmd_equil_desc *in, vkmd_equil_desc *out)
 {
     *out = *in;
@@ -219,7 +226,7 @@ static void close_stage(equil_state *e, int32_t p, const vkmd_md_report *last)
 {
     vkmd_equil_stage *s = &e->sum->stage[p];
     const stage_rows *r = &e->rows[p];
-    s->name = stage_names[p];
+    s->name = stage_name(e->d, p);
     if (r->n > 0) {
         mean_sd(r->t, 0, r->n, &s->temperature_k, &s->temperature_sd_k);
         mean_sd(r->rho, r->n / 2, r->n, &s->density_g_cm3, &s->density_sd_g_cm3);
@@ -244,7 +251,7 @@ static vkmd_result eq_begin(void *user, const vkmd_run_info *info)
     equil_state *e = user;
     e->sys = info->system;
     e->md = info->md;
-    e->sum->stage[0].name = stage_names[0];
+    e->sum->stage[0].name = stage_name(e->d, 0);
     for (int32_t k = 0; k < e->user_count; ++k)
         if (e->user[k].begin)
             VKMD_TRY_RETURN(e->user[k].begin(e->user[k].user, info));
@@ -273,10 +280,10 @@ static vkmd_result eq_report(void *user, const vkmd_run_sample *s)
         e->sum->stage[p].potential = r->potential.total; /* the stage's last report's */
         VKMD_TRY_RETURN(push(&e->rows[p], r->temperature_k, r->density_g_cm3, rmsd));
     }
-    if (fprintf(e->csv, "%s,%lld,%.4f,%.3f,%.3f,%.4g,%.6f,%.6f,%.4f,%.6f,%.5f\n", stage_names[p],
-                (long long)s->step, s->time_ps, r->temperature_k, st ? st->temperature_k : 0.0,
-                st ? st->restraint_k : 0.0, r->potential.total, r->potential.restraint,
-                r->volume_a3, r->density_g_cm3, rmsd) < 0 ||
+    if (fprintf(e->csv, "%s,%lld,%.4f,%.3f,%.3f,%.4g,%.6f,%.6f,%.4f,%.6f,%.5f\n",
+                stage_name(e->d, p), (long long)s->step, s->time_ps, r->temperature_k,
+                st ? st->temperature_k : 0.0, st ? st->restraint_k : 0.0, r->potential.total,
+                r->potential.restraint, r->volume_a3, r->density_g_cm3, rmsd) < 0 ||
         fflush(e->csv) != 0)
         return vkmd_fail(VKMD_ERROR_IO, "%s/equilibrate.csv: write failed: %s", e->out_dir,
                          strerror(errno));
@@ -331,7 +338,7 @@ static vkmd_result eq_checkpoint(void *user, int64_t step, const char *path)
     for (int32_t p = 1; p < VKMD_EQUIL_STAGES; ++p)
         if (step == e->stage_end_step[p]) {
             char to[4200];
-            snprintf(to, sizeof to, "%s/stage_%d_%s.chk", e->out_dir, p + 1, stage_names[p]);
+            snprintf(to, sizeof to, "%s/stage_%d_%s.chk", e->out_dir, p + 1, stage_name(e->d, p));
             VKMD_TRY_RETURN(copy_file(path, to));
             if (p == 3) {
                 snprintf(to, sizeof to, "%s/final.chk", e->out_dir);
@@ -340,7 +347,7 @@ static vkmd_result eq_checkpoint(void *user, int64_t step, const char *path)
         }
     if (step == 0) {
         char to[4200];
-        snprintf(to, sizeof to, "%s/stage_1_%s.chk", e->out_dir, stage_names[0]);
+        snprintf(to, sizeof to, "%s/stage_1_%s.chk", e->out_dir, stage_name(e->d, 0));
         VKMD_TRY_RETURN(copy_file(path, to));
     }
     for (int32_t k = 0; k < e->user_count; ++k)

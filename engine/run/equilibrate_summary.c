@@ -13,11 +13,15 @@ static const char *restrained(const vkmd_equil_desc *d)
 
 void vkmd_equil_summary_write_text(FILE *out, const vkmd_equil_desc *d, const vkmd_equil_summary *s)
 {
-    fprintf(out,
-            "vkmd equilibrate: %s, %d restrained atoms ('%s', k %g kcal/mol/A^2), %.1f K, "
-            "%.4g bar\n",
+    const int implicit = d->run.ff.gb.model != VKMD_GB_NONE;
+    fprintf(out, "vkmd equilibrate: %s, %d restrained atoms ('%s', k %g kcal/mol/A^2), %.1f K, ",
             d->run.system, s->restrained_atoms, restrained(d), d->restraint_k,
-            d->run.md.temperature_k, d->pressure_bar);
+            d->run.md.temperature_k);
+    if (implicit)
+        fprintf(out, "implicit solvent %s (constant volume: no density stage)\n",
+                vkmd_gb_model_name(d->run.ff.gb.model));
+    else
+        fprintf(out, "%.4g bar\n", d->pressure_bar);
     fprintf(out, "  %-9s %8s %9s %8s %15s %9s %9s %9s %11s %9s\n", "stage", "steps", "mean T/K",
             "sd T/K", "density g/cm3", "sd", "final", "RMSD/A", "max RMSD/A", "wall s");
     for (int p = 0; p < s->stages_done; ++p) {
@@ -27,11 +31,15 @@ void vkmd_equil_summary_write_text(FILE *out, const vkmd_equil_desc *d, const vk
                 st->density_sd_g_cm3, st->final_density_g_cm3, st->rmsd_a, st->max_rmsd_a,
                 st->seconds);
     }
-    fprintf(out,
-            "  minimisation: %d iterations; barostat acceptance %.2f; density (mean of the second "
-            "half of 'free') %.5f +/- %.5f (sd) g/cm^3; box %.4f x %.4f x %.4f A\n",
-            s->minimize_iterations, s->barostat_acceptance, s->density_g_cm3, s->density_sd_g_cm3,
-            s->box[0], s->box[1], s->box[2]);
+    if (implicit)
+        fprintf(out, "  minimisation: %d iterations; no box (implicit solvent)\n",
+                s->minimize_iterations);
+    else
+        fprintf(out,
+                "  minimisation: %d iterations; barostat acceptance %.2f; density (mean of the "
+                "second half of 'free') %.5f +/- %.5f (sd) g/cm^3; box %.4f x %.4f x %.4f A\n",
+                s->minimize_iterations, s->barostat_acceptance, s->density_g_cm3,
+                s->density_sd_g_cm3, s->box[0], s->box[1], s->box[2]);
     fprintf(out, "  final state: %s (also final.chk, final.pdb): vkmd run %s --coords %s\n",
             s->final_rst7, d->run.system, s->final_rst7);
 }

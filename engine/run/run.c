@@ -536,6 +536,14 @@ static void summary_line(vkmd_run *run)
              ff->pme_grid[2], ff->ewald_tolerance, vkmd_precision_name(run->choice.chosen),
              vkmd_positions_mode_name(ff->positions), vkmd_lj_form_name(ff->nonbonded_fp16),
              ff->fp16_min_r_a, (unsigned long long)d->md.seed, run->ctx->info.name);
+    if (ff->gb.model != VKMD_GB_NONE) {
+        const size_t len = strlen(run->summary_line);
+        snprintf(run->summary_line + len, sizeof run->summary_line - len,
+                 ", implicit solvent %s (salt %g M, nonpolar %s, GB pairs %s)",
+                 vkmd_gb_model_name(ff->gb.model), ff->gb.salt_molar,
+                 ff->gb.nonpolar ? "ACE" : "none",
+                 ff->gb.cutoff_a > 0 ? "within the cutoff" : "all");
+    }
 }
 
 /* Applies the settings of the stage that the steps after `step` belong to,

@@ -262,10 +262,12 @@ class Simulation:
 
     def energies(self):
         """Energies of the current state per term, kcal/mol: bond, angle,
-        dihedral, lj, coulomb, potential, kinetic, total."""
+        dihedral, lj, coulomb, solvation (implicit solvent: generalized Born
+        + nonpolar; 0 without), potential, kinetic, total."""
         r = self._report()
         return {k: getattr(r, k + "_kcal_mol") for k in
-                ("bond", "angle", "dihedral", "lj", "coulomb", "potential", "kinetic", "total")}
+                ("bond", "angle", "dihedral", "lj", "coulomb", "solvation", "potential", "kinetic",
+                 "total")}
 
     def _get(self, fn):
         out = np.empty((self._n, 3))

@@ -153,6 +153,9 @@ def main():
     parser.add_argument('--platform', help='OpenMM platform (default: fastest present)')
     parser.add_argument('--threads', type=int, help='CPU platform threads (default: all)')
     parser.add_argument('--json', metavar='FILE', help='also write the JSON here')
+    parser.add_argument('--implicit', choices=['hct', 'obc1', 'obc2', 'gbn', 'gbn2'],
+                        help='generalized Born implicit solvent (a prmtop with GB radii and '
+                        'no box): no cutoff, as vkmd run --implicit')
     args = parser.parse_args()
     if args.prmtop and not args.inpcrd:
         parser.error('--prmtop needs --inpcrd')
@@ -164,12 +167,19 @@ def main():
                                 else generated_inputs(args.generated))
     prmtop = app.AmberPrmtopFile(prmtop_path)
     inpcrd = app.AmberInpcrdFile(inpcrd_path)
-    if inpcrd.boxVectors is None:
+    if args.implicit:
+        models = {'hct': app.HCT, 'obc1': app.OBC1, 'obc2': app.OBC2, 'gbn': app.GBn,
+                  'gbn2': app.GBn2}
+        system = prmtop.createSystem(nonbondedMethod=app.NoCutoff, constraints=app.HBonds,
+                                     rigidWater=True, implicitSolvent=models[args.implicit],
+                                     removeCMMotion=True)
+    elif inpcrd.boxVectors is None:
         raise SystemExit('openmm_nve_drift: %s has no box; PME needs one' % inpcrd_path)
-    system = prmtop.createSystem(nonbondedMethod=app.PME,
-                                 nonbondedCutoff=CUTOFF_NM * unit.nanometer,
-                                 constraints=app.HBonds, rigidWater=True,
-                                 ewaldErrorTolerance=EWALD_TOLERANCE, removeCMMotion=True)
+    else:
+        system = prmtop.createSystem(nonbondedMethod=app.PME,
+                                     nonbondedCutoff=CUTOFF_NM * unit.nanometer,
+                                     constraints=app.HBonds, rigidWater=True,
+                                     ewaldErrorTolerance=EWALD_TOLERANCE, removeCMMotion=True)
     rigid_added = make_water_rigid(prmtop, system)
     atoms = system.getNumParticles()
     cm_removed = any(isinstance(f, openmm.CMMotionRemover) for f in system.getForces())
@@ -193,7 +203,8 @@ def main():
     if platform.getName() == 'CPU' and args.threads:
         props['Threads'] = str(args.threads)
     context = openmm.Context(system, integrator, platform, props)
-    context.setPeriodicBoxVectors(*inpcrd.boxVectors)
+    if inpcrd.boxVectors is not None and not args.implicit:
+        context.setPeriodicBoxVectors(*inpcrd.boxVectors)
     context.setPositions(inpcrd.positions)
     nb = [f for f in system.getForces() if isinstance(f, openmm.NonbondedForce)][0]
     # Informational only (the JSON's settings). OpenMM 7.7's CPU platform has
