@@ -130,8 +130,12 @@ void main()
                 continue;
             const uint col = floatBitsToUint(xj.w);
             if (MODE == VKMD_GB_MODE_RADII) {
+                // I_i, and sum_j dI_i/dr_ij (r_j - r_i) / r_ij, which the
+                // forces phase multiplies by c_i (known only then).
                 float di;
-                kahan(sum, sum_c, descreen(sqrt(r2), ai.a.x, pj.x, ai.a.z, pj.y, row, col, di));
+                const float r = sqrt(r2);
+                kahan(sum, sum_c, descreen(r, ai.a.x, pj.x, ai.a.z, pj.y, row, col, di));
+                kahan3(f, f_c, (di / r) * d);
             } else if (MODE == VKMD_GB_MODE_ENERGY) {
                 float f_over_r, gi, gj;
                 float ep = form_gb_pair(r2, si.x, pj.y, ai.a.w * pj.x, pc.kappa, pc.inv_eps_in,
@@ -142,10 +146,9 @@ void main()
                     kahan(e, e_c, 0.5 * ep);
             } else {
                 const float r = sqrt(r2);
-                float di_ij, di_ji;
-                descreen(r, ai.a.x, pj.y, ai.a.z, pj.z, row, col, di_ij);
+                float di_ji;
                 descreen(r, pj.x, ai.a.y, pj.z, ai.a.z, col, row, di_ji);
-                kahan3(f, f_c, ((si.w * di_ij + pj.w * di_ji) / r) * d);
+                kahan3(f, f_c, ((pj.w * di_ji) / r) * d);
             }
         }
     }
@@ -157,6 +160,7 @@ void main()
         float born = form_gb_born_radius(sum - sum_c, ai.a.x, ai.a.z, rescale, ai.b.x, ai.b.y,
                                          ai.b.z, db_di);
         scratch[i] = vec4(born, db_di, 0.0, 0.0);
+        scratch[2u * n + i] = vec4(f - f_c, 0.0);
     } else if (vi && MODE == VKMD_GB_MODE_ENERGY) {
         float g_self, g_ace = 0.0, e_ace = 0.0;
         float e_self = form_gb_self(si.x, ai.a.w * ai.a.w, pc.kappa, pc.inv_eps_in,
@@ -170,7 +174,8 @@ void main()
             e_np = to_fixed(e_ace);
         }
     } else if (vi) {
-        kahan3(f, f_c, si.xyz);
+        kahan3(f, f_c, si.xyz);                            // the direct pair force
+        kahan3(f, f_c, si.w * scratch[2u * n + i].xyz); // c_i sum_j dI_i/dr_ij ...
         for (uint c = 0u; c < 3u; ++c)
             force_add(VKMD_FORCE_INDEX(c, i, n), fixed_add(to_fixed(f[c]), to_fixed(-f_c[c])));
     }

@@ -102,7 +102,7 @@ static vkmd_result upload_tables(vkmd_vk_context *ctx, vkmd_pass_gb *pass, const
     const vkmd_vk_buffer_desc nd = {.size = (VkDeviceSize)entries * sizeof *neck,
                                     .force_staging = force_staging,
                                     .name = "generalized Born neck table"};
-    const vkmd_vk_buffer_desc sd = {.size = (VkDeviceSize)n * 2 * sizeof(vkmd_gpu_vec4),
+    const vkmd_vk_buffer_desc sd = {.size = (VkDeviceSize)n * 3 * sizeof(vkmd_gpu_vec4),
                                     .force_staging = force_staging,
                                     .name = "generalized Born scratch"};
     VKMD_TRY(vkmd_vk_buffer_create(ctx, &ad, &pass->atoms));

@@ -6,14 +6,16 @@
  * atom i summing over every atom j (all pairs, or those within the cutoff) in
  * index order, j staged through shared memory a workgroup's width at a time:
  *   RADII   the descreening sum I_i, then the Born radius B_i and dB_i/dI_i
- *           into the scratch buffer;
+ *           into the scratch buffer, with V_i = sum_j dI_i/dr_ij (r_j - r_i) /
+ *           r_ij (the forces phase's c_i V_i: one descreening per ordered
+ *           pair there instead of two);
  *   ENERGY  the self term, half of each pair term, ACE, and
  *           dE/dB_i = self' + ACE' + sum_j dPair_ij/dB_i; stores
  *           c_i = dE/dB_i dB_i/dI_i and the direct pair force on i in the
  *           scratch buffer; energies (when asked) into the GB and NONPOLAR
  *           slots;
- *   FORCES  the force on i: the direct pair force plus, along each pair,
- *           (c_i dI_i/dr_ij + c_j dI_j/dr_ji) / r_ij (r_j - r_i), added to the
+ *   FORCES  the force on i: the direct pair force, c_i V_i, and along each
+ *           pair c_j dI_j/dr_ji / r_ij (r_j - r_i), added to the
  *           fixed-point accumulator once per atom and component.
  * Each ordered pair is summed by one invocation in a fixed order, so results
  * are the same bits run to run. */
@@ -41,7 +43,7 @@
 #define VKMD_GB_BINDING_ENERGIES    3 /* int64 [VKMD_ENERGY_SLOT_COUNT], GB and NONPOLAR added to */
 #define VKMD_GB_BINDING_ATOMS       4 /* vkmd_gb_atom [atom_count] */
 #define VKMD_GB_BINDING_NECK        5 /* vkmd_gb_neck [radius_count^2] */
-#define VKMD_GB_BINDING_SCRATCH     6 /* vec4 [2 * atom_count], written by the pass */
+#define VKMD_GB_BINDING_SCRATCH     6 /* vec4 [3 * atom_count], written by the pass */
 #define VKMD_GB_BINDING_COUNT       7
 
 /* Scratch: [i] = (B_i A, dB_i/dI_i A^2, 0, 0), written by RADII;
