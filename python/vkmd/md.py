@@ -15,7 +15,7 @@ from ._lib import check, check_stoppable, lib, take_string
 ENERGY_TERMS = ("bond", "angle", "dihedral", "improper", "urey_bradley", "improper_harmonic",
                 "cmap", "lj", "lj_pair", "lj14", "lj_dispersion",
                 "coulomb", "coulomb_real", "coulomb_recip", "coulomb_self", "coulomb_excl",
-                "coulomb_net_charge", "coulomb14", "restraint", "total")
+                "coulomb_net_charge", "coulomb14", "restraint", "gb", "nonpolar", "total")
 
 _PRECISION = {"auto": 0, "single": 1, "mixed": 2, "fixed": 3}
 _INTEGRATOR = {"langevin": 0, "verlet": 1}
