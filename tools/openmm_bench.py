@@ -10,7 +10,7 @@ prmtop without a box: no cutoff, every pair, as vkmd in vacuum); 50
 minimiser iterations, 100 warm-up steps, then STEPS timed steps.
 
 usage: /usr/bin/python3 tools/openmm_bench.py BOX.pdb|SYSTEM.prmtop [--dt 4|2] [--steps N]
-       [--platform CPU|Reference|...] [--threads N]
+       [--platform CPU|Reference|...] [--threads N] [--implicit hct|obc1|obc2|gbn|gbn2]
 Prints one JSON line: platform, atoms, dt_fs, steps, wall_s, ns_per_day.
 """
 import argparse
@@ -33,6 +33,8 @@ def main():
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--platform", default="CPU")
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--implicit", choices=["hct", "obc1", "obc2", "gbn", "gbn2"],
+                    help="generalized Born (a prmtop with GB radii, no box), as vkmd --implicit")
     a = ap.parse_args()
     hmass = 1.5 * unit.amu if a.dt > 3 else None
     opts = dict(nonbondedMethod=app.PME, nonbondedCutoff=0.9 * unit.nanometer,
@@ -45,6 +47,9 @@ def main():
         if topology.getPeriodicBoxVectors() is None:  # vacuum: every pair, as vkmd
             del opts["ewaldErrorTolerance"], opts["nonbondedCutoff"]
             opts["nonbondedMethod"] = app.NoCutoff
+        if a.implicit:
+            opts["implicitSolvent"] = {"hct": app.HCT, "obc1": app.OBC1, "obc2": app.OBC2,
+                                       "gbn": app.GBn, "gbn2": app.GBn2}[a.implicit]
         system = prmtop.createSystem(**opts)
     else:
         pdb = app.PDBFile(a.pdb)
