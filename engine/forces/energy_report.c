@@ -100,17 +100,18 @@ vkmd_result vkmd_energy_report_write(FILE *out, const vkmd_energy_report_desc *d
         } else {
             fprintf(out, "  \"cutoff_a\": null,\n  \"nonbonded_method\": \"no cutoff\",\n");
             const vkmd_gb_settings *g = &s->gb;
-            if (g->model != VKMD_GB_NONE)
+            if (g->model != VKMD_GB_NONE) {
                 fprintf(out,
                         "  \"implicit_solvent\": \"%s\", \"gb_solute_dielectric\": %g, "
                         "\"gb_solvent_dielectric\": %g, \"gb_salt_molar\": %g, \"gb_kappa_per_a\": "
                         "%.10f, \"gbsa\": \"%s\", \"gb_cutoff_a\": ",
                         vkmd_gb_model_name(g->model), g->solute_dielectric, g->solvent_dielectric,
                         g->salt_molar, vkmd_gb_kappa_per_a(g), g->nonpolar ? "ace" : "none");
-            if (g->model != VKMD_GB_NONE && g->cutoff_a > 0)
-                fprintf(out, "%g,\n", g->cutoff_a);
-            else if (g->model != VKMD_GB_NONE)
-                fprintf(out, "null,\n");
+                if (g->cutoff_a > 0)
+                    fprintf(out, "%g,\n", g->cutoff_a);
+                else
+                    fprintf(out, "null,\n");
+            }
         }
         if (desc->choice) {
             fprintf(out, "  ");

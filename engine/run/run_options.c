@@ -208,26 +208,27 @@ int vkmd_run_options_parse(vkmd_run_options *o, unsigned groups, const char *ref
     return 0;
 }
 
-int vkmd_run_options_parse_restraints(vkmd_restraint_spec *spec, int argc, char **argv, int *i,
-                                      vkmd_result *r)
+/* One group's options alone, into `base` (the group's own struct). */
+static int parse_group(unsigned group, void *base, int argc, char **argv, int *i, vkmd_result *r)
 {
     for (size_t k = 0; k < sizeof table / sizeof *table; ++k)
-        if (table[k].group == VKMD_RUN_OPTIONS_RESTRAINTS && !strcmp(argv[*i], table[k].name)) {
-            parse_entry(&table[k], spec, argc, argv, i, r);
+        if (table[k].group == group && !strcmp(argv[*i], table[k].name)) {
+            parse_entry(&table[k], base, argc, argv, i, r);
             return 1;
         }
     return 0;
 }
 
+int vkmd_run_options_parse_restraints(vkmd_restraint_spec *spec, int argc, char **argv, int *i,
+                                      vkmd_result *r)
+{
+    return parse_group(VKMD_RUN_OPTIONS_RESTRAINTS, spec, argc, argv, i, r);
+}
+
 int vkmd_run_options_parse_implicit(vkmd_gb_settings *gb, int argc, char **argv, int *i,
                                     vkmd_result *r)
 {
-    for (size_t k = 0; k < sizeof table / sizeof *table; ++k)
-        if (table[k].group == VKMD_RUN_OPTIONS_IMPLICIT && !strcmp(argv[*i], table[k].name)) {
-            parse_entry(&table[k], gb, argc, argv, i, r);
-            return 1;
-        }
-    return 0;
+    return parse_group(VKMD_RUN_OPTIONS_IMPLICIT, gb, argc, argv, i, r);
 }
 
 int vkmd_run_options_given(const vkmd_run_options *o, const char *name)
