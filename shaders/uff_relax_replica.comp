@@ -15,10 +15,11 @@
 //     HISTORY;
 //   - a converged replica leaves the loop: its lane idles until the others
 //     of its vector are done; no pass evaluates it again.
-// One dispatch covers the replicas of one molecule (push constants), so
-// the term loops read the same table entry in every lane.
+// A workgroup covers up to its size of one molecule's replicas (GROUPS), so
+// the term loops read the same table entry in every lane; one dispatch
+// covers the batch.
 //
-// Dispatches are resumable: each makes at most pc.eval_budget evaluations
+// Dispatches are resumable: each makes at most eval_budget evaluations
 // per replica, then saves the replica's line search (planes X0_HI, X0_LO,
 // GRAD, DIR, E0 and the state record) and the next dispatch goes on from
 // there. llvmpipe ends every loop of an invocation once 65,535 loop
@@ -26,8 +27,11 @@
 // LP_MAX_TGSI_LOOP_ITERATIONS); the host sizes the budget so a dispatch
 // stays well below that (sim/uff_lbfgs.c).
 //
-// The inverse Hessian rows are padded to DIM_P = dim rounded up to 4 (zero
-// padding, which the updates keep zero), so its loops go 4 columns a step.
+// The inverse Hessian rows are padded to dim_padded = dim rounded up to 16
+// (zero padding, which the updates keep zero), so its loops go 16 columns
+// (four vec4, summed in the same order as one at a time) a step: the loop
+// limiter counts iterations, and this lets one evaluation of a molecule of
+// up to about 120 atoms (a dense 3N x 3N update) fit one dispatch.
 //
 // Results differ from uff_lbfgs.comp only by the float rounding of the
 // gradient sums (and of the dot products, summed in order here, in a tree
@@ -55,6 +59,7 @@ layout(std430, binding = VKMD_UFF_RELAX_BINDING_E0) buffer E0 { vkmd_fixed e0buf
 layout(std430, binding = VKMD_UFF_RELAX_BINDING_TERMS) readonly buffer Terms { vkmd_uff_term terms[]; };
 layout(std430, binding = VKMD_UFF_RELAX_BINDING_RANGES) readonly buffer Ranges { vkmd_uff_range ranges[]; };
 layout(std430, binding = VKMD_UFF_RELAX_BINDING_SLOTS) readonly buffer Slots { uvec4 slots[]; };
+layout(std430, binding = VKMD_UFF_RELAX_BINDING_GROUPS) readonly buffer Groups { vkmd_uff_relax_group groups[]; };
 layout(push_constant) uniform Push { VKMD_UFF_RELAX_PUSH_FIELDS } pc;
 
 float xt[DIM];  // trial positions (what the terms read); H y after an accepted step
@@ -66,6 +71,7 @@ float d[DIM];   // search direction
 vkmd_fixed e_acc; // energy of the trial
 
 uint h4;           // the replica's inverse Hessian (vec4 index into hist)
+uint dim, dim_padded, molecule_record, eval_budget; // the workgroup's molecule (GROUPS)
 float lambda, lambda2, de2, slope, lambda_min, cc; // line search; RDKit's factor c
 bool sd;           // the direction is steepest descent with no memory
 
@@ -96,10 +102,10 @@ void debug_write(vkmd_uff_term t, uint kind, uint index, vec4 geom, vec4 en, vec
 // E (e_acc) and dE/dx (gt) at xt.
 void evaluate()
 {
-    for (uint i = 0u; i < pc.dim; ++i)
+    for (uint i = 0u; i < dim; ++i)
         gt[i] = 0.0;
     e_acc = VKMD_FIXED_ZERO;
-    const vkmd_uff_range mt = ranges[pc.molecule_record];
+    const vkmd_uff_range mt = ranges[molecule_record];
     const uint start[VKMD_UFF_KIND_COUNT + 1] =
         uint[VKMD_UFF_KIND_COUNT + 1](mt.a.x, mt.a.y, mt.a.z, mt.a.w, mt.b.x, mt.b.y);
     // Every private-array access is a gather or scatter of 8 lanes on
@@ -183,7 +189,7 @@ void evaluate()
 // x0 + lam d into xt (float part of the exact float-pair sum).
 void trial(float lam)
 {
-    for (uint i = 0u; i < pc.dim; ++i) {
+    for (uint i = 0u; i < dim; ++i) {
         float s, e, h2, e2;
         vkmd_two_sum(x0l[i], lam * d[i], s, e);
         vkmd_two_sum(x0h[i], s, h2, e2);
@@ -194,16 +200,26 @@ void trial(float lam)
 // v[j .. j + 3] (a macro: a function would take the array by value).
 #define FOUR(v, j) vec4(v[j], v[(j) + 1u], v[(j) + 2u], v[(j) + 3u])
 
-// H = c I over the whole padded matrix (padding rows and columns zero).
+// Row-major vec4 k of c I (padding rows and columns zero).
+vec4 identity4(uint k, float c)
+{
+    const uint np = dim_padded, n = dim;
+    const uint i = 4u * k / np, j = 4u * k % np;
+    vec4 v = vec4(0.0);
+    if (i < n && i >= j && i < j + 4u)
+        v[i - j] = c;
+    return v;
+}
+
+// H = c I over the whole padded matrix, four vec4 a step.
 void set_identity(float c)
 {
-    const uint np = pc.dim_padded, n = pc.dim;
-    for (uint k = 0u; k < np * np / 4u; ++k) {
-        const uint i = 4u * k / np, j = 4u * k % np;
-        vec4 v = vec4(0.0);
-        if (i < n && i >= j && i < j + 4u)
-            v[i - j] = c;
-        hist[h4 + k] = v;
+    const uint np = dim_padded;
+    for (uint k = 0u; k < np * np / 4u; k += 4u) {
+        hist[h4 + k] = identity4(k, c);
+        hist[h4 + k + 1u] = identity4(k + 1u, c);
+        hist[h4 + k + 2u] = identity4(k + 2u, c);
+        hist[h4 + k + 3u] = identity4(k + 3u, c);
     }
 }
 
@@ -211,7 +227,7 @@ void steepest_descent()
 {
     sd = true;
     set_identity(cc);
-    for (uint i = 0u; i < pc.dim; ++i)
+    for (uint i = 0u; i < dim; ++i)
         d[i] = -cc * g[i];
 }
 
@@ -221,7 +237,7 @@ bool begin_line_search()
 {
     for (int attempt = 0; attempt < 2; ++attempt) {
         float sl = 0.0, m1 = 0.0, m2 = 0.0;
-        for (uint i = 0u; i < pc.dim; ++i) {
+        for (uint i = 0u; i < dim; ++i) {
             sl += g[i] * d[i];
             m1 = max(m1, abs(d[i]) / max(abs(x0h[i]), 1.0));
             m2 = max(m2, abs(d[i]));
@@ -229,7 +245,7 @@ bool begin_line_search()
         if (sl < 0.0 && m1 > 0.0) {
             if (m2 > pc.max_step) { // no coordinate moves more than max_step
                 const float k = pc.max_step / m2;
-                for (uint i = 0u; i < pc.dim; ++i)
+                for (uint i = 0u; i < dim; ++i)
                     d[i] *= k;
                 sl *= k;
                 m1 *= k;
@@ -248,6 +264,18 @@ bool begin_line_search()
     return false;
 }
 
+// One vec4 (columns j .. j + 3 of row i) of the BFGS update, then its
+// share of d = -H g: returns dn - h_new . g[j .. j + 3].
+vec4 update4(uint k, uint j, float si, float hyi, float ui, float fac, float fad, float fae,
+             vec4 dn)
+{
+    const vec4 sj = lambda * FOUR(d, j), hyj = FOUR(xt, j);
+    const vec4 uj = fac * sj - fad * hyj;
+    const vec4 h = hist[k] + fac * (si * sj) - fad * (hyi * hyj) + fae * (ui * uj);
+    hist[k] = h;
+    return dn - h * FOUR(g, j);
+}
+
 // After an accepted step s = lambda d with y in gt: the BFGS update of H
 // when the curvature guard passes (RDKit's form, as uff_lbfgs.comp; H is
 // exactly symmetric, so row i is column i), then d = -H g. The update and
@@ -255,12 +283,17 @@ bool begin_line_search()
 // array, free once H y is formed in xt).
 void dense_direction(float sy, float yy, float ss)
 {
-    const uint n = pc.dim, np = pc.dim_padded, row = np / 4u;
+    const uint n = dim, np = dim_padded, row = np / 4u;
     if (sy > sqrt(CURV * yy * ss)) {
         for (uint i = 0u; i < n; ++i) {
             vec4 hy = vec4(0.0);
-            for (uint j = 0u; j < np; j += 4u)
-                hy += hist[h4 + i * row + j / 4u] * FOUR(gt, j);
+            for (uint j = 0u; j < np; j += 16u) {
+                const uint k = h4 + i * row + j / 4u;
+                hy += hist[k] * FOUR(gt, j);
+                hy += hist[k + 1u] * FOUR(gt, j + 4u);
+                hy += hist[k + 2u] * FOUR(gt, j + 8u);
+                hy += hist[k + 3u] * FOUR(gt, j + 12u);
+            }
             xt[i] = (hy.x + hy.y) + (hy.z + hy.w);
         }
         float fae = 0.0;
@@ -270,22 +303,27 @@ void dense_direction(float sy, float yy, float ss)
         for (uint i = 0u; i < n; ++i) {
             const float si = lambda * d[i];
             const float ui = fac * si - fad * xt[i];
+            const float hyi = xt[i];
             vec4 dn = vec4(0.0);
-            for (uint j = 0u; j < np; j += 4u) {
-                const vec4 sj = lambda * FOUR(d, j), hyj = FOUR(xt, j);
-                const vec4 uj = fac * sj - fad * hyj;
+            for (uint j = 0u; j < np; j += 16u) {
                 const uint k = h4 + i * row + j / 4u;
-                const vec4 h = hist[k] + fac * (si * sj) - fad * (xt[i] * hyj) + fae * (ui * uj);
-                hist[k] = h;
-                dn -= h * FOUR(g, j);
+                dn = update4(k, j, si, hyi, ui, fac, fad, fae, dn);
+                dn = update4(k + 1u, j + 4u, si, hyi, ui, fac, fad, fae, dn);
+                dn = update4(k + 2u, j + 8u, si, hyi, ui, fac, fad, fae, dn);
+                dn = update4(k + 3u, j + 12u, si, hyi, ui, fac, fad, fae, dn);
             }
             gt[i] = (dn.x + dn.y) + (dn.z + dn.w);
         }
     } else {
         for (uint i = 0u; i < n; ++i) {
             vec4 dn = vec4(0.0);
-            for (uint j = 0u; j < np; j += 4u)
-                dn -= hist[h4 + i * row + j / 4u] * FOUR(g, j);
+            for (uint j = 0u; j < np; j += 16u) {
+                const uint k = h4 + i * row + j / 4u;
+                dn -= hist[k] * FOUR(g, j);
+                dn -= hist[k + 1u] * FOUR(g, j + 4u);
+                dn -= hist[k + 2u] * FOUR(g, j + 8u);
+                dn -= hist[k + 3u] * FOUR(g, j + 12u);
+            }
             gt[i] = (dn.x + dn.y) + (dn.z + dn.w);
         }
     }
@@ -295,22 +333,27 @@ void dense_direction(float sy, float yy, float ss)
 
 void main()
 {
-    const uint l = gl_GlobalInvocationID.x;
-    if (l >= pc.slot_count)
+    const vkmd_uff_relax_group grp = groups[pc.group_start + gl_WorkGroupID.x];
+    const uint l = gl_LocalInvocationID.x;
+    if (l >= grp.a.y)
         return;
-    const uint r = slots[pc.slot_start + l].x;
+    molecule_record = grp.a.z;
+    eval_budget = grp.a.w;
+    dim = grp.b.x;
+    dim_padded = grp.b.y;
+    const uint r = slots[grp.a.x + l].x;
     vkmd_uff_lbfgs_state st = state[r];
     if (st.u.x == VKMD_UFF_LBFGS_PHASE_DONE)
         return;
     const uvec4 rep = replicas[r];
-    const uint n = pc.dim, first = rep.x;
+    const uint n = dim, first = rep.x;
     const uint plane_len = 3u * pc.atom_count;
     const uint p0 = VKMD_UFF_LBFGS_X0_HI * plane_len + 3u * first;
     const uint p1 = VKMD_UFF_LBFGS_X0_LO * plane_len + 3u * first;
     const uint pg = VKMD_UFF_LBFGS_GRAD * plane_len + 3u * first;
     const uint pd = VKMD_UFF_LBFGS_DIR * plane_len + 3u * first;
     h4 = rep.z / 4u;
-    for (uint i = n; i < pc.dim_padded; ++i) { // padding: zero, and kept zero
+    for (uint i = n; i < dim_padded; ++i) { // padding: zero, and kept zero
         xt[i] = 0.0;
         gt[i] = 0.0;
         x0h[i] = 0.0;
@@ -375,7 +418,7 @@ void main()
             done = true;
             break;
         }
-        if (spent >= pc.eval_budget)
+        if (spent >= eval_budget)
             break; // the next dispatch goes on from here
         trial(lambda);
         evaluate();

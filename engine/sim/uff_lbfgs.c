@@ -20,10 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Replicas per dispatch of the whole-relaxation kernel, at most (well
- * within any device's workgroup-count limit). */
-#define WHOLE_MAX_SLOTS 4096
-
 _Static_assert(VKMD_UFF_LBFGS_MAX_MEMORY <= VKMD_UFF_LBFGS_DEVICE_MAX_MEMORY,
                "the shader holds every L-BFGS pair's coefficients");
 _Static_assert(VKMD_UFF_RELAX_STEP == 2 && VKMD_UFF_RELAX_GRADIENT == 1 &&
@@ -37,7 +33,7 @@ struct vkmd_uff_lbfgs {
     vkmd_vk_descset set;
     int whole;           /* 1: uff_relax_replica.comp, the whole relaxation per invocation */
     int32_t whole_evals; /* evaluations per replica per submission, at least */
-    vkmd_vk_buffer planes, replicas, state, history, e0;
+    vkmd_vk_buffer planes, replicas, state, history, e0, group_table;
     vkmd_vk_cmd cmd, tail; /* check_interval evaluations; check_interval / 8 for the end */
     int32_t tail_interval;
     vkmd_uff_lbfgs_push push;
@@ -86,24 +82,31 @@ static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t coun
  * a dispatch of uff_relax_replica.comp stays below this. */
 #define WHOLE_LOOP_LIMIT 60000
 
+/* The whole-relaxation kernel pads a replica's coordinates (its private
+ * arrays and the inverse Hessian's rows) to a multiple of 16 floats. */
+static int64_t whole_padded(int64_t dim)
+{
+    return (dim + 15) / 16 * 16;
+}
+
 /* Loop iterations uff_relax_replica.comp runs per evaluation, at most, for
  * a molecule of `terms` terms and dim coordinates, counted from the shader:
  * the terms (and the runs of angles, torsions and pairs: at most one per
- * atom of each), the
- * vector loops over dim (fewer than 16), the
- * two sweeps over the inverse Hessian (dim rows of np / 4 vec4 and the row
- * loop) of an accepted step and two resets to c I (np^2 / 4 vec4 each: the
- * lanes of one SIMD vector can take both reset paths in one evaluation, and
- * the limiter counts the vector's iterations). */
+ * atom of each), the vector loops over dim (fewer than 16), the two sweeps
+ * over the inverse Hessian of an accepted step (dim rows of np / 16 steps
+ * of four vec4, and the row loop) and two resets to c I (np^2 / 16 steps
+ * each: the lanes of one SIMD vector can take both reset paths in one
+ * evaluation, and the limiter counts the vector's iterations). */
 static int64_t whole_eval_loops(int64_t terms, int64_t dim)
 {
-    const int64_t np = (dim + 3) / 4 * 4;
-    return terms + 16 + 19 * dim + 2 * dim * (np / 4 + 1) + 2 * (np * np / 4);
+    const int64_t np = whole_padded(dim);
+    return terms + 16 + 19 * dim + 2 * dim * (np / 16 + 1) + 2 * (np * np / 16);
 }
 
-/* Evaluations per replica per dispatch for molecule m: what fits the loop
- * limit after the start (one evaluation more) and the saves; 0 if not even
- * one fits (the molecule is too large for the whole-relaxation kernel). */
+/* Evaluations per replica per dispatch for molecule m (the start counts as
+ * one): what fits the loop limit after the saves; 0 if not even one fits
+ * (the molecule is too large for the whole-relaxation kernel: about 120
+ * atoms). */
 static int32_t whole_budget(const vkmd_uff_batch *batch, int32_t m)
 {
     int64_t terms = 0;
@@ -111,64 +114,71 @@ static int32_t whole_budget(const vkmd_uff_batch *batch, int32_t m)
         terms += batch->molecule_term_count[m][k];
     const int64_t dim = 3 * (int64_t)batch->molecule_atom_count[m];
     const int64_t per = whole_eval_loops(terms, dim);
-    const int64_t left = WHOLE_LOOP_LIMIT - 16 * dim - per;
+    const int64_t left = WHOLE_LOOP_LIMIT - 16 * dim;
     return left < per ? 0 : (int32_t)(left / per > 4096 ? 4096 : left / per);
 }
 
-/* The whole relaxation's dispatches: one per molecule's run of slots (the
- * batch groups slots by molecule), at most WHOLE_MAX_SLOTS replicas each,
- * each making at most its molecule's budget of evaluations per replica;
- * `rounds` such sweeps over the batch into lb->cmd, so that every running
- * replica advances by at least rounds x the smallest budget per submission. */
+/* The whole relaxation's workgroups: each up to wg replicas of one
+ * molecule (the batch groups slots by molecule), making at most its
+ * molecule's budget of evaluations per replica per dispatch; `rounds`
+ * dispatches over the batch into lb->cmd, so that every running replica
+ * advances by at least rounds x the smallest budget per submission. */
 static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
                                 const vkmd_uff_batch *batch, uint32_t wg)
 {
     const vkmd_gpu_uvec4 *slots = batch->slots;
-    vkmd_uff_relax_push *pushes = calloc((size_t)batch->replica_count, sizeof *pushes);
-    if (!pushes)
-        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "whole-relaxation dispatches");
-    int32_t count = 0, least = 4096;
+    vkmd_uff_relax_group *groups = calloc((size_t)batch->replica_count, sizeof *groups);
+    if (!groups)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "whole-relaxation workgroups");
+    uint32_t count = 0;
+    int32_t least = 4096;
     for (int32_t k = 0; k < batch->replica_count;) {
         const uint32_t m = slots[k].w;
         int32_t end = k + 1;
-        while (end < batch->replica_count && slots[end].w == m && end - k < WHOLE_MAX_SLOTS)
+        while (end < batch->replica_count && slots[end].w == m && (uint32_t)(end - k) < wg)
             ++end;
         const uint32_t dim = 3 * (uint32_t)batch->molecule_atom_count[m];
         const int32_t budget = whole_budget(batch, (int32_t)m);
         least = budget < least ? budget : least;
-        pushes[count++] =
-            (vkmd_uff_relax_push){.atom_count = (uint32_t)batch->atom_count,
-                                  .max_iterations = lb->push.max_iterations,
-                                  .force_tol = lb->push.force_tol,
-                                  .energy_tol = lb->push.energy_tol,
-                                  .max_step = lb->push.max_step,
-                                  .max_evaluations = 20 * (uint32_t)lb->params.max_iterations + 16,
-                                  .slot_start = (uint32_t)k,
-                                  .slot_count = (uint32_t)(end - k),
-                                  .molecule_record = batch->range_count + m,
-                                  .dim = dim,
-                                  .dim_padded = (dim + 3) / 4 * 4,
-                                  .eval_budget = (uint32_t)budget};
+        groups[count++] = (vkmd_uff_relax_group){
+            .a = {(uint32_t)k, (uint32_t)(end - k), batch->range_count + m, (uint32_t)budget},
+            .b = {dim, (uint32_t)whole_padded(dim), 0, 0}};
         k = end;
     }
     const int32_t rounds =
         least >= lb->params.check_interval ? 1 : (lb->params.check_interval + least - 1) / least;
     lb->whole_evals = rounds * least;
-    vkmd_result res = vkmd_vk_cmd_create(ctx, &lb->cmd);
+    vkmd_log_debug("L-BFGS: the whole-relaxation kernel, %u workgroups, %d dispatches per "
+                   "submission, at least %d evaluations per replica each",
+                   count, rounds, least);
+    vkmd_uff_relax_push push = {.atom_count = (uint32_t)batch->atom_count,
+                                .max_iterations = lb->push.max_iterations,
+                                .force_tol = lb->push.force_tol,
+                                .energy_tol = lb->push.energy_tol,
+                                .max_step = lb->push.max_step,
+                                .max_evaluations = 20 * (uint32_t)lb->params.max_iterations + 16};
+    vkmd_result res = vkmd_vk_buffer_upload(ctx, &lb->group_table, 0, groups,
+                                            sizeof *groups * (VkDeviceSize)count);
+    if (res == VKMD_OK)
+        res = vkmd_vk_cmd_create(ctx, &lb->cmd);
     if (res == VKMD_OK)
         res = vkmd_vk_cmd_begin(ctx, &lb->cmd);
     if (res == VKMD_OK) {
+        const uint32_t most =
+            ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
         for (int32_t round = 0; round < rounds; ++round) {
-            for (int32_t k = 0; k < count; ++k)
-                vkmd_vk_dispatch(lb->cmd.cb, &lb->pipeline, &lb->set, &pushes[k],
-                                 vkmd_vk_div_up(pushes[k].slot_count, wg), 1, 1);
+            for (uint32_t g0 = 0; g0 < count; g0 += most) {
+                push.group_start = g0;
+                vkmd_vk_dispatch(lb->cmd.cb, &lb->pipeline, &lb->set, &push,
+                                 count - g0 < most ? count - g0 : most, 1, 1);
+            }
             vkmd_vk_barrier_compute(lb->cmd.cb);
         }
         vkmd_vk_barrier_compute_to_transfer(lb->cmd.cb);
         vkmd_vk_barrier_device_to_host(lb->cmd.cb);
         res = vkmd_vk_cmd_end(ctx, &lb->cmd);
     }
-    free(pushes);
+    free(groups);
     return res;
 }
 
@@ -203,7 +213,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
                              batch->molecule_atom_count[m]);
     for (int32_t r = 0; r < batch->replica_count; ++r) {
         uint64_t dim = 3 * (uint64_t)vkmd_uff_batch_replica_atoms(batch, r);
-        dim = whole ? (dim + 3) / 4 * 4 : dim;
+        dim = whole ? (uint64_t)whole_padded((int64_t)dim) : dim;
         total += p.memory == 0 ? dim * dim : 2 * (uint64_t)p.memory * dim;
     }
     if (total >= (1ull << 32))
@@ -242,7 +252,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, lb->whole ? whole_wg : wg},
                                   {VKMD_SPEC_LBFGS_MEMORY, (uint32_t)p.memory}};
     const vkmd_vk_spec whole_specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, whole_wg},
-                                        {VKMD_SPEC_UFF_RELAX_DIM, (uint32_t)(most + 3) / 4 * 4}};
+                                        {VKMD_SPEC_UFF_RELAX_DIM, (uint32_t)whole_padded(most)}};
     const vkmd_vk_pipeline_desc pd = {
         .shader = shader,
         .buffer_count = lb->whole ? VKMD_UFF_RELAX_BINDING_COUNT : VKMD_UFF_LBFGS_BINDING_COUNT,
@@ -259,6 +269,9 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
                          "L-BFGS state", &lb->state));
     VKMD_TRY(make_buffer(ctx, 4 * (VkDeviceSize)total, "L-BFGS curvature memory", &lb->history));
     VKMD_TRY(make_buffer(ctx, 16 * (VkDeviceSize)batch->replica_count, "L-BFGS energies", &lb->e0));
+    if (lb->whole) /* at most one workgroup per replica */
+        VKMD_TRY(make_buffer(ctx, sizeof(vkmd_uff_relax_group) * (VkDeviceSize)batch->replica_count,
+                             "whole-relaxation workgroups", &lb->group_table));
     uint32_t *table = lb->table = calloc(4 * (size_t)batch->replica_count, sizeof *table);
     if (!table) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "L-BFGS replica table");
@@ -270,7 +283,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
         table[4 * r] = (uint32_t)batch->replica_atom_offset[r];
         table[4 * r + 1] = na;
         table[4 * r + 2] = (uint32_t)off;
-        const uint64_t dim = whole ? (3 * (uint64_t)na + 3) / 4 * 4 : 3 * (uint64_t)na;
+        const uint64_t dim = whole ? (uint64_t)whole_padded(3 * (int64_t)na) : 3 * (uint64_t)na;
         off += p.memory == 0 ? dim * dim : 2 * (uint64_t)p.memory * dim;
     }
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &lb->replicas, 0, table,
@@ -287,6 +300,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
         bufs[VKMD_UFF_RELAX_BINDING_TERMS] = vkmd_pass_uff_terms(lb->pass);
         bufs[VKMD_UFF_RELAX_BINDING_RANGES] = vkmd_pass_uff_ranges(lb->pass);
         bufs[VKMD_UFF_RELAX_BINDING_SLOTS] = vkmd_pass_uff_slots(lb->pass);
+        bufs[VKMD_UFF_RELAX_BINDING_GROUPS] = &lb->group_table;
     } else {
         bufs[VKMD_UFF_LBFGS_BINDING_POSITIONS] = vkmd_pass_uff_positions(lb->pass);
         bufs[VKMD_UFF_LBFGS_BINDING_FORCES] = vkmd_pass_uff_forces(lb->pass);
@@ -439,6 +453,7 @@ void vkmd_uff_lbfgs_destroy(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb)
     vkmd_vk_cmd_destroy(ctx, &lb->tail);
     vkmd_vk_descset_destroy(ctx, &lb->set);
     vkmd_vk_buffer_destroy(ctx, &lb->e0);
+    vkmd_vk_buffer_destroy(ctx, &lb->group_table);
     vkmd_vk_buffer_destroy(ctx, &lb->history);
     vkmd_vk_buffer_destroy(ctx, &lb->state);
     vkmd_vk_buffer_destroy(ctx, &lb->replicas);

@@ -21,8 +21,12 @@
  * invocation per replica running the whole loop (its own energy and
  * gradient, line search, update, tests), a budget of evaluations per
  * dispatch (llvmpipe caps the loop iterations of an invocation), rounds of
- * dispatches recorded into one command buffer; stopped replicas cost
- * nothing. The force pass then only evaluates the start and the end.
+ * dispatches recorded into one command buffer, each dispatch the whole
+ * batch (a workgroup per SIMD vector of one molecule's replicas, spread
+ * over the device's threads); stopped replicas cost nothing. The force
+ * pass then only evaluates the start and the end. It takes molecules of up
+ * to about 120 atoms (one evaluation of the dense update per dispatch); a
+ * batch holding a larger one takes the per-evaluation kernel.
  *
  * Memory on the device: dense BFGS keeps (3 n)^2 floats per replica (22
  * atoms: 17 KiB); L-BFGS 2 m 3 n floats. Mixed batches (replicas of

@@ -98,10 +98,12 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
  * The CPU-device shape of the same minimiser (dense BFGS only): ONE
  * invocation relaxes one replica from start to end (energy + gradient, the
  * direction, RDKit's line search, the update, the convergence tests) in
- * resumable dispatches of a budget of evaluations each (push constants),
- * with the replica's vectors in private arrays and its inverse Hessian in
- * HISTORY as above. One dispatch per molecule of the batch (push constants
- * name its slots), so every lane walks the same term table (no divergence).
+ * resumable dispatches of a budget of evaluations each, with the replica's
+ * vectors in private arrays and its inverse Hessian in HISTORY as above.
+ * One dispatch covers the batch: each workgroup (a SIMD vector's lanes) takes
+ * up to its size of one molecule's replicas (GROUPS names them), so every
+ * lane walks the same term table (no divergence), and the workgroups spread
+ * over the device's threads.
  * The gradient is summed per atom in float, the energy in 64-bit fixed point
  * (one conversion per term: the same integer total as the force pass, so
  * E - E0 stays exact). Planes X0_HI
@@ -113,23 +115,19 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
 #define VKMD_UFF_RELAX_BINDING_PLANES    1 /* the planes above (X0_HI, X0_LO) */
 #define VKMD_UFF_RELAX_BINDING_REPLICAS  2 /* as VKMD_UFF_LBFGS_BINDING_REPLICAS */
 #define VKMD_UFF_RELAX_BINDING_STATE     3 /* vkmd_uff_lbfgs_state [replica_count], written */
-#define VKMD_UFF_RELAX_BINDING_HISTORY   4 /* vec4: inverse Hessians, rows padded (push) */
+#define VKMD_UFF_RELAX_BINDING_HISTORY   4 /* vec4: inverse Hessians, rows padded (GROUPS) */
 #define VKMD_UFF_RELAX_BINDING_E0        5 /* int64 [2 * replica_count], as above */
 #define VKMD_UFF_RELAX_BINDING_TERMS     6 /* the UFF pass's term table (layout_uff.h) */
 #define VKMD_UFF_RELAX_BINDING_RANGES    7 /* the UFF pass's ranges + molecule records */
 #define VKMD_UFF_RELAX_BINDING_SLOTS     8 /* the UFF pass's slots */
-#define VKMD_UFF_RELAX_BINDING_COUNT     9
+#define VKMD_UFF_RELAX_BINDING_GROUPS    9 /* vkmd_uff_relax_group [workgroups] */
+#define VKMD_UFF_RELAX_BINDING_COUNT     10
 #define VKMD_UFF_RELAX_WORKGROUP_SIZE    8 /* default: lavapipe's SIMD width */
 
-/* The lbfgs push constants' settings, then the dispatch's molecule:
- * max_evaluations caps each replica's evaluations (the host loop's cap of
- * the per-evaluation kernel); slots [slot_start, slot_start + slot_count)
- * are its replicas; molecule_record = range_count + molecule (its terms by
- * kind); dim = 3 x its atoms; dim_padded = dim rounded up to 4 (the inverse
- * Hessian's rows: (dim_padded)^2 floats per replica, from the replica's
- * offset, a multiple of 4); eval_budget: evaluations per replica per
- * dispatch, at most (the dispatch then saves its line search; see the
- * shader). */
+/* The lbfgs push constants' settings; max_evaluations caps each replica's
+ * evaluations (the host loop's cap of the per-evaluation kernel); a batch of
+ * more workgroups than the device dispatches at once takes several
+ * dispatches, from group_start. */
 #define VKMD_UFF_RELAX_PUSH_FIELDS                                                                 \
     VKMD_UINT atom_count;                                                                          \
     VKMD_UINT max_iterations;                                                                      \
@@ -137,20 +135,29 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
     VKMD_FLOAT energy_tol;                                                                         \
     VKMD_FLOAT max_step; /* A */                                                                   \
     VKMD_UINT max_evaluations;                                                                     \
-    VKMD_UINT slot_start;                                                                          \
-    VKMD_UINT slot_count;                                                                          \
-    VKMD_UINT molecule_record;                                                                     \
-    VKMD_UINT dim;                                                                                 \
-    VKMD_UINT dim_padded;                                                                          \
-    VKMD_UINT eval_budget;
+    VKMD_UINT group_start; /* the dispatch's first workgroup in GROUPS */
+
+/* One workgroup's replicas: slots (a.x, a.x + a.y) of one molecule, whose
+ * record is a.z = range_count + molecule (its terms by kind); a.w: the
+ * evaluations per replica per dispatch, at most (the dispatch then saves its
+ * line search; see the shader); b.x = dim = 3 x its atoms, b.y = dim
+ * rounded up to 16 (the inverse Hessian's rows: b.y^2 floats per replica,
+ * from the replica's offset, a multiple of 4). */
+#define VKMD_UFF_RELAX_GROUP_FIELDS                                                                \
+    VKMD_UVEC4 a;                                                                                  \
+    VKMD_UVEC4 b;
+
+struct vkmd_uff_relax_group {
+    VKMD_UFF_RELAX_GROUP_FIELDS
+};
 
 #ifdef __STDC__
+typedef struct vkmd_uff_relax_group vkmd_uff_relax_group;
 typedef struct vkmd_uff_relax_push {
     VKMD_UFF_RELAX_PUSH_FIELDS
 } vkmd_uff_relax_push;
-_Static_assert(sizeof(vkmd_uff_relax_push) == 48, "whole-relaxation push constants are 48 bytes");
-_Static_assert(offsetof(vkmd_uff_relax_push, slot_start) == 24, "relax push.slot_start at 24");
-_Static_assert(offsetof(vkmd_uff_relax_push, dim) == 36, "relax push.dim at 36");
+_Static_assert(sizeof(vkmd_uff_relax_push) == 28, "whole-relaxation push constants are 28 bytes");
+_Static_assert(sizeof(vkmd_uff_relax_group) == 32, "std430 whole-relaxation group is 32 bytes");
 #endif
 
 #endif
