@@ -71,6 +71,32 @@ else
     cat "$scratch/r.txt"; err "bench --uff --relax failed"
 fi
 
+# A file of several molecules: one mixed batch, replicas cycling through the
+# records, the relaxation reported by molecule size (16 atoms a bucket).
+if "$vkmd" bench --uff --relax --molecule "$src/data/uff/molecules.sdf" --replicas 60 --repeat 1 \
+    --json "$scratch/m.json" >"$scratch/m.txt" 2>&1; then
+    $py - "$scratch/m.json" "$src/data/uff/molecules.sdf" <<'PY' || err "bench --uff --relax mixed JSON"
+import json, sys
+from rdkit import Chem
+sizes = [m.GetNumAtoms() for m in Chem.SDMolSupplier(sys.argv[2], removeHs=False)]
+r = json.load(open(sys.argv[1]))["runs"][0]
+b = r["relax_by_atoms"]
+want = {}
+for k in range(60):  # replica k starts from record k mod 57
+    lo = (sizes[k % len(sizes)] - 1) // 16 * 16 + 1
+    want[lo] = want.get(lo, 0) + 1
+got = {x["atoms_min"]: x["replicas"] for x in b}
+assert got == want, (got, want)
+assert sum(x["converged"] for x in b) == r["relax_converged"] == 60, r
+assert all(x["atoms_max"] is None or x["atoms_max"] == x["atoms_min"] + 15 for x in b), b
+assert sum(x["evaluations"] for x in b) == r["relax_evaluations"], r
+print("  bench --uff --relax, 57 records: buckets %s, all converged" % got)
+PY
+    grep -q "records of .* molecules, one mixed batch" "$scratch/m.txt" || err "no mixed-batch line"
+else
+    cat "$scratch/m.txt"; err "bench --uff --relax on a file of molecules failed"
+fi
+
 "$vkmd" bench --forces --uff >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || err "bench --forces --uff should exit 2, got $rc"
 "$vkmd" bench --dt 3 >/dev/null 2>&1; rc=$?

@@ -46,10 +46,13 @@ static void usage(FILE *out)
         "                         against atoms (--svg FILE, default bench_compare.svg)\n"
         "  --forces               time full force evaluations (energy + forces)\n"
         "  --uff                  UFF replica evaluations per second (--molecule, default\n"
-        "                         xylitol; --replicas LIST, default 1,100,10000)\n"
+        "                         xylitol; a file of several records, molecules or\n"
+        "                         conformers: one mixed batch, replicas cycling through\n"
+        "                         them; --replicas LIST, default 1,100,10000)\n"
         "  --relax                with --uff: also relax every replica (--minimizer\n"
         "                         lbfgs|fire, default lbfgs): relaxations/s, iterations to\n"
-        "                         converge (median, max), evaluations/s while relaxing\n"
+        "                         converge (median, max), evaluations/s while relaxing,\n"
+        "                         and by molecule size (16 atoms a bucket)\n"
         "  --systems LIST         comma-separated systems: prmtop paths (coordinates\n"
         "                         beside them) or water:N (default water:8000)\n"
         "  --repeat N             evaluations averaged per figure (default 20)\n"
@@ -113,30 +116,36 @@ static int bench_uff_main(const char *device, const char *molecule, const int32_
     double cpu = 0;
     vkmd_uff_molecule *recs = NULL;
     int32_t nrec = 0;
-    vkmd_uff_typing types = {0};
-    vkmd_uff_terms terms = {0};
+    vkmd_uff_relax_set set = {0};
+    const vkmd_uff_relax_set_desc sd = {.same_molecules = 1};
     const vkmd_vk_context_desc cd = {.device = device};
     vkmd_result r = vkmd_vk_context_create(&cd, &ctx);
     if (r == VKMD_OK)
         r = vkmd_uff_molecule_load(molecule, &recs, &nrec);
+    /* Every record (a mixed batch when they are different molecules). */
     if (r == VKMD_OK)
-        r = vkmd_uff_setup(&recs[0], NULL, &types, &terms);
+        r = vkmd_uff_relax_set_build(recs, nrec, &sd, &set);
     if (r == VKMD_OK)
-        r = vkmd_bench_uff_run(ctx, &recs[0], &terms, reps, nrep, repeat, relax ? &rp : NULL, res);
+        r = vkmd_bench_uff_run(ctx, &set, reps, nrep, repeat, relax ? &rp : NULL, res);
     if (r == VKMD_OK)
-        r = cpu_uff_rate(&recs[0], &terms, &cpu);
+        r = cpu_uff_rate(&recs[0], &set.terms[0], &cpu);
     if (r == VKMD_OK) {
         const vkmd_vk_device_info *d = &ctx->info;
+        if (nrec > 1)
+            printf("vkmd bench --uff: %d records of %d molecules, one mixed batch; replicas cycle "
+                   "through the records\n",
+                   nrec, set.molecule_count);
         vkmd_bench_uff_write_table(stdout, molecule, d, mname, res, nrep);
-        printf("CPU double reference (one replica at a time, one core): %.1f evals/s\n", cpu);
+        printf("CPU double reference (the first record, one replica at a time, one core): %.1f "
+               "evals/s\n",
+               cpu);
         if (json)
             r = vkmd_bench_uff_write(json, molecule, d->name, cpu, mname, res, nrep);
     }
     if (r == VKMD_OK)
         r = vkmd_vk_context_check_validation(ctx);
     int rc = r == VKMD_OK ? 0 : tool_error("bench", r);
-    vkmd_uff_terms_free(&terms);
-    vkmd_uff_typing_free(&types);
+    vkmd_uff_relax_set_free(&set);
     vkmd_uff_molecule_array_free(recs, nrec);
     vkmd_vk_context_destroy(ctx);
     return rc;

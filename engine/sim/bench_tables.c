@@ -122,5 +122,22 @@ void vkmd_bench_uff_write_table(FILE *out, const char *molecule, const vkmd_vk_d
                     res[k].replicas, strcmp(minimizer, "FIRE") ? "iterations" : "steps",
                     res[k].relax_median_steps, res[k].relax_max_steps, res[k].relax_evals_per_s);
         fprintf(out, "\n");
+        for (int b = 0; minimizer && b < VKMD_BENCH_UFF_BUCKETS; ++b) {
+            const vkmd_bench_uff_bucket *u = &res[k].buckets[b];
+            if (u->replicas == 0)
+                continue;
+            char atoms[32];
+            if (b + 1 < VKMD_BENCH_UFF_BUCKETS)
+                snprintf(atoms, sizeof atoms, "%d-%d atoms", b * VKMD_BENCH_UFF_BUCKET_SIZE + 1,
+                         (b + 1) * VKMD_BENCH_UFF_BUCKET_SIZE);
+            else
+                snprintf(atoms, sizeof atoms, "%d+ atoms", b * VKMD_BENCH_UFF_BUCKET_SIZE + 1);
+            fprintf(out,
+                    "%10s   %-12s %3d molecules, %6d replicas, %6d converged, %s median %.1f "
+                    "max %d, %lld evaluations\n",
+                    "", atoms, u->molecules, u->replicas, u->converged,
+                    strcmp(minimizer, "FIRE") ? "iterations" : "steps", u->median_steps,
+                    u->max_steps, (long long)u->evaluations);
+        }
     }
 }

@@ -34,31 +34,82 @@ static int cmp_int(const void *a, const void *b)
     return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
-                                  const vkmd_uff_terms *terms, int32_t replicas, int repeat,
-                                  const vkmd_uff_relax_params *relax, uint64_t *rng,
-                                  vkmd_bench_uff_result *out)
+/* Median of the first n of v (sorted here). */
+static double median_of(int32_t *v, int32_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_int);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The relaxation's figures by molecule size (out->buckets). */
+static vkmd_result fill_buckets(const vkmd_uff_batch *batch, const vkmd_uff_relax_result *fr,
+                                vkmd_bench_uff_result *out)
+{
+    const int32_t n = batch->replica_count;
+    int32_t *steps = malloc(sizeof *steps * (size_t)(n > 0 ? n : 1));
+    if (!steps)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d replicas", n);
+    for (int b = 0; b < VKMD_BENCH_UFF_BUCKETS; ++b) {
+        vkmd_bench_uff_bucket *k = &out->buckets[b];
+        int32_t m = 0;
+        for (int32_t mol = 0; mol < batch->molecule_count; ++mol) {
+            const int32_t a = batch->molecule_atom_count[mol];
+            int32_t in = (a - 1) / VKMD_BENCH_UFF_BUCKET_SIZE;
+            in = in < VKMD_BENCH_UFF_BUCKETS ? in : VKMD_BENCH_UFF_BUCKETS - 1;
+            k->molecules += in == b;
+        }
+        for (int32_t r = 0; r < n; ++r) {
+            const int32_t a = vkmd_uff_batch_replica_atoms(batch, r);
+            int32_t in = (a - 1) / VKMD_BENCH_UFF_BUCKET_SIZE;
+            in = in < VKMD_BENCH_UFF_BUCKETS ? in : VKMD_BENCH_UFF_BUCKETS - 1;
+            if (in != b)
+                continue;
+            ++k->replicas;
+            k->converged += fr[r].converged != 0;
+            k->evaluations += fr[r].evaluations;
+            k->max_steps = fr[r].iterations > k->max_steps ? fr[r].iterations : k->max_steps;
+            steps[m++] = fr[r].iterations;
+        }
+        k->median_steps = median_of(steps, m);
+    }
+    free(steps);
+    return VKMD_OK;
+}
+
+static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_relax_set *set,
+                                  int32_t replicas, int repeat, const vkmd_uff_relax_params *relax,
+                                  uint64_t *rng, vkmd_bench_uff_result *out)
 {
     vkmd_uff_relax_result *fr = NULL;
-    int32_t *steps = NULL;
+    int32_t *steps = NULL, *rep_mol = NULL;
     vkmd_result res = VKMD_OK;
     vkmd_uff_batch batch = {0};
     vkmd_pass_uff *pass = NULL;
     vkmd_vk_timer timer = {0};
     vkmd_vk_cmd cmd = {0};
     double *xyz = NULL;
-    const vkmd_uff_terms *mols[1] = {terms};
+    const int32_t n0 = set->replica_count;
     memset(out, 0, sizeof *out);
-    VKMD_TRY(vkmd_uff_batch_build(mols, 1, NULL, replicas, &batch));
+    if (n0 < 1)
+        return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "bench --uff: no record to relax");
+    rep_mol = malloc(sizeof *rep_mol * (size_t)replicas);
+    if (!rep_mol)
+        return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d replicas", replicas);
+    for (int32_t r = 0; r < replicas; ++r)
+        rep_mol[r] = set->replica_molecule[r % n0];
+    VKMD_TRY(vkmd_uff_batch_build(set->terms_of, set->molecule_count, rep_mol, replicas, &batch));
     xyz = malloc(sizeof *xyz * 3 * (size_t)batch.atom_count);
     if (!xyz) {
         res = vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d atoms", batch.atom_count);
         goto cleanup;
     }
-    const double *x0 = vkmd_uff_molecule_conformer(mol, 0);
-    for (int32_t r = 0; r < replicas; ++r)
-        for (int32_t i = 0; i < 3 * mol->atom_count; ++i)
+    for (int32_t r = 0; r < replicas; ++r) {
+        const double *x0 = set->start + 3 * (size_t)set->batch.replica_atom_offset[r % n0];
+        for (int32_t i = 0; i < 3 * vkmd_uff_batch_replica_atoms(&batch, r); ++i)
             xyz[3 * (size_t)batch.replica_atom_offset[r] + i] = x0[i] + 0.4 * (rnd(rng) - 0.5);
+    }
     VKMD_TRY(vkmd_pass_uff_create(ctx, &batch, NULL, &pass));
     VKMD_TRY(vkmd_pass_uff_upload_positions(ctx, pass, xyz));
     VKMD_TRY(vkmd_vk_timer_create(ctx, 2, &timer));
@@ -101,16 +152,15 @@ static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_molecule 
             out->relax_evaluations += fr[r].evaluations;
             steps[r] = fr[r].iterations;
         }
-        qsort(steps, (size_t)replicas, sizeof *steps, cmp_int);
+        out->relax_median_steps = median_of(steps, replicas);
         out->relax_max_steps = steps[replicas - 1];
-        out->relax_median_steps = replicas % 2
-                                      ? steps[replicas / 2]
-                                      : 0.5 * (steps[replicas / 2 - 1] + steps[replicas / 2]);
         out->relax_evals_per_s = (double)out->relax_evaluations / out->relax_s;
+        VKMD_TRY(fill_buckets(&batch, fr, out));
     }
 cleanup:
     free(fr);
     free(steps);
+    free(rep_mol);
     vkmd_vk_cmd_destroy(ctx, &cmd);
     vkmd_vk_timer_destroy(ctx, &timer);
     vkmd_pass_uff_destroy(ctx, pass);
@@ -119,15 +169,14 @@ cleanup:
     return res;
 }
 
-vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_molecule *mol,
-                               const vkmd_uff_terms *terms, const int32_t *replicas, int count,
-                               int repeat, const vkmd_uff_relax_params *relax,
-                               vkmd_bench_uff_result *out)
+vkmd_result vkmd_bench_uff_run(vkmd_vk_context *ctx, const vkmd_uff_relax_set *set,
+                               const int32_t *replicas, int count, int repeat,
+                               const vkmd_uff_relax_params *relax, vkmd_bench_uff_result *out)
 {
     vkmd_result res = VKMD_OK;
     uint64_t rng = 0x2545F4914F6CDD1Dull; /* one stream over every replica count */
     for (int k = 0; k < count && res == VKMD_OK; ++k)
-        res = bench_replicas(ctx, mol, terms, replicas[k], repeat, relax, &rng, &out[k]);
+        res = bench_replicas(ctx, set, replicas[k], repeat, relax, &rng, &out[k]);
     return res;
 }
 
@@ -144,18 +193,36 @@ vkmd_result vkmd_bench_uff_write(const char *path, const char *molecule, const c
             "\n  \"commit\": \"%s\",\n  \"cpu_reference_evals_per_s\": %.3f,\n  "
             "\"minimizer\": \"%s\",\n  \"runs\": [\n",
             molecule, device, VKMD_GIT_COMMIT, cpu_evals_per_s, minimizer ? minimizer : "none");
-    for (int k = 0; k < nrep; ++k)
+    for (int k = 0; k < nrep; ++k) {
         fprintf(f,
                 "    {\"replicas\": %d, \"gpu_ms_per_batch\": %.6f, \"wall_ms_per_batch\": "
                 "%.6f, \"evals_per_s\": %.3f, \"relax_s\": %.6f, \"relaxations_per_s\": "
                 "%.6f, \"relax_converged\": %d, \"relax_max_steps\": %d, "
                 "\"relax_median_steps\": %.1f, \"relax_evaluations\": %lld, "
-                "\"relax_evals_per_s\": %.3f, \"relax_host_checks\": %d}%s\n",
+                "\"relax_evals_per_s\": %.3f, \"relax_host_checks\": %d, \"relax_by_atoms\": [",
                 res[k].replicas, res[k].gpu_ms_per_batch, res[k].wall_ms_per_batch,
                 res[k].evals_per_s, res[k].relax_s, res[k].relax_per_s, res[k].relax_converged,
                 res[k].relax_max_steps, res[k].relax_median_steps,
                 (long long)res[k].relax_evaluations, res[k].relax_evals_per_s,
-                res[k].relax_host_checks, k + 1 < nrep ? "," : "");
+                res[k].relax_host_checks);
+        const char *sep = "";
+        for (int b = 0; b < VKMD_BENCH_UFF_BUCKETS; ++b) {
+            const vkmd_bench_uff_bucket *u = &res[k].buckets[b];
+            if (u->replicas == 0)
+                continue;
+            char hi[16] = "null"; /* the last bucket has no upper bound */
+            if (b + 1 < VKMD_BENCH_UFF_BUCKETS)
+                snprintf(hi, sizeof hi, "%d", (b + 1) * VKMD_BENCH_UFF_BUCKET_SIZE);
+            fprintf(f,
+                    "%s{\"atoms_min\": %d, \"atoms_max\": %s, \"molecules\": %d, "
+                    "\"replicas\": %d, \"converged\": %d, \"median_steps\": %.1f, "
+                    "\"max_steps\": %d, \"evaluations\": %lld}",
+                    sep, b * VKMD_BENCH_UFF_BUCKET_SIZE + 1, hi, u->molecules, u->replicas,
+                    u->converged, u->median_steps, u->max_steps, (long long)u->evaluations);
+            sep = ", ";
+        }
+        fprintf(f, "]}%s\n", k + 1 < nrep ? "," : "");
+    }
     fprintf(f, "  ]\n}\n");
     if (fclose(f) != 0)
         return vkmd_fail(VKMD_ERROR_IO, "%s: write failed", path);
