@@ -100,14 +100,16 @@ case "$verb" in
     # Only the Vulkan driver's and layer's own never-freed statics are suppressed.
     export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
     # The sanitizer build checks memory and UB, not figures: it leaves out the
-    # tests labelled `variant` (the same host code over other shaders) and
-    # `statistics` (long MD statistics: the same host code step after step),
-    # which the normal build runs with every assertion (tests/CMakeLists.txt),
-    # and runs the tests that honour VKMD_TEST_QUICK shorter.
+    # tests labelled `variant` (the same host code over other shaders),
+    # `statistics` (long MD statistics: the same host code step after step)
+    # and `sanitize_skip` (host lines the others already run, chosen by
+    # coverage: tests/sanitize_skip.txt), which the normal build runs with
+    # every assertion (tests/CMakeLists.txt), and runs the tests that honour
+    # VKMD_TEST_QUICK shorter.
     ctest_select=()
     if [ "$sanitize" = 1 ]; then
       export VKMD_TEST_QUICK=1
-      ctest_select=(-LE 'variant|statistics')
+      ctest_select=(-LE 'variant|statistics|sanitize_skip')
     fi
     # lavapipe (the CPU device) runs each dispatch on LP_NUM_THREADS threads,
     # one per core by default; with ctest running one test per core that
