@@ -27,11 +27,12 @@
 // LP_MAX_TGSI_LOOP_ITERATIONS); the host sizes the budget so a dispatch
 // stays well below that (sim/uff_lbfgs.c).
 //
-// The inverse Hessian rows are padded to dim_padded = dim rounded up to 16
-// (zero padding, which the updates keep zero), so its loops go 16 columns
-// (four vec4, summed in the same order as one at a time) a step: the loop
-// limiter counts iterations, and this lets one evaluation of a molecule of
-// up to about 120 atoms (a dense 3N x 3N update) fit one dispatch.
+// The inverse Hessian rows are padded to dim_padded = dim rounded up to 4
+// (zero padding, which the updates keep zero), and its loops go 16 columns
+// (four vec4, summed in the same order as one at a time) a step, then 4 at
+// a time for the rest of the row: the loop limiter counts iterations, and
+// this lets one evaluation of a molecule of up to about 120 atoms (a dense
+// 3N x 3N update) fit one dispatch.
 //
 // Results differ from uff_lbfgs.comp only by the float rounding of the
 // gradient sums (and of the dot products, summed in order here, in a tree
@@ -283,17 +284,20 @@ vec4 update4(uint k, uint j, float si, float hyi, float ui, float fac, float fad
 // array, free once H y is formed in xt).
 void dense_direction(float sy, float yy, float ss)
 {
-    const uint n = dim, np = dim_padded, row = np / 4u;
+    const uint n = dim, np = dim_padded, row = np / 4u, np16 = np & ~15u;
     if (sy > sqrt(CURV * yy * ss)) {
         for (uint i = 0u; i < n; ++i) {
             vec4 hy = vec4(0.0);
-            for (uint j = 0u; j < np; j += 16u) {
+            uint j = 0u;
+            for (; j < np16; j += 16u) {
                 const uint k = h4 + i * row + j / 4u;
                 hy += hist[k] * FOUR(gt, j);
                 hy += hist[k + 1u] * FOUR(gt, j + 4u);
                 hy += hist[k + 2u] * FOUR(gt, j + 8u);
                 hy += hist[k + 3u] * FOUR(gt, j + 12u);
             }
+            for (; j < np; j += 4u)
+                hy += hist[h4 + i * row + j / 4u] * FOUR(gt, j);
             xt[i] = (hy.x + hy.y) + (hy.z + hy.w);
         }
         float fae = 0.0;
@@ -305,25 +309,31 @@ void dense_direction(float sy, float yy, float ss)
             const float ui = fac * si - fad * xt[i];
             const float hyi = xt[i];
             vec4 dn = vec4(0.0);
-            for (uint j = 0u; j < np; j += 16u) {
+            uint j = 0u;
+            for (; j < np16; j += 16u) {
                 const uint k = h4 + i * row + j / 4u;
                 dn = update4(k, j, si, hyi, ui, fac, fad, fae, dn);
                 dn = update4(k + 1u, j + 4u, si, hyi, ui, fac, fad, fae, dn);
                 dn = update4(k + 2u, j + 8u, si, hyi, ui, fac, fad, fae, dn);
                 dn = update4(k + 3u, j + 12u, si, hyi, ui, fac, fad, fae, dn);
             }
+            for (; j < np; j += 4u)
+                dn = update4(h4 + i * row + j / 4u, j, si, hyi, ui, fac, fad, fae, dn);
             gt[i] = (dn.x + dn.y) + (dn.z + dn.w);
         }
     } else {
         for (uint i = 0u; i < n; ++i) {
             vec4 dn = vec4(0.0);
-            for (uint j = 0u; j < np; j += 16u) {
+            uint j = 0u;
+            for (; j < np16; j += 16u) {
                 const uint k = h4 + i * row + j / 4u;
                 dn -= hist[k] * FOUR(g, j);
                 dn -= hist[k + 1u] * FOUR(g, j + 4u);
                 dn -= hist[k + 2u] * FOUR(g, j + 8u);
                 dn -= hist[k + 3u] * FOUR(g, j + 12u);
             }
+            for (; j < np; j += 4u)
+                dn -= hist[h4 + i * row + j / 4u] * FOUR(g, j);
             gt[i] = (dn.x + dn.y) + (dn.z + dn.w);
         }
     }

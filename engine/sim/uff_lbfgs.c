@@ -83,10 +83,10 @@ static vkmd_result record(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t coun
 #define WHOLE_LOOP_LIMIT 60000
 
 /* The whole-relaxation kernel pads a replica's coordinates (its private
- * arrays and the inverse Hessian's rows) to a multiple of 16 floats. */
+ * arrays and the inverse Hessian's rows) to a multiple of 4 floats. */
 static int64_t whole_padded(int64_t dim)
 {
-    return (dim + 15) / 16 * 16;
+    return (dim + 3) / 4 * 4;
 }
 
 /* Loop iterations uff_relax_replica.comp runs per evaluation, at most, for
@@ -94,13 +94,13 @@ static int64_t whole_padded(int64_t dim)
  * the terms (and the runs of angles, torsions and pairs: at most one per
  * atom of each), the vector loops over dim (fewer than 16), the two sweeps
  * over the inverse Hessian of an accepted step (dim rows of np / 16 steps
- * of four vec4, and the row loop) and two resets to c I (np^2 / 16 steps
- * each: the lanes of one SIMD vector can take both reset paths in one
- * evaluation, and the limiter counts the vector's iterations). */
+ * of four vec4, at most 3 single vec4 after them, and the row loop) and two resets to c I (np^2 /
+ * 16 steps each: the lanes of one SIMD vector can take both reset paths in one evaluation, and the
+ * limiter counts the vector's iterations). */
 static int64_t whole_eval_loops(int64_t terms, int64_t dim)
 {
     const int64_t np = whole_padded(dim);
-    return terms + 16 + 19 * dim + 2 * dim * (np / 16 + 1) + 2 * (np * np / 16);
+    return terms + 16 + 19 * dim + 2 * dim * (np / 16 + 3 + 1) + 2 * (np * np / 16);
 }
 
 /* Evaluations per replica per dispatch for molecule m (the start counts as

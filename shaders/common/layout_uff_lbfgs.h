@@ -141,7 +141,7 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
  * record is a.z = range_count + molecule (its terms by kind); a.w: the
  * evaluations per replica per dispatch, at most (the dispatch then saves its
  * line search; see the shader); b.x = dim = 3 x its atoms, b.y = dim
- * rounded up to 16 (the inverse Hessian's rows: b.y^2 floats per replica,
+ * rounded up to 4 (the inverse Hessian's rows: b.y^2 floats per replica,
  * from the replica's offset, a multiple of 4). */
 #define VKMD_UFF_RELAX_GROUP_FIELDS                                                                \
     VKMD_UVEC4 a;                                                                                  \
