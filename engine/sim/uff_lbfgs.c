@@ -94,9 +94,10 @@ static int64_t whole_padded(int64_t dim)
  * the terms (and the runs of angles, torsions and pairs: at most one per
  * atom of each), the vector loops over dim (fewer than 16), the two sweeps
  * over the inverse Hessian of an accepted step (dim rows of np / 16 steps
- * of four vec4, at most 3 single vec4 after them, and the row loop) and two resets to c I (np^2 /
- * 16 steps each: the lanes of one SIMD vector can take both reset paths in one evaluation, and the
- * limiter counts the vector's iterations). */
+ * of four vec4, at most 3 single vec4 after them, and the row loop) and
+ * two resets to c I (np^2 / 16 steps each: the lanes of one SIMD vector can
+ * take both reset paths in one evaluation, and the limiter counts the
+ * vector's iterations). */
 static int64_t whole_eval_loops(int64_t terms, int64_t dim)
 {
     const int64_t np = whole_padded(dim);
