@@ -27,7 +27,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,11 +91,10 @@ def main():
     ap.add_argument('--skip-run', action='store_true', help='reuse --cov from a run before')
     a = ap.parse_args()
     build = os.path.abspath(a.build)
-    flags = '--coverage'
     if not a.skip_run:
         sh(['cmake', '-S', ROOT, '-B', build, '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
-            '-DCMAKE_C_FLAGS=' + flags, '-DCMAKE_EXE_LINKER_FLAGS=' + flags,
-            '-DCMAKE_SHARED_LINKER_FLAGS=' + flags], stdout=subprocess.DEVNULL)
+            '-DCMAKE_C_FLAGS=--coverage', '-DCMAKE_EXE_LINKER_FLAGS=--coverage',
+            '-DCMAKE_SHARED_LINKER_FLAGS=--coverage'], stdout=subprocess.DEVNULL)
         sh(['cmake', '--build', build, '-j', str(os.cpu_count())], stdout=subprocess.DEVNULL)
         shutil.rmtree(a.cov, ignore_errors=True)
     env = dict(os.environ, VKMD_TEST_QUICK='1', LP_NUM_THREADS='1', VKMD_REQUIRE_DEVICE='1',

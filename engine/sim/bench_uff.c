@@ -28,7 +28,6 @@ static double rnd(uint64_t *rng)
     return (double)((*rng * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
 }
 
-/* One replica count: GPU ms per pass and evaluations per second. */
 static int cmp_int(const void *a, const void *b)
 {
     return *(const int32_t *)a - *(const int32_t *)b;
@@ -43,6 +42,13 @@ static double median_of(int32_t *v, int32_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The size bucket of a molecule of `atoms` atoms. */
+static int size_bucket(int32_t atoms)
+{
+    const int b = (atoms - 1) / VKMD_BENCH_UFF_BUCKET_SIZE;
+    return b < VKMD_BENCH_UFF_BUCKETS ? b : VKMD_BENCH_UFF_BUCKETS - 1;
+}
+
 /* The relaxation's figures by molecule size (out->buckets). */
 static vkmd_result fill_buckets(const vkmd_uff_batch *batch, const vkmd_uff_relax_result *fr,
                                 vkmd_bench_uff_result *out)
@@ -51,20 +57,13 @@ static vkmd_result fill_buckets(const vkmd_uff_batch *batch, const vkmd_uff_rela
     int32_t *steps = malloc(sizeof *steps * (size_t)(n > 0 ? n : 1));
     if (!steps)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "bench --uff: %d replicas", n);
+    for (int32_t mol = 0; mol < batch->molecule_count; ++mol)
+        ++out->buckets[size_bucket(batch->molecule_atom_count[mol])].molecules;
     for (int b = 0; b < VKMD_BENCH_UFF_BUCKETS; ++b) {
         vkmd_bench_uff_bucket *k = &out->buckets[b];
         int32_t m = 0;
-        for (int32_t mol = 0; mol < batch->molecule_count; ++mol) {
-            const int32_t a = batch->molecule_atom_count[mol];
-            int32_t in = (a - 1) / VKMD_BENCH_UFF_BUCKET_SIZE;
-            in = in < VKMD_BENCH_UFF_BUCKETS ? in : VKMD_BENCH_UFF_BUCKETS - 1;
-            k->molecules += in == b;
-        }
         for (int32_t r = 0; r < n; ++r) {
-            const int32_t a = vkmd_uff_batch_replica_atoms(batch, r);
-            int32_t in = (a - 1) / VKMD_BENCH_UFF_BUCKET_SIZE;
-            in = in < VKMD_BENCH_UFF_BUCKETS ? in : VKMD_BENCH_UFF_BUCKETS - 1;
-            if (in != b)
+            if (size_bucket(vkmd_uff_batch_replica_atoms(batch, r)) != b)
                 continue;
             ++k->replicas;
             k->converged += fr[r].converged != 0;
@@ -78,6 +77,8 @@ static vkmd_result fill_buckets(const vkmd_uff_batch *batch, const vkmd_uff_rela
     return VKMD_OK;
 }
 
+/* One replica count: GPU ms per pass and evaluations per second, and the
+ * relaxation's figures with relax. */
 static vkmd_result bench_replicas(vkmd_vk_context *ctx, const vkmd_uff_relax_set *set,
                                   int32_t replicas, int repeat, const vkmd_uff_relax_params *relax,
                                   uint64_t *rng, vkmd_bench_uff_result *out)
