@@ -1,6 +1,7 @@
 /* Vulkan runtime (engine/vk): context creation, device choice errors, buffer
  * round trips on both the mapped and the staging path, a specialised compute
  * dispatch (shaders/vk_selftest.comp), a reusable command buffer replayed,
+ * a texel binding read back bit for bit (shaders/vk_texel_selftest.comp),
  * timestamps, the VKMD_VK_CHECK error path, that the validation messenger
  * really counts errors, and clean teardown (run under ASan for leaks). */
 #include "testlib.h"
@@ -119,6 +120,65 @@ static void round_trip(vkmd_vk_context *ctx, int force_staging, float scale, int
     vkmd_vk_buffer_destroy(ctx, &buf);
 }
 
+/* A texel binding (a second view of a buffer, uvec4 texels) returns every
+ * word as stored, float patterns that arithmetic would change (denormals,
+ * NaN payloads, -0) included, and each lane its own texel. */
+static void texel_view(vkmd_vk_context *ctx)
+{
+    enum { T = 333 };
+    uint32_t src[4 * T], back[4 * T];
+    for (uint32_t i = 0; i < 4 * T; ++i)
+        src[i] = i * 2654435761u;
+    src[0] = 1;           /* a denormal float */
+    src[1] = 0x7fc12345u; /* a NaN with a payload */
+    src[2] = 0x80000000u; /* -0 */
+    vkmd_vk_buffer in = {0}, out = {0};
+    vkmd_vk_pipeline pipe = {0};
+    vkmd_vk_descset set = {0};
+    vkmd_vk_cmd cmd = {0};
+    const vkmd_vk_buffer_desc bi = {.size = sizeof src, .name = "texels"};
+    const vkmd_vk_buffer_desc bo = {.size = sizeof back, .name = "words"};
+    CHECK_OK(vkmd_vk_buffer_create(ctx, &bi, &in));
+    CHECK_OK(vkmd_vk_buffer_create(ctx, &bo, &out));
+    CHECK_OK(vkmd_vk_buffer_upload(ctx, &in, 0, src, sizeof src));
+    const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_SELFTEST_WORKGROUP_SIZE}};
+    const vkmd_vk_pipeline_desc pd = {.shader = "vk_texel_selftest.comp",
+                                      .buffer_count = 1,
+                                      .texel_count = 1,
+                                      .push_size = sizeof(vkmd_selftest_push),
+                                      .specs = specs,
+                                      .spec_count = 1};
+    CHECK_OK(vkmd_vk_pipeline_create(ctx, &pd, &pipe));
+    const vkmd_vk_buffer *bufs[] = {&out, &in};
+    CHECK_OK(vkmd_vk_descset_create(ctx, &pipe, bufs, &set));
+    CHECK(set.views[0] != VK_NULL_HANDLE);
+    const vkmd_selftest_push push = {.count = T};
+    CHECK_OK(vkmd_vk_cmd_create(ctx, &cmd));
+    CHECK_OK(vkmd_vk_cmd_begin(ctx, &cmd));
+    vkmd_vk_dispatch(cmd.cb, &pipe, &set, &push, vkmd_vk_div_up(T, VKMD_SELFTEST_WORKGROUP_SIZE), 1,
+                     1);
+    vkmd_vk_barrier_compute_to_transfer(cmd.cb);
+    vkmd_vk_barrier_device_to_host(cmd.cb);
+    CHECK_OK(vkmd_vk_cmd_end(ctx, &cmd));
+    CHECK_OK(vkmd_vk_cmd_submit(ctx, &cmd));
+    CHECK_OK(vkmd_vk_cmd_wait(ctx, &cmd));
+    CHECK_OK(vkmd_vk_buffer_readback(ctx, &out, 0, back, sizeof back));
+    int bad = 0;
+    for (uint32_t t = 0; t < T; ++t)
+        bad += memcmp(&back[4 * t], &src[4 * (T - 1 - t)], 16) != 0;
+    printf("texel view: %d of %d texels differ from the buffer's words\n", bad, T);
+    CHECK(bad == 0);
+    /* A view larger than the device allows is refused up front. */
+    const uint32_t most = ctx->limits.maxTexelBufferElements;
+    CHECK(vkmd_vk_texels_fit(ctx, 16 * (VkDeviceSize)most));
+    CHECK(!vkmd_vk_texels_fit(ctx, 16 * (VkDeviceSize)most + 16));
+    vkmd_vk_cmd_destroy(ctx, &cmd);
+    vkmd_vk_descset_destroy(ctx, &set);
+    vkmd_vk_pipeline_destroy(ctx, &pipe);
+    vkmd_vk_buffer_destroy(ctx, &out);
+    vkmd_vk_buffer_destroy(ctx, &in);
+}
+
 /* A context with validation forced on must count a deliberate error. */
 static void validation_counts_errors(void)
 {
@@ -183,6 +243,7 @@ int main(void)
     round_trip(ctx, 0, 2.5f, 1);
     round_trip(ctx, 1, 2.5f, 1);
     round_trip(ctx, 0, -1.5f, 3);
+    texel_view(ctx);
 
     uint32_t errors = vkmd_vk_context_validation_errors(ctx);
     printf("validation errors: %u, warnings: %u\n", errors,

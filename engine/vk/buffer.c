@@ -104,7 +104,9 @@ vkmd_result vkmd_vk_buffer_create(vkmd_vk_context *ctx, const vkmd_vk_buffer_des
     const char *name = desc->name ? desc->name : "buffer";
     if (desc->size == 0)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: size 0", name);
+    /* Every buffer may also be a texel binding (vk/pipeline.h). */
     VkBufferUsageFlags usage = desc->usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                               VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT |
                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     int direct = ctx->info.unified_memory && !desc->force_staging;
     return create_raw(ctx, desc->size, usage, direct, name, out_buf);

@@ -27,26 +27,33 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     if (!spv)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "no embedded shader named '%s'",
                          desc->shader ? desc->shader : "(null)");
-    if (desc->buffer_count > VKMD_VK_MAX_BUFFERS || desc->spec_count > VKMD_VK_MAX_SPECS ||
-        desc->push_size % 4 != 0 || desc->push_size > 128)
+    if (desc->buffer_count > VKMD_VK_MAX_BUFFERS || desc->texel_count > VKMD_VK_MAX_TEXELS ||
+        desc->spec_count > VKMD_VK_MAX_SPECS || desc->push_size % 4 != 0 || desc->push_size > 128)
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
-                         "%s: %u buffers (max %d), %u spec constants (max %d), push %u bytes "
-                         "(multiple of 4, max 128)",
-                         desc->shader, desc->buffer_count, VKMD_VK_MAX_BUFFERS, desc->spec_count,
-                         VKMD_VK_MAX_SPECS, desc->push_size);
+                         "%s: %u buffers (max %d), %u texel buffers (max %d), %u spec constants "
+                         "(max %d), push %u bytes (multiple of 4, max 128)",
+                         desc->shader, desc->buffer_count, VKMD_VK_MAX_BUFFERS, desc->texel_count,
+                         VKMD_VK_MAX_TEXELS, desc->spec_count, VKMD_VK_MAX_SPECS, desc->push_size);
     if (desc->buffer_count > ctx->limits.maxPerStageDescriptorStorageBuffers)
         return vkmd_fail(
             VKMD_ERROR_UNSUPPORTED, "%s: %u storage buffers, the device allows %u per shader stage",
             desc->shader, desc->buffer_count, ctx->limits.maxPerStageDescriptorStorageBuffers);
+    if (desc->texel_count > ctx->limits.maxPerStageDescriptorStorageImages)
+        return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                         "%s: %u storage texel buffers, the device allows %u per shader stage",
+                         desc->shader, desc->texel_count,
+                         ctx->limits.maxPerStageDescriptorStorageImages);
     snprintf(p.name, sizeof p.name, "%s", desc->shader);
     p.buffer_count = desc->buffer_count;
+    p.texel_count = desc->texel_count;
     p.push_size = desc->push_size;
 
-    /* The key: name, NUL, buffer count, push size, (id, value) per spec. */
-    unsigned char key[64 + 4 * (2 + 2 * VKMD_VK_MAX_SPECS)];
+    /* The key: name, NUL, buffer count, texel count, push size, (id, value)
+     * per spec. */
+    unsigned char key[64 + 4 * (3 + 2 * VKMD_VK_MAX_SPECS)];
     size_t key_size = strlen(p.name) + 1;
     memcpy(key, p.name, key_size);
-    const uint32_t head[2] = {desc->buffer_count, desc->push_size};
+    const uint32_t head[3] = {desc->buffer_count, desc->texel_count, desc->push_size};
     memcpy(key + key_size, head, sizeof head);
     key_size += sizeof head;
     for (uint32_t i = 0; i < desc->spec_count; ++i) {
@@ -80,17 +87,19 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     if (keep)
         memcpy(kept_key, key, key_size);
 
-    VkDescriptorSetLayoutBinding bindings[VKMD_VK_MAX_BUFFERS];
-    for (uint32_t i = 0; i < desc->buffer_count; ++i)
+    VkDescriptorSetLayoutBinding bindings[VKMD_VK_MAX_BUFFERS + VKMD_VK_MAX_TEXELS];
+    const uint32_t binding_count = desc->buffer_count + desc->texel_count;
+    for (uint32_t i = 0; i < binding_count; ++i)
         bindings[i] = (VkDescriptorSetLayoutBinding){
             .binding = i,
-            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            .descriptorType = i < desc->buffer_count ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                                                     : VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
             .descriptorCount = 1,
             .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
         };
     const VkDescriptorSetLayoutCreateInfo sli = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = desc->buffer_count,
+        .bindingCount = binding_count,
         .pBindings = bindings,
     };
     VKMD_VK_CHECK(vkCreateDescriptorSetLayout(ctx->device, &sli, NULL, &p.set_layout));
@@ -181,25 +190,38 @@ void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline)
     *pipeline = (vkmd_vk_pipeline){0};
 }
 
+int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize bytes)
+{
+    return bytes / 16 <= ctx->limits.maxTexelBufferElements;
+}
+
 vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline *pipeline,
                                    const vkmd_vk_buffer *const *buffers, vkmd_vk_descset *out_set)
 {
     vkmd_result res = VKMD_OK;
     vkmd_vk_descset s = {0};
     *out_set = s;
-    uint32_t n = pipeline->buffer_count;
-    for (uint32_t i = 0; i < n; ++i)
+    const uint32_t n = pipeline->buffer_count, t = pipeline->texel_count;
+    for (uint32_t i = 0; i < n + t; ++i)
         if (!buffers[i] || !buffers[i]->buffer)
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: binding %u has no buffer",
                              pipeline->name, i);
+    for (uint32_t i = n; i < n + t; ++i)
+        if (!vkmd_vk_texels_fit(ctx, buffers[i]->size) || buffers[i]->size < 16)
+            return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
+                             "%s: binding %u: a texel view of %llu bytes (the device allows "
+                             "%u texels of 16 bytes)",
+                             pipeline->name, i, (unsigned long long)buffers[i]->size,
+                             ctx->limits.maxTexelBufferElements);
     /* A pool may not be created with zero pool sizes' descriptors. */
-    const VkDescriptorPoolSize size = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       .descriptorCount = n ? n : 1};
+    const VkDescriptorPoolSize sizes[2] = {
+        {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = n ? n : 1},
+        {.type = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, .descriptorCount = t}};
     const VkDescriptorPoolCreateInfo pi = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
         .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
+        .poolSizeCount = t ? 2 : 1,
+        .pPoolSizes = sizes,
     };
     VKMD_VK_CHECK(vkCreateDescriptorPool(ctx->device, &pi, NULL, &s.pool));
     const VkDescriptorSetAllocateInfo ai = {
@@ -210,7 +232,7 @@ vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline 
     };
     VKMD_VK_CHECK(vkAllocateDescriptorSets(ctx->device, &ai, &s.set));
     VkDescriptorBufferInfo infos[VKMD_VK_MAX_BUFFERS];
-    VkWriteDescriptorSet writes[VKMD_VK_MAX_BUFFERS];
+    VkWriteDescriptorSet writes[VKMD_VK_MAX_BUFFERS + VKMD_VK_MAX_TEXELS];
     for (uint32_t i = 0; i < n; ++i) {
         infos[i] = (VkDescriptorBufferInfo){
             .buffer = buffers[i]->buffer, .offset = 0, .range = VK_WHOLE_SIZE};
@@ -223,8 +245,26 @@ vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline 
             .pBufferInfo = &infos[i],
         };
     }
-    if (n)
-        vkUpdateDescriptorSets(ctx->device, n, writes, 0, NULL);
+    for (uint32_t k = 0; k < t; ++k) {
+        const VkBufferViewCreateInfo vi = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+            .buffer = buffers[n + k]->buffer,
+            .format = VK_FORMAT_R32G32B32A32_UINT,
+            .offset = 0,
+            .range = buffers[n + k]->size / 16 * 16,
+        };
+        VKMD_VK_CHECK(vkCreateBufferView(ctx->device, &vi, NULL, &s.views[k]));
+        writes[n + k] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = s.set,
+            .dstBinding = n + k,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+            .pTexelBufferView = &s.views[k],
+        };
+    }
+    if (n + t)
+        vkUpdateDescriptorSets(ctx->device, n + t, writes, 0, NULL);
     *out_set = s;
     s = (vkmd_vk_descset){0};
 cleanup:
@@ -238,6 +278,9 @@ void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set)
         return;
     if (set->pool) /* frees the set with it */
         vkDestroyDescriptorPool(ctx->device, set->pool, NULL);
+    for (int k = 0; k < VKMD_VK_MAX_TEXELS; ++k)
+        if (set->views[k])
+            vkDestroyBufferView(ctx->device, set->views[k], NULL);
     *set = (vkmd_vk_descset){0};
 }
 

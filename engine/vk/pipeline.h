@@ -2,8 +2,14 @@
  * sets, and the one generic dispatch helper.
  *
  * Every vkmd compute shader has the same interface shape: set 0 holds
- * `buffer_count` storage buffers at bindings 0..buffer_count-1, plus optional
- * push constants (at most 128 bytes, the guaranteed minimum). Variants are
+ * `buffer_count` storage buffers at bindings 0..buffer_count-1, then
+ * `texel_count` storage texel buffers (format R32G32B32A32_UINT: a uvec4
+ * per texel, read with imageLoad from a `uimageBuffer`), plus optional push
+ * constants (at most 128 bytes, the guaranteed minimum). A texel binding is
+ * a second view of a buffer for its hot reads: on a CPU device (lavapipe)
+ * a storage-buffer load that differs by lane is a loop over the lanes with a
+ * bounds test per component, an imageLoad a straight gather, about 6x
+ * fewer cycles a vec4 (docs/ARCHITECTURE.md). Variants are
  * made with specialization constants (ids in shaders/common/vkmd_layout.h),
  * never by copying shaders. Pipelines are created once at setup (drivers
  * compile there; lavapipe JITs on first dispatch). */
@@ -15,6 +21,7 @@
 
 #define VKMD_VK_MAX_BUFFERS 24 /* storage buffers per pipeline (and the device's limit) */
 #define VKMD_VK_MAX_SPECS   16 /* specialization constants per pipeline */
+#define VKMD_VK_MAX_TEXELS  4  /* storage texel buffers per pipeline */
 
 /* One 32-bit specialization constant (uint, int, bool or float bits). */
 typedef struct vkmd_vk_spec {
@@ -26,9 +33,10 @@ typedef struct vkmd_vk_spec {
 uint32_t vkmd_vk_spec_float(float f);
 
 typedef struct vkmd_vk_pipeline_desc {
-    const char *shader;        /* embedded file name, e.g. "bonded.comp"; required */
-    uint32_t buffer_count;     /* storage buffers at bindings 0..n-1 of set 0; 0 */
-    uint32_t push_size;        /* push-constant bytes, multiple of 4, <= 128; 0: none */
+    const char *shader;    /* embedded file name, e.g. "bonded.comp"; required */
+    uint32_t buffer_count; /* storage buffers at bindings 0..n-1 of set 0; 0 */
+    uint32_t texel_count;  /* texel buffers at bindings n..n+t-1; 0, at most VKMD_VK_MAX_TEXELS */
+    uint32_t push_size;    /* push-constant bytes, multiple of 4, <= 128; 0: none */
     const vkmd_vk_spec *specs; /* NULL */
     uint32_t spec_count;       /* 0; at most VKMD_VK_MAX_SPECS */
 } vkmd_vk_pipeline_desc;
@@ -38,6 +46,7 @@ typedef struct vkmd_vk_pipeline {
     VkPipelineLayout layout;
     VkPipeline pipeline;
     uint32_t buffer_count;
+    uint32_t texel_count;
     uint32_t push_size;
     int owned; /* 1: not kept by the context (it holds VKMD_VK_PIPELINES_KEPT) */
     char name[64];
@@ -64,12 +73,19 @@ void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline);
 typedef struct vkmd_vk_descset {
     VkDescriptorPool pool;
     VkDescriptorSet set;
+    VkBufferView views[VKMD_VK_MAX_TEXELS]; /* the texel bindings' views */
 } vkmd_vk_descset;
 
 /* buffers[i] goes to binding i, whole buffer; exactly pipeline->buffer_count
- * entries. Errors: VKMD_ERROR_INVALID_ARGUMENT (NULL buffer), Vulkan errors. */
+ * + pipeline->texel_count entries (a texel binding views the whole buffer
+ * rounded down to 16 bytes). Errors: VKMD_ERROR_INVALID_ARGUMENT (NULL
+ * buffer), VKMD_ERROR_UNSUPPORTED (a texel buffer over the device's
+ * maxTexelBufferElements: vkmd_vk_texels_fit says beforehand), Vulkan errors. */
 vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline *pipeline,
                                    const vkmd_vk_buffer *const *buffers, vkmd_vk_descset *out_set);
+
+/* Whether a buffer of `bytes` fits one texel binding on this device. */
+int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize bytes);
 
 /* Zeroed struct: no-op. */
 void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set);
