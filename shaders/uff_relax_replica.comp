@@ -34,6 +34,12 @@
 // this lets one evaluation of a molecule of up to about 120 atoms (a dense
 // 3N x 3N update) fit one dispatch.
 //
+// The two hot tables, the inverse Hessian and the term table, are read
+// through texel views (vk/pipeline.h) and the sweeps read the vectors they
+// multiply from vec4 copies: on llvmpipe a storage-buffer load that differs
+// by lane is a loop over the lanes, a texel load or a vec4 of a private
+// array one gather. Same values, same order: the same bits as before.
+//
 // Results differ from uff_lbfgs.comp only by the float rounding of the
 // gradient sums (and of the dot products, summed in order here, in a tree
 // there); the tests hold both to the same criteria.
@@ -62,6 +68,24 @@ layout(std430, binding = VKMD_UFF_RELAX_BINDING_RANGES) readonly buffer Ranges {
 layout(std430, binding = VKMD_UFF_RELAX_BINDING_SLOTS) readonly buffer Slots { uvec4 slots[]; };
 layout(std430, binding = VKMD_UFF_RELAX_BINDING_GROUPS) readonly buffer Groups { vkmd_uff_relax_group groups[]; };
 layout(push_constant) uniform Push { VKMD_UFF_RELAX_PUSH_FIELDS } pc;
+// The hot reads, through texel views of HISTORY and TERMS (written through
+// `hist` only, by this invocation, in program order).
+layout(binding = VKMD_UFF_RELAX_BINDING_HISTORY_TEXELS, rgba32ui) uniform readonly uimageBuffer hist_t;
+layout(binding = VKMD_UFF_RELAX_BINDING_TERMS_TEXELS, rgba32ui) uniform readonly uimageBuffer terms_t;
+
+vec4 hist_at(uint k)
+{
+    return uintBitsToFloat(imageLoad(hist_t, int(k)));
+}
+
+vkmd_uff_term term_at(uint i)
+{
+    vkmd_uff_term t;
+    t.atoms = imageLoad(terms_t, int(3u * i));
+    t.params = uintBitsToFloat(imageLoad(terms_t, int(3u * i + 1u)));
+    t.aux = uintBitsToFloat(imageLoad(terms_t, int(3u * i + 2u)));
+    return t;
+}
 
 float xt[DIM];  // trial positions (what the terms read); H y after an accepted step
 float gt[DIM];  // gradient at the trial; y after an accepted step
@@ -69,6 +93,9 @@ float x0h[DIM]; // accepted point, float part
 float x0l[DIM]; // its float correction
 float g[DIM];   // gradient at x0
 float d[DIM];   // search direction
+// vec4 copies for the inverse-Hessian sweeps (a vec4 of a private array is
+// one gather on llvmpipe, four floats are four): y, then s; H y; g.
+vec4 va[DIM / 4u], vb[DIM / 4u], vc[DIM / 4u];
 vkmd_fixed e_acc; // energy of the trial
 
 uint h4;           // the replica's inverse Hessian (vec4 index into hist)
@@ -115,14 +142,14 @@ void evaluate()
     // first atom) read those atoms' positions and add their forces once
     // per run.
     for (uint term = start[VKMD_UFF_KIND_BOND]; term < start[VKMD_UFF_KIND_ANGLE]; ++term)
-        bond(terms[term], 0u);
+        bond(term_at(term), 0u);
     uint term = start[VKMD_UFF_KIND_ANGLE];
     while (term < start[VKMD_UFF_KIND_TORSION]) { // angles by centre j
-        const uint aj = terms[term].atoms.y;
+        const uint aj = imageLoad(terms_t, int(3u * term)).y;
         const vec3 xj = atom_pos(aj);
         vec3 fj_run = vec3(0.0);
         for (; term < start[VKMD_UFF_KIND_TORSION]; ++term) {
-            const vkmd_uff_term t = terms[term];
+            const vkmd_uff_term t = term_at(term);
             if (t.atoms.y != aj)
                 break;
             vec3 fi, fj, fk;
@@ -137,11 +164,11 @@ void evaluate()
         add_force(aj, fj_run);
     }
     while (term < start[VKMD_UFF_KIND_INVERSION]) { // torsions by central bond j-k
-        const uvec2 jk = terms[term].atoms.yz;
+        const uvec2 jk = imageLoad(terms_t, int(3u * term)).yz;
         const vec3 xj = atom_pos(jk.x), xk = atom_pos(jk.y);
         vec3 fj_run = vec3(0.0), fk_run = vec3(0.0);
         for (; term < start[VKMD_UFF_KIND_INVERSION]; ++term) {
-            const vkmd_uff_term t = terms[term];
+            const vkmd_uff_term t = term_at(term);
             if (t.atoms.y != jk.x || t.atoms.z != jk.y)
                 break;
             vec3 fi, fj, fk, fl;
@@ -158,15 +185,15 @@ void evaluate()
         add_force(jk.y, fk_run);
     }
     for (term = start[VKMD_UFF_KIND_INVERSION]; term < start[VKMD_UFF_KIND_PAIR]; ++term)
-        inversion(terms[term], 0u);
+        inversion(term_at(term), 0u);
     term = start[VKMD_UFF_KIND_PAIR];
     const uint end = start[VKMD_UFF_KIND_PAIR + 1];
     while (term < end) {
-        const uint ai = terms[term].atoms.x;
+        const uint ai = imageLoad(terms_t, int(3u * term)).x;
         const vec3 pi = atom_pos(ai);
         vec3 fi = vec3(0.0);
         for (; term < end; ++term) {
-            const vkmd_uff_term t = terms[term];
+            const vkmd_uff_term t = term_at(term);
             if (t.atoms.x != ai)
                 break;
             const vec3 d = pi - atom_pos(t.atoms.y); // r_i - r_j
@@ -270,11 +297,11 @@ bool begin_line_search()
 vec4 update4(uint k, uint j, float si, float hyi, float ui, float fac, float fad, float fae,
              vec4 dn)
 {
-    const vec4 sj = lambda * FOUR(d, j), hyj = FOUR(xt, j);
+    const vec4 sj = va[j / 4u], hyj = vb[j / 4u];
     const vec4 uj = fac * sj - fad * hyj;
-    const vec4 h = hist[k] + fac * (si * sj) - fad * (hyi * hyj) + fae * (ui * uj);
+    const vec4 h = hist_at(k) + fac * (si * sj) - fad * (hyi * hyj) + fae * (ui * uj);
     hist[k] = h;
-    return dn - h * FOUR(g, j);
+    return dn - h * vc[j / 4u];
 }
 
 // After an accepted step s = lambda d with y in gt: the BFGS update of H
@@ -285,24 +312,32 @@ vec4 update4(uint k, uint j, float si, float hyi, float ui, float fac, float fad
 void dense_direction(float sy, float yy, float ss)
 {
     const uint n = dim, np = dim_padded, row = np / 4u, np16 = np & ~15u;
+    for (uint q = 0u; q < row; ++q) {
+        va[q] = FOUR(gt, 4u * q);
+        vc[q] = FOUR(g, 4u * q);
+    }
     if (sy > sqrt(CURV * yy * ss)) {
         for (uint i = 0u; i < n; ++i) {
             vec4 hy = vec4(0.0);
             uint j = 0u;
             for (; j < np16; j += 16u) {
-                const uint k = h4 + i * row + j / 4u;
-                hy += hist[k] * FOUR(gt, j);
-                hy += hist[k + 1u] * FOUR(gt, j + 4u);
-                hy += hist[k + 2u] * FOUR(gt, j + 8u);
-                hy += hist[k + 3u] * FOUR(gt, j + 12u);
+                const uint k = h4 + i * row + j / 4u, q = j / 4u;
+                hy += hist_at(k) * va[q];
+                hy += hist_at(k + 1u) * va[q + 1u];
+                hy += hist_at(k + 2u) * va[q + 2u];
+                hy += hist_at(k + 3u) * va[q + 3u];
             }
             for (; j < np; j += 4u)
-                hy += hist[h4 + i * row + j / 4u] * FOUR(gt, j);
+                hy += hist_at(h4 + i * row + j / 4u) * va[j / 4u];
             xt[i] = (hy.x + hy.y) + (hy.z + hy.w);
         }
         float fae = 0.0;
         for (uint i = 0u; i < n; ++i)
             fae += gt[i] * xt[i];
+        for (uint q = 0u; q < row; ++q) {
+            va[q] = lambda * FOUR(d, 4u * q);
+            vb[q] = FOUR(xt, 4u * q);
+        }
         const float fac = 1.0 / sy, fad = 1.0 / fae;
         for (uint i = 0u; i < n; ++i) {
             const float si = lambda * d[i];
@@ -326,14 +361,14 @@ void dense_direction(float sy, float yy, float ss)
             vec4 dn = vec4(0.0);
             uint j = 0u;
             for (; j < np16; j += 16u) {
-                const uint k = h4 + i * row + j / 4u;
-                dn -= hist[k] * FOUR(g, j);
-                dn -= hist[k + 1u] * FOUR(g, j + 4u);
-                dn -= hist[k + 2u] * FOUR(g, j + 8u);
-                dn -= hist[k + 3u] * FOUR(g, j + 12u);
+                const uint k = h4 + i * row + j / 4u, q = j / 4u;
+                dn -= hist_at(k) * vc[q];
+                dn -= hist_at(k + 1u) * vc[q + 1u];
+                dn -= hist_at(k + 2u) * vc[q + 2u];
+                dn -= hist_at(k + 3u) * vc[q + 3u];
             }
             for (; j < np; j += 4u)
-                dn -= hist[h4 + i * row + j / 4u] * FOUR(g, j);
+                dn -= hist_at(h4 + i * row + j / 4u) * vc[j / 4u];
             gt[i] = (dn.x + dn.y) + (dn.z + dn.w);
         }
     }

@@ -183,6 +183,20 @@ static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
     return res;
 }
 
+/* Curvature memory (floats) of the batch: the whole-relaxation kernel pads
+ * the inverse Hessian's rows to 4 floats. */
+static uint64_t curvature_total(const vkmd_uff_batch *batch, const vkmd_uff_lbfgs_params *p,
+                                int whole)
+{
+    uint64_t total = 0;
+    for (int32_t r = 0; r < batch->replica_count; ++r) {
+        uint64_t dim = 3 * (uint64_t)vkmd_uff_batch_replica_atoms(batch, r);
+        dim = whole ? (uint64_t)whole_padded((int64_t)dim) : dim;
+        total += p->memory == 0 ? dim * dim : 2 * (uint64_t)p->memory * dim;
+    }
+    return total;
+}
+
 vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *batch,
                                   const vkmd_uff_lbfgs_params *params, vkmd_uff_lbfgs **out_lbfgs)
 {
@@ -202,9 +216,6 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
                            m + 1, batch->molecule_atom_count[m]);
             whole = 0;
         }
-    /* Curvature memory offsets (floats), per replica; the whole-relaxation
-     * kernel pads the inverse Hessian's rows to 4 floats. */
-    uint64_t total = 0;
     for (int32_t m = 0; m < batch->molecule_count && p.memory == 0; ++m)
         if (3 * batch->molecule_atom_count[m] > VKMD_UFF_LBFGS_DENSE_MAX_DIM)
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -212,10 +223,15 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
                              "use L-BFGS memory (e.g. 8)",
                              VKMD_UFF_LBFGS_DENSE_MAX_DIM / 3, m + 1,
                              batch->molecule_atom_count[m]);
-    for (int32_t r = 0; r < batch->replica_count; ++r) {
-        uint64_t dim = 3 * (uint64_t)vkmd_uff_batch_replica_atoms(batch, r);
-        dim = whole ? (uint64_t)whole_padded((int64_t)dim) : dim;
-        total += p.memory == 0 ? dim * dim : 2 * (uint64_t)p.memory * dim;
+    uint64_t total = curvature_total(batch, &p, whole);
+    /* The whole-relaxation kernel reads the inverse Hessians through one
+     * texel view (vk/pipeline.h). */
+    if (whole && !vkmd_vk_texels_fit(ctx, 4 * (VkDeviceSize)total)) {
+        vkmd_log_debug("L-BFGS: %.3g inverse-Hessian numbers exceed the device's texel view "
+                       "(%u texels); the per-evaluation kernel runs the batch",
+                       (double)total, ctx->limits.maxTexelBufferElements);
+        whole = 0;
+        total = curvature_total(batch, &p, whole);
     }
     if (total >= (1ull << 32))
         return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT,
@@ -257,6 +273,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     const vkmd_vk_pipeline_desc pd = {
         .shader = shader,
         .buffer_count = lb->whole ? VKMD_UFF_RELAX_BINDING_COUNT : VKMD_UFF_LBFGS_BINDING_COUNT,
+        .texel_count = lb->whole ? VKMD_UFF_RELAX_TEXEL_COUNT : 0,
         .push_size = lb->whole ? sizeof(vkmd_uff_relax_push) : sizeof(vkmd_uff_lbfgs_push),
         .specs = lb->whole ? whole_specs : specs,
         .spec_count = 2};
@@ -290,7 +307,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     VKMD_TRY(vkmd_vk_buffer_upload(ctx, &lb->replicas, 0, table,
                                    16 * (VkDeviceSize)batch->replica_count));
 
-    const vkmd_vk_buffer *bufs[VKMD_UFF_RELAX_BINDING_COUNT];
+    const vkmd_vk_buffer *bufs[VKMD_UFF_RELAX_BINDING_COUNT + VKMD_UFF_RELAX_TEXEL_COUNT];
     if (lb->whole) {
         bufs[VKMD_UFF_RELAX_BINDING_POSITIONS] = vkmd_pass_uff_positions(lb->pass);
         bufs[VKMD_UFF_RELAX_BINDING_PLANES] = &lb->planes;
@@ -302,6 +319,8 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
         bufs[VKMD_UFF_RELAX_BINDING_RANGES] = vkmd_pass_uff_ranges(lb->pass);
         bufs[VKMD_UFF_RELAX_BINDING_SLOTS] = vkmd_pass_uff_slots(lb->pass);
         bufs[VKMD_UFF_RELAX_BINDING_GROUPS] = &lb->group_table;
+        bufs[VKMD_UFF_RELAX_BINDING_HISTORY_TEXELS] = &lb->history;
+        bufs[VKMD_UFF_RELAX_BINDING_TERMS_TEXELS] = vkmd_pass_uff_terms(lb->pass);
     } else {
         bufs[VKMD_UFF_LBFGS_BINDING_POSITIONS] = vkmd_pass_uff_positions(lb->pass);
         bufs[VKMD_UFF_LBFGS_BINDING_FORCES] = vkmd_pass_uff_forces(lb->pass);

@@ -122,7 +122,14 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
 #define VKMD_UFF_RELAX_BINDING_SLOTS     8 /* the UFF pass's slots */
 #define VKMD_UFF_RELAX_BINDING_GROUPS    9 /* vkmd_uff_relax_group [workgroups] */
 #define VKMD_UFF_RELAX_BINDING_COUNT     10
-#define VKMD_UFF_RELAX_WORKGROUP_SIZE    8 /* default: lavapipe's SIMD width */
+/* Texel bindings (vk/pipeline.h: uvec4 texels through imageLoad), second
+ * views of the two tables the kernel reads most: on a CPU device a
+ * storage-buffer load that differs by lane costs several times an image
+ * load. */
+#define VKMD_UFF_RELAX_BINDING_HISTORY_TEXELS 10 /* HISTORY, one vec4 a texel */
+#define VKMD_UFF_RELAX_BINDING_TERMS_TEXELS   11 /* TERMS, a term in three texels */
+#define VKMD_UFF_RELAX_TEXEL_COUNT            2
+#define VKMD_UFF_RELAX_WORKGROUP_SIZE         8 /* default: lavapipe's SIMD width */
 
 /* The lbfgs push constants' settings; max_evaluations caps each replica's
  * evaluations (the host loop's cap of the per-evaluation kernel); a batch of
