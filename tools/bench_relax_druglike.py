@@ -107,9 +107,12 @@ def read_set(path):
 
 
 def rdkit_run(groups, max_its):
+    # UFFOptimizeMoleculeConfs moves the conformers it is given: each run
+    # relaxes copies, so that a repeat starts from the file's coordinates.
+    mols = [Chem.Mol(mol) for _, mol in groups]
     energies, converged = [], 0
     t0 = time.perf_counter()
-    for _, mol in groups:
+    for mol in mols:
         res = AllChem.UFFOptimizeMoleculeConfs(mol, numThreads=1, maxIters=max_its)
         for not_conv, e in res:
             energies.append(e)
