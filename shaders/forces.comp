@@ -29,6 +29,7 @@ layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 layout(constant_id = VKMD_SPEC_NB_LJ_TABLE) const bool LJ_TABLE = false;
 layout(constant_id = VKMD_SPEC_NB_TILE_SPLIT) const uint TILE_SPLIT = 1u;
+layout(constant_id = VKMD_SPEC_TEXEL_READS) const bool TEXEL_READS = false;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 #include "common/tile.glsl"
@@ -69,6 +70,11 @@ struct vkmd_forces_params {
     vkmd_nl_params nl;
 };
 layout(std430, binding = VKMD_FORCES_BINDING_PARAMS) readonly buffer FParams { vkmd_forces_params p; } params_buf;
+// The pair tiles' per-atom reads through texel views on CPU devices.
+#define NB_TEXELS_ORDER  VKMD_FORCES_BINDING_ORDER_TEXELS
+#define NB_TEXELS_REL    VKMD_FORCES_BINDING_REL_TEXELS
+#define NB_TEXELS_PARAMS VKMD_FORCES_BINDING_NB_PARAMS_TEXELS
+#include "common/nb_texels.glsl"
 // The parameters, copied once per invocation: read from the buffer inside
 // the loops, every use would be a load (lavapipe does not hoist them).
 vkmd_forces_params prm;

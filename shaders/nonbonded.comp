@@ -62,6 +62,7 @@ layout(constant_id = VKMD_SPEC_NB_FP16_FORM) const uint FP16_FORM = VKMD_NB_FP16
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 layout(constant_id = VKMD_SPEC_NB_LJ_TABLE) const bool LJ_TABLE = false;
 layout(constant_id = VKMD_SPEC_NB_TILE_SPLIT) const uint TILE_SPLIT = 1u;
+layout(constant_id = VKMD_SPEC_TEXEL_READS) const bool TEXEL_READS = false;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 #include "common/tile.glsl"
@@ -84,6 +85,11 @@ layout(std430, binding = VKMD_NB_BINDING_NL_STATE) buffer NlState { VKMD_NL_STAT
 layout(std430, binding = VKMD_NB_BINDING_OUTER) readonly buffer Outer { uvec4 outer[]; };
 layout(std430, binding = VKMD_NB_BINDING_NL_SAVED) buffer Saved { vec4 saved[]; };
 layout(std430, binding = VKMD_NB_BINDING_POSITIONS_X) readonly buffer PositionsX { uvec4 pos_x[]; };
+// The pair tiles' per-atom reads through texel views on CPU devices.
+#define NB_TEXELS_ORDER  VKMD_NB_BINDING_ORDER_TEXELS
+#define NB_TEXELS_REL    VKMD_NB_BINDING_REL_TEXELS
+#define NB_TEXELS_PARAMS VKMD_NB_BINDING_PARAMS_TEXELS
+#include "common/nb_texels.glsl"
 layout(push_constant) uniform Push { VKMD_NB_PUSH_FIELDS } pc;
 
 VKMD_POS_LOAD(load_pos, pos, pos_x)

@@ -27,6 +27,7 @@
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_STEP_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_STEP_MODE) const uint MODE = VKMD_STEP_MODE_LM;
 layout(constant_id = VKMD_SPEC_PME_ORDER) const int ORDER = 5;
+layout(constant_id = VKMD_SPEC_TEXEL_READS) const bool TEXEL_READS = false;
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 struct vkmd_nl_params {
@@ -63,6 +64,16 @@ layout(std430, binding = VKMD_STEP_BINDING_QGRID) buffer ChargeGrid { vkmd_fixed
 layout(std430, binding = VKMD_STEP_BINDING_GRID) readonly buffer FftGrid { float grid[]; };
 layout(std430, binding = VKMD_STEP_BINDING_ENERGIES) buffer Energies { vkmd_fixed energy[]; };
 layout(push_constant) uniform Push { VKMD_STEP_PUSH_FIELDS } pc;
+// The gather's reads of phi through a texel view on CPU devices (as
+// forces.comp's tiles).
+layout(binding = VKMD_STEP_BINDING_GRID_TEXELS, r32ui) uniform readonly uimageBuffer grid_t;
+float phi_at(uint i)
+{
+    if (TEXEL_READS)
+        return uintBitsToFloat(imageLoad(grid_t, int(i)).x);
+    return grid[i];
+}
+#define PME_PHI(i) phi_at(i)
 
 VKMD_POS_LOAD(load_pos, pos, pos_x)
 VKMD_POS_STORE(store_pos, pos, pos_x)

@@ -261,7 +261,10 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     }
 
     const vkmd_vk_buffer *ph = &p->placeholder;
-    const vkmd_vk_buffer *bufs[VKMD_NB_BINDING_COUNT];
+    const vkmd_vk_buffer *bufs[VKMD_NB_BINDING_COUNT + VKMD_NB_TEXEL_COUNT];
+    /* The tiles' per-atom reads through texel views where the device wants
+     * them (vk/pipeline.h), else the placeholder at those bindings. */
+    const int texel_reads = periodic && vkmd_vk_texel_reads(ctx);
     bufs[VKMD_NB_BINDING_POSITIONS] = desc->positions;
     bufs[VKMD_NB_BINDING_FORCES] = &desc->accum->forces;
     bufs[VKMD_NB_BINDING_ENERGIES] = &desc->accum->energies;
@@ -276,6 +279,9 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
     bufs[VKMD_NB_BINDING_NL_STATE] = periodic ? view.state : &p->scratch[3];
     bufs[VKMD_NB_BINDING_OUTER] = periodic ? view.outer : ph;
     bufs[VKMD_NB_BINDING_NL_SAVED] = periodic ? view.saved : &p->scratch[4];
+    bufs[VKMD_NB_BINDING_ORDER_TEXELS] = texel_reads ? view.order : ph;
+    bufs[VKMD_NB_BINDING_REL_TEXELS] = texel_reads ? view.rel : ph;
+    bufs[VKMD_NB_BINDING_PARAMS_TEXELS] = texel_reads ? &p->params : ph;
     VKMD_TRY(vkmd_positions_extra_binding(desc->positions, desc->positions_x, desc->positions_mode,
                                           sys->atom_count, "nonbonded pass",
                                           &bufs[VKMD_NB_BINDING_POSITIONS_X]));
@@ -293,6 +299,7 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
             {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)p->lj_table},
             {VKMD_SPEC_NB_TILE_SPLIT, split},
             {VKMD_SPEC_TRICLINIC, periodic && sys->box.triclinic ? 1u : 0u},
+            {VKMD_SPEC_TEXEL_READS, (uint32_t)texel_reads},
             {VKMD_SPEC_NB_FP16_MIN_R, vkmd_vk_spec_float((float)s->fp16_min_r_a)},
             {VKMD_SPEC_NB_LJ16_OFFSET, 2 * nt * nt},
             {VKMD_SPEC_NB_FP16_FORM, s->nonbonded_fp16 == VKMD_LJ_FP16_POWERS
@@ -302,9 +309,11 @@ vkmd_result vkmd_pass_nonbonded_create(vkmd_vk_context *ctx, const vkmd_system *
         const vkmd_vk_pipeline_desc pd = {
             .shader = shader,
             .buffer_count = VKMD_NB_BINDING_COUNT,
+            .texel_count = VKMD_NB_TEXEL_COUNT,
+            .texel_scalar_mask = VKMD_NB_TEXEL_SCALAR_MASK,
             .push_size = sizeof(vkmd_nb_push),
             .specs = specs,
-            .spec_count = s->nonbonded_fp16 ? 10 : 7,
+            .spec_count = s->nonbonded_fp16 ? 11 : 8,
         };
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &p->pairs[k]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &p->pairs[k], bufs, &p->sets[k]));

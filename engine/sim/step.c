@@ -196,7 +196,10 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
         st->forces_groups = max_groups / VKMD_FORCES_ROLES;
     VKMD_TRY(vkmd_step_update(ctx, st));
 
-    const vkmd_vk_buffer *sb[VKMD_STEP_BINDING_COUNT];
+    /* Texel views for the hot reads where the device wants them
+     * (vk/pipeline.h), else the placeholder at those bindings. */
+    const int texel_reads = vkmd_vk_texel_reads(ctx);
+    const vkmd_vk_buffer *sb[VKMD_STEP_BINDING_COUNT + VKMD_STEP_TEXEL_COUNT];
     sb[VKMD_STEP_BINDING_POSITIONS] = vkmd_forcefield_positions(desc->ff);
     VKMD_TRY(vkmd_positions_extra_binding(
         sb[VKMD_STEP_BINDING_POSITIONS], vkmd_forcefield_positions_x(desc->ff), mode,
@@ -222,18 +225,22 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     sb[VKMD_STEP_BINDING_QGRID] = pv.charge_grid;
     sb[VKMD_STEP_BINDING_GRID] = pv.fft_grid;
     sb[VKMD_STEP_BINDING_ENERGIES] = &acc->energies;
+    sb[VKMD_STEP_BINDING_GRID_TEXELS] = texel_reads ? pv.fft_grid : ph;
     for (uint32_t m = 0; m < VKMD_STEP_MODE_COUNT; ++m) {
         if (desc->verlet ? m == VKMD_STEP_MODE_LM : m != VKMD_STEP_MODE_LM)
             continue;
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, VKMD_STEP_WORKGROUP_SIZE},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)mode},
                                       {VKMD_SPEC_STEP_MODE, m},
-                                      {VKMD_SPEC_PME_ORDER, (uint32_t)pv.order}};
+                                      {VKMD_SPEC_PME_ORDER, (uint32_t)pv.order},
+                                      {VKMD_SPEC_TEXEL_READS, (uint32_t)texel_reads}};
         const vkmd_vk_pipeline_desc pd = {.shader = step_shader,
                                           .buffer_count = VKMD_STEP_BINDING_COUNT,
+                                          .texel_count = VKMD_STEP_TEXEL_COUNT,
+                                          .texel_scalar_mask = VKMD_STEP_TEXEL_SCALAR_MASK,
                                           .push_size = sizeof(vkmd_step_push),
                                           .specs = specs,
-                                          .spec_count = 4};
+                                          .spec_count = 5};
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &st->step[m]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &st->step[m], sb, &st->step_set[m]));
     }
@@ -243,7 +250,7 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     vkmd_bonded_push bd_push;
     vkmd_pass_nonbonded_view(vkmd_forcefield_nonbonded(desc->ff), &nb_params, &lj, &nb_push);
     vkmd_pass_bonded_view(vkmd_forcefield_bonded(desc->ff), &terms, &bd_push);
-    const vkmd_vk_buffer *fb[VKMD_FORCES_BINDING_COUNT];
+    const vkmd_vk_buffer *fb[VKMD_FORCES_BINDING_COUNT + VKMD_FORCES_TEXEL_COUNT];
     fb[VKMD_FORCES_BINDING_POSITIONS] = sb[VKMD_STEP_BINDING_POSITIONS];
     fb[VKMD_FORCES_BINDING_POSITIONS_X] = sb[VKMD_STEP_BINDING_POSITIONS_X];
     fb[VKMD_FORCES_BINDING_FORCES] = &acc->forces;
@@ -262,24 +269,30 @@ vkmd_result vkmd_step_create(vkmd_vk_context *ctx, const vkmd_system *sys,
     fb[VKMD_FORCES_BINDING_QGRID] = pv.charge_grid;
     fb[VKMD_FORCES_BINDING_GRID] = pv.fft_grid;
     fb[VKMD_FORCES_BINDING_PARAMS] = &st->forces_params;
+    fb[VKMD_FORCES_BINDING_ORDER_TEXELS] = texel_reads ? nv.order : ph;
+    fb[VKMD_FORCES_BINDING_REL_TEXELS] = texel_reads ? nv.rel : ph;
+    fb[VKMD_FORCES_BINDING_NB_PARAMS_TEXELS] = texel_reads ? nb_params : ph;
     const int lj_table = vkmd_pass_nonbonded_lj_table(vkmd_forcefield_nonbonded(desc->ff));
     for (uint32_t k = 0; k < 2; ++k) {
         const vkmd_vk_spec specs[] = {{VKMD_SPEC_WORKGROUP_SIZE, tile_wg},
                                       {VKMD_SPEC_POSITIONS, (uint32_t)mode},
                                       {VKMD_SPEC_ENERGY, k},
                                       {VKMD_SPEC_NB_LJ_TABLE, (uint32_t)lj_table},
-                                      {VKMD_SPEC_NB_TILE_SPLIT, split}};
+                                      {VKMD_SPEC_NB_TILE_SPLIT, split},
+                                      {VKMD_SPEC_TEXEL_READS, (uint32_t)texel_reads}};
         const vkmd_vk_pipeline_desc pd = {.shader = forces_shader,
                                           .buffer_count = VKMD_FORCES_BINDING_COUNT,
+                                          .texel_count = VKMD_FORCES_TEXEL_COUNT,
+                                          .texel_scalar_mask = VKMD_FORCES_TEXEL_SCALAR_MASK,
                                           .specs = specs,
-                                          .spec_count = 5};
+                                          .spec_count = 6};
         VKMD_TRY(vkmd_vk_pipeline_create(ctx, &pd, &st->forces[k]));
         VKMD_TRY(vkmd_vk_descset_create(ctx, &st->forces[k], fb, &st->forces_set[k]));
     }
     vkmd_log_debug("step: fused, %u waters, %u H clusters, %u free atoms, %u + 3 x %u groups "
-                   "(tiles split %u)",
+                   "(tiles split %u), %s reads",
                    cv.water_count, cv.cluster_count, free_count, st->step_groups, st->forces_groups,
-                   split);
+                   split, texel_reads ? "texel" : "storage-buffer");
     *out_step = st;
     st = NULL;
 cleanup:

@@ -226,7 +226,7 @@ vkmd_result vkmd_uff_lbfgs_create(vkmd_vk_context *ctx, const vkmd_uff_batch *ba
     uint64_t total = curvature_total(batch, &p, whole);
     /* The whole-relaxation kernel reads the inverse Hessians through one
      * texel view (vk/pipeline.h). */
-    if (whole && !vkmd_vk_texels_fit(ctx, 4 * (VkDeviceSize)total)) {
+    if (whole && !vkmd_vk_texels_fit(ctx, (VkDeviceSize)total / 4)) {
         vkmd_log_debug("L-BFGS: %.3g inverse-Hessian numbers exceed the device's texel view "
                        "(%u texels); the per-evaluation kernel runs the batch",
                        (double)total, ctx->limits.maxTexelBufferElements);

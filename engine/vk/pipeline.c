@@ -46,14 +46,16 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     snprintf(p.name, sizeof p.name, "%s", desc->shader);
     p.buffer_count = desc->buffer_count;
     p.texel_count = desc->texel_count;
+    p.texel_scalar_mask = desc->texel_scalar_mask;
     p.push_size = desc->push_size;
 
-    /* The key: name, NUL, buffer count, texel count, push size, (id, value)
-     * per spec. */
-    unsigned char key[64 + 4 * (3 + 2 * VKMD_VK_MAX_SPECS)];
+    /* The key: name, NUL, buffer count, texel count and kinds, push size,
+     * (id, value) per spec. */
+    unsigned char key[64 + 4 * (4 + 2 * VKMD_VK_MAX_SPECS)];
     size_t key_size = strlen(p.name) + 1;
     memcpy(key, p.name, key_size);
-    const uint32_t head[3] = {desc->buffer_count, desc->texel_count, desc->push_size};
+    const uint32_t head[4] = {desc->buffer_count, desc->texel_count, desc->texel_scalar_mask,
+                              desc->push_size};
     memcpy(key + key_size, head, sizeof head);
     key_size += sizeof head;
     for (uint32_t i = 0; i < desc->spec_count; ++i) {
@@ -190,9 +192,17 @@ void vkmd_vk_pipeline_destroy(vkmd_vk_context *ctx, vkmd_vk_pipeline *pipeline)
     *pipeline = (vkmd_vk_pipeline){0};
 }
 
-int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize bytes)
+int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize texels)
 {
-    return bytes / 16 <= ctx->limits.maxTexelBufferElements;
+    return texels <= ctx->limits.maxTexelBufferElements;
+}
+
+int vkmd_vk_texel_reads(const vkmd_vk_context *ctx)
+{
+    const char *e = getenv("VKMD_TEXEL_READS");
+    if (e && *e)
+        return strcmp(e, "0") != 0;
+    return ctx->info.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline *pipeline,
@@ -206,13 +216,15 @@ vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline 
         if (!buffers[i] || !buffers[i]->buffer)
             return vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "%s: binding %u has no buffer",
                              pipeline->name, i);
-    for (uint32_t i = n; i < n + t; ++i)
-        if (!vkmd_vk_texels_fit(ctx, buffers[i]->size) || buffers[i]->size < 16)
+    for (uint32_t i = n; i < n + t; ++i) {
+        const VkDeviceSize texel = (pipeline->texel_scalar_mask >> (i - n)) & 1u ? 4 : 16;
+        if (!vkmd_vk_texels_fit(ctx, buffers[i]->size / texel) || buffers[i]->size < texel)
             return vkmd_fail(VKMD_ERROR_UNSUPPORTED,
                              "%s: binding %u: a texel view of %llu bytes (the device allows "
-                             "%u texels of 16 bytes)",
+                             "%u texels of %u bytes)",
                              pipeline->name, i, (unsigned long long)buffers[i]->size,
-                             ctx->limits.maxTexelBufferElements);
+                             ctx->limits.maxTexelBufferElements, (unsigned)texel);
+    }
     /* A pool may not be created with zero pool sizes' descriptors. */
     const VkDescriptorPoolSize sizes[2] = {
         {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = n ? n : 1},
@@ -246,12 +258,14 @@ vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline 
         };
     }
     for (uint32_t k = 0; k < t; ++k) {
+        const int scalar = (pipeline->texel_scalar_mask >> k) & 1u;
+        const VkDeviceSize texel = scalar ? 4 : 16;
         const VkBufferViewCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
             .buffer = buffers[n + k]->buffer,
-            .format = VK_FORMAT_R32G32B32A32_UINT,
+            .format = scalar ? VK_FORMAT_R32_UINT : VK_FORMAT_R32G32B32A32_UINT,
             .offset = 0,
-            .range = buffers[n + k]->size / 16 * 16,
+            .range = buffers[n + k]->size / texel * texel,
         };
         VKMD_VK_CHECK(vkCreateBufferView(ctx->device, &vi, NULL, &s.views[k]));
         writes[n + k] = (VkWriteDescriptorSet){

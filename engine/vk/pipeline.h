@@ -4,7 +4,8 @@
  * Every vkmd compute shader has the same interface shape: set 0 holds
  * `buffer_count` storage buffers at bindings 0..buffer_count-1, then
  * `texel_count` storage texel buffers (format R32G32B32A32_UINT: a uvec4
- * per texel, read with imageLoad from a `uimageBuffer`), plus optional push
+ * per texel, read with imageLoad from a `uimageBuffer`; R32_UINT, a uint,
+ * for those in texel_scalar_mask), plus optional push
  * constants (at most 128 bytes, the guaranteed minimum). A texel binding is
  * a second view of a buffer for its hot reads: on a CPU device (lavapipe)
  * a storage-buffer load that differs by lane is a loop over the lanes with a
@@ -36,9 +37,10 @@ typedef struct vkmd_vk_pipeline_desc {
     const char *shader;    /* embedded file name, e.g. "bonded.comp"; required */
     uint32_t buffer_count; /* storage buffers at bindings 0..n-1 of set 0; 0 */
     uint32_t texel_count;  /* texel buffers at bindings n..n+t-1; 0, at most VKMD_VK_MAX_TEXELS */
-    uint32_t push_size;    /* push-constant bytes, multiple of 4, <= 128; 0: none */
-    const vkmd_vk_spec *specs; /* NULL */
-    uint32_t spec_count;       /* 0; at most VKMD_VK_MAX_SPECS */
+    uint32_t texel_scalar_mask; /* bit k: texel binding n + k has uint texels (else uvec4) */
+    uint32_t push_size;         /* push-constant bytes, multiple of 4, <= 128; 0: none */
+    const vkmd_vk_spec *specs;  /* NULL */
+    uint32_t spec_count;        /* 0; at most VKMD_VK_MAX_SPECS */
 } vkmd_vk_pipeline_desc;
 
 typedef struct vkmd_vk_pipeline {
@@ -47,6 +49,7 @@ typedef struct vkmd_vk_pipeline {
     VkPipeline pipeline;
     uint32_t buffer_count;
     uint32_t texel_count;
+    uint32_t texel_scalar_mask;
     uint32_t push_size;
     int owned; /* 1: not kept by the context (it holds VKMD_VK_PIPELINES_KEPT) */
     char name[64];
@@ -78,14 +81,20 @@ typedef struct vkmd_vk_descset {
 
 /* buffers[i] goes to binding i, whole buffer; exactly pipeline->buffer_count
  * + pipeline->texel_count entries (a texel binding views the whole buffer
- * rounded down to 16 bytes). Errors: VKMD_ERROR_INVALID_ARGUMENT (NULL
+ * rounded down to its texel size). Errors: VKMD_ERROR_INVALID_ARGUMENT (NULL
  * buffer), VKMD_ERROR_UNSUPPORTED (a texel buffer over the device's
  * maxTexelBufferElements: vkmd_vk_texels_fit says beforehand), Vulkan errors. */
 vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline *pipeline,
                                    const vkmd_vk_buffer *const *buffers, vkmd_vk_descset *out_set);
 
-/* Whether a buffer of `bytes` fits one texel binding on this device. */
-int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize bytes);
+/* Whether `texels` texels fit one texel binding on this device. */
+int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize texels);
+
+/* Whether shaders with texel bindings should read through them
+ * (VKMD_SPEC_TEXEL_READS): on CPU devices, where it is several times
+ * cheaper; VKMD_TEXEL_READS=0 or 1 in the environment overrides (tests run
+ * both paths on lavapipe). GPUs are not measured yet. */
+int vkmd_vk_texel_reads(const vkmd_vk_context *ctx);
 
 /* Zeroed struct: no-op. */
 void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set);

@@ -49,6 +49,14 @@
 #define VKMD_NB_BINDING_OUTER       13 /* uvec4: the list's outer tiles (the prune reads them) */
 #define VKMD_NB_BINDING_NL_SAVED    14 /* vec4 [3 * atom_count]: the list's saved positions */
 #define VKMD_NB_BINDING_COUNT       15
+/* Texel views (vk/pipeline.h) of ORDER (uint texels), REL and PARAMS
+ * (uvec4), read instead of the storage buffers with VKMD_SPEC_TEXEL_READS
+ * (common/nb_texels.glsl); a placeholder otherwise. */
+#define VKMD_NB_BINDING_ORDER_TEXELS  15
+#define VKMD_NB_BINDING_REL_TEXELS    16
+#define VKMD_NB_BINDING_PARAMS_TEXELS 17
+#define VKMD_NB_TEXEL_COUNT           3
+#define VKMD_NB_TEXEL_SCALAR_MASK     1u /* ORDER */
 
 /* box: edges in A rounded to float, w = 1 when periodic; box_lo: edge minus
  * box.xyz (the rounding, so box + box_lo carries the edge to ~1e-14 A), w =

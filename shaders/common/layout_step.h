@@ -64,6 +64,11 @@
 #define VKMD_STEP_BINDING_ENERGIES    20 /* fixed [VKMD_ENERGY_SLOT_COUNT]: cleared on request */
 #define VKMD_STEP_BINDING_NL_GATE     21 /* uint [VKMD_NL_GATE_WORDS] */
 #define VKMD_STEP_BINDING_COUNT       22
+/* A texel view (uint texels) of GRID for the gather's reads, as the forces'
+ * views below. */
+#define VKMD_STEP_BINDING_GRID_TEXELS 22
+#define VKMD_STEP_TEXEL_COUNT         1
+#define VKMD_STEP_TEXEL_SCALAR_MASK   1u
 
 /* Parameters of step.comp, uploaded at create and on a new box.
  * box: edges A (0 for vacuum), w 1 when periodic.
@@ -124,6 +129,14 @@
 #define VKMD_FORCES_BINDING_GRID        16 /* float FFT grid: written */
 #define VKMD_FORCES_BINDING_PARAMS      17 /* vkmd_forces_params */
 #define VKMD_FORCES_BINDING_COUNT       18
+/* Texel views (vk/pipeline.h) of ORDER (uint texels), REL and NB_PARAMS
+ * (uvec4), read instead of the storage buffers with VKMD_SPEC_TEXEL_READS;
+ * a placeholder otherwise. */
+#define VKMD_FORCES_BINDING_ORDER_TEXELS     18
+#define VKMD_FORCES_BINDING_REL_TEXELS       19
+#define VKMD_FORCES_BINDING_NB_PARAMS_TEXELS 20
+#define VKMD_FORCES_TEXEL_COUNT              3
+#define VKMD_FORCES_TEXEL_SCALAR_MASK        1u /* ORDER */
 
 /* Parameters of forces.comp (uploaded at create and on a new box):
  * pme_grid: K0, K1, K2, K2/2 + 1; roles: x workgroups per role, y the

@@ -13,6 +13,12 @@
 
 #include "common/box.glsl"
 
+// Slot s's relative position (the includer may read it through a texel
+// view, as forces.comp does).
+#ifndef NLP_REL
+#define NLP_REL(s) rel[s]
+#endif
+
 const uint NL_PRUNE_C = VKMD_NL_CLUSTER_SIZE;
 
 // This lane's verdict on an outer tile (entry e, mask m): whether one of
@@ -23,7 +29,7 @@ bool prune_near(uvec4 e, uvec2 m, const bool MIN_IMAGE, vec3 xi)
     float r2_inner = NLP_R_INNER * NLP_R_INNER;
     uint lane = tile_lane();
     uint cj = e.x & ~VKMD_NL_KIND_BIT;
-    vec3 xj = rel[NLP_SLOTS + cj * NL_PRUNE_C + lane].xyz + uintBitsToFloat(e.yzw);
+    vec3 xj = NLP_REL(NLP_SLOTS + cj * NL_PRUNE_C + lane).xyz + uintBitsToFloat(e.yzw);
     uint bits = tile_row_bits(m);
     bool near = false;
     for (uint r = 0u; r < NL_PRUNE_C; ++r) {

@@ -13,6 +13,19 @@
 
 #include "common/box.glsl"
 
+// The tables a tile reads for each of its atoms (slot s: the list's atom
+// and relative position; atom a: its parameters); an includer with texel
+// views (forces.comp) reads them there instead (vk/pipeline.h).
+#ifndef NB_ORDER
+#define NB_ORDER(s) order[s]
+#endif
+#ifndef NB_REL
+#define NB_REL(s) rel[s]
+#endif
+#ifndef NB_PARAMS
+#define NB_PARAMS(a) params[a]
+#endif
+
 // Kahan summation: s + c carries the sum to about one ulp whatever the
 // number of terms. `precise` stops the compiler from re-associating
 // (t - s) - y to zero; it covers only these operations.
@@ -94,9 +107,9 @@ void tile_compute(uvec4 en, uint bits, const bool MIN_IMAGE, vec3 xi, vec4 pi, i
     uint lane = tile_lane();
     float rc2 = NB_CUTOFF2, alpha = NB_ALPHA;
     uint sj = (en.x & ~VKMD_NL_KIND_BIT) * C + lane;
-    uint aj = order[sj];
-    vec3 xj = rel[NB_SLOTS + sj].xyz + uintBitsToFloat(en.yzw);
-    vec4 pj = aj != VKMD_NL_EMPTY ? params[aj] : vec4(0.0);
+    uint aj = NB_ORDER(sj);
+    vec3 xj = NB_REL(NB_SLOTS + sj).xyz + uintBitsToFloat(en.yzw);
+    vec4 pj = aj != VKMD_NL_EMPTY ? NB_PARAMS(aj) : vec4(0.0);
     vec3 fj = vec3(0.0), ft = vec3(0.0);
     float tlj = 0.0, tc = 0.0;
     for (uint r = 0u; r < C; ++r) {
@@ -203,10 +216,10 @@ void list_tiles(uint group, uint groups)
     for (uint item = group; item < used * TILE_SPLIT; item += groups) {
         uint ci = item / TILE_SPLIT;
         uint si = ci * C + lane;
-        uint ai = order[si];
-        vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
+        uint ai = NB_ORDER(si);
+        vec4 pi = ai != VKMD_NL_EMPTY ? NB_PARAMS(ai) : vec4(0.0);
         uvec4 cnt = counts[ci];
-        cluster_part(ci, item % TILE_SPLIT, cnt.z, cnt.w, rel[NB_SLOTS + si].xyz, pi, ai);
+        cluster_part(ci, item % TILE_SPLIT, cnt.z, cnt.w, NB_REL(NB_SLOTS + si).xyz, pi, ai);
     }
 }
 

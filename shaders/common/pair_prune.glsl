@@ -43,9 +43,9 @@ void pairs_split(uint wg, uint wgs)
     uint inner_stride = NLP_INNER_STRIDE;
     for (uint ci = wg; ci < used; ci += wgs) {
         uint si = ci * C + lane;
-        vec3 xi = rel[NB_SLOTS + si].xyz;
-        uint ai = order[si];
-        vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
+        vec3 xi = NB_REL(NB_SLOTS + si).xyz;
+        uint ai = NB_ORDER(si);
+        vec4 pi = ai != VKMD_NL_EMPTY ? NB_PARAMS(ai) : vec4(0.0);
         if (sub == 0u && ai != VKMD_NL_EMPTY)
             saved[NLP_ATOMS + ai] = pos[ai];
         uvec4 cnt = counts[ci];
@@ -74,9 +74,9 @@ void pairs_serial(uint group, uint groups)
         uint ci = group + it * groups;
         bool on_list = ci < used;
         uint si = ci * C + lane;
-        vec3 xi = on_list ? rel[NB_SLOTS + si].xyz : vec3(0.0);
-        uint ai = on_list ? order[si] : VKMD_NL_EMPTY;
-        vec4 pi = ai != VKMD_NL_EMPTY ? params[ai] : vec4(0.0);
+        vec3 xi = on_list ? NB_REL(NB_SLOTS + si).xyz : vec3(0.0);
+        uint ai = on_list ? NB_ORDER(si) : VKMD_NL_EMPTY;
+        vec4 pi = ai != VKMD_NL_EMPTY ? NB_PARAMS(ai) : vec4(0.0);
         if (ai != VKMD_NL_EMPTY)
             saved[NLP_ATOMS + ai] = pos[ai];
         uvec4 cnt = on_list ? counts[ci] : uvec4(0u);

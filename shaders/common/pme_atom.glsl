@@ -23,6 +23,12 @@
 #define PME_BOX_T vec3(0.0) // the fused step takes rectangular boxes only
 #endif
 
+// Float i of the convolved grid phi (the includer may read it through a
+// texel view, as step.comp does).
+#ifndef PME_PHI
+#define PME_PHI(i) grid[i]
+#endif
+
 // (x + s0 y + s1 z, y + s2 z, z): ax, by, cz times the fractional
 // coordinates of a triclinic cell.
 vec3 pme_shear(vec3 v)
@@ -95,7 +101,7 @@ vec3 pme_gather_atom(float q, vec3 x, vec3 fine)
             uint row = (gx * PME_GRID.y + gy) * row_len;
             float s = 0.0, sd = 0.0; // sum_z Mz phi, sum_z dMz phi
             for (int iz = 0; iz < ORDER; ++iz) {
-                float phi = grid[row + pme_wrap(i0z, iz, PME_GRID.z)];
+                float phi = PME_PHI(row + pme_wrap(i0z, iz, PME_GRID.z));
                 s += tz[iz] * phi;
                 sd += dz[iz] * phi;
             }

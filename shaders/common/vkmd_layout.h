@@ -77,6 +77,9 @@ typedef struct vkmd_gpu_uvec4 {
 #define VKMD_SPEC_POSITIONS      2 /* every reader of MD positions: VKMD_POSITIONS_* */
 #define VKMD_SPEC_ENERGY         3 /* force passes: bool, sum energies (0: forces only) */
 #define VKMD_SPEC_TRICLINIC      4 /* readers of the box: bool, triclinic cell (common/box.glsl) */
+/* shaders with texel bindings (vk/pipeline.h) for their hot reads: bool,
+ * read through them (CPU devices) rather than the storage buffers */
+#define VKMD_SPEC_TEXEL_READS 5
 /* Ranges reserved per module (ids are defined in the module's layout header):
  * 8..15 neighbour list, 16..23 nonbonded, 24..31 PME, 32..39 UFF,
  * 40..47 constraints, 48..55 MD integration, 56..63 minimisation,
