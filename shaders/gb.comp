@@ -14,6 +14,14 @@
 // fixed point.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#ifdef VKMD_GB_SUBGROUP_WORDS
+#define VKMD_GB_SUBGROUP
+#define VKMD_FIXED_WORDS
+#endif
+#ifdef VKMD_GB_SUBGROUP
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 #include "common/vkmd_layout.h"
 #include "common/layout_gb.h"
 #include "common/fixed_point.glsl"
@@ -23,6 +31,17 @@
 layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_GB_WORKGROUP_SIZE;
 layout(constant_id = VKMD_SPEC_GB_MODE) const uint MODE = VKMD_GB_MODE_RADII;
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
+// The +subgroup builds (engine/forces/pass_gb.c takes them on CPU
+// devices): the j atoms from subgroup shuffles instead of shared memory (on
+// llvmpipe a shared-memory read is a loop over the lanes, a shuffle one
+// vector permute): each subgroup loads a tile of subgroup-size j atoms, a
+// lane each, and passes them round. Same j order, same arithmetic: the same
+// bits as the shared-memory tiles.
+#ifdef VKMD_GB_SUBGROUP
+const bool SUBGROUP_TILES = true;
+#else
+const bool SUBGROUP_TILES = false;
+#endif
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_GB_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
@@ -88,6 +107,43 @@ float descreen(float r, float rho, float s, float radius_i, float radius_j, uint
     return sum;
 }
 
+// The pair (i, j) of the current mode: j's tile entries xj (position
+// relative to the anchor, w its radius-table row bits) and pj
+// (tile_params); adds to i's sums.
+void pair_term(uint j, vec4 xj, vec4 pj, uint i, vec3 xi, vkmd_gb_atom ai, uint row, vec4 si,
+           bool cutoff, inout float sum, inout float sum_c, inout float e, inout float e_c,
+           inout vec3 f, inout vec3 f_c)
+{
+    if (j == i)
+        return;
+    const vec3 d = xj.xyz - xi; // r_j - r_i
+    const float r2 = dot(d, d);
+    if (cutoff && !(r2 < pc.cut2))
+        return;
+    const uint col = floatBitsToUint(xj.w);
+    if (MODE == VKMD_GB_MODE_RADII) {
+        // I_i, and sum_j dI_i/dr_ij (r_j - r_i) / r_ij, which the
+        // forces phase multiplies by c_i (known only then).
+        float di;
+        const float r = sqrt(r2);
+        kahan(sum, sum_c, descreen(r, ai.a.x, pj.x, ai.a.z, pj.y, row, col, di));
+        kahan3(f, f_c, (di / r) * d);
+    } else if (MODE == VKMD_GB_MODE_ENERGY) {
+        float f_over_r, gi, gj;
+        float ep = form_gb_pair(r2, si.x, pj.y, ai.a.w * pj.x, pc.kappa, pc.inv_eps_in,
+                                pc.inv_eps_out, pc.inv_cut, f_over_r, gi, gj);
+        kahan(sum, sum_c, gi);
+        kahan3(f, f_c, -f_over_r * d);
+        if (ENERGY)
+            kahan(e, e_c, 0.5 * ep);
+    } else {
+        const float r = sqrt(r2);
+        float di_ji;
+        descreen(r, pj.x, ai.a.y, pj.z, ai.a.z, col, row, di_ji);
+        kahan3(f, f_c, ((pj.w * di_ji) / r) * d);
+    }
+}
+
 void main()
 {
     const uint n = pc.atom_count;
@@ -108,48 +164,43 @@ void main()
     float e = 0.0, e_c = 0.0;     // ENERGY: half the pair energies
     vec3 f = vec3(0.0), f_c = vec3(0.0);
 
-    for (uint base = 0u; base < n; base += WORKGROUP_SIZE) {
-        const uint jl = base + lid;
-        barrier();
-        if (jl < n) {
-            vec3 xj = pos_sub(load_pos(jl), anchor);
-            s_x[lid] = vec4(xj, atoms[jl].b.w);
-            s_p[lid] = tile_params(jl);
-        }
-        barrier();
-        const uint count = min(WORKGROUP_SIZE, n - base);
-        for (uint k = 0u; vi && k < count; ++k) {
-            const uint j = base + k;
-            if (j == i)
-                continue;
-            const vec4 xj = s_x[k];
-            const vec4 pj = s_p[k];
-            const vec3 d = xj.xyz - xi; // r_j - r_i
-            const float r2 = dot(d, d);
-            if (cutoff && !(r2 < pc.cut2))
-                continue;
-            const uint col = floatBitsToUint(xj.w);
-            if (MODE == VKMD_GB_MODE_RADII) {
-                // I_i, and sum_j dI_i/dr_ij (r_j - r_i) / r_ij, which the
-                // forces phase multiplies by c_i (known only then).
-                float di;
-                const float r = sqrt(r2);
-                kahan(sum, sum_c, descreen(r, ai.a.x, pj.x, ai.a.z, pj.y, row, col, di));
-                kahan3(f, f_c, (di / r) * d);
-            } else if (MODE == VKMD_GB_MODE_ENERGY) {
-                float f_over_r, gi, gj;
-                float ep = form_gb_pair(r2, si.x, pj.y, ai.a.w * pj.x, pc.kappa, pc.inv_eps_in,
-                                        pc.inv_eps_out, pc.inv_cut, f_over_r, gi, gj);
-                kahan(sum, sum_c, gi);
-                kahan3(f, f_c, -f_over_r * d);
-                if (ENERGY)
-                    kahan(e, e_c, 0.5 * ep);
-            } else {
-                const float r = sqrt(r2);
-                float di_ji;
-                descreen(r, pj.x, ai.a.y, pj.z, ai.a.z, col, row, di_ji);
-                kahan3(f, f_c, ((pj.w * di_ji) / r) * d);
+#ifdef VKMD_GB_SUBGROUP
+    if (SUBGROUP_TILES) {
+        // Every lane of the subgroup runs every shuffle (uniform control
+        // flow); lanes without an atom (vi false) skip only the arithmetic.
+        const uint sg = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
+        for (uint base = 0u; base < n; base += sg) {
+            const uint jl = base + lane;
+            vec4 mx = vec4(0.0), mp = vec4(0.0);
+            if (jl < n) {
+                mx = vec4(pos_sub(load_pos(jl), anchor), atoms[jl].b.w);
+                mp = tile_params(jl);
             }
+            const uint count = min(sg, n - base);
+            for (uint k = 0u; k < count; ++k) {
+                const vec4 xj = subgroupShuffle(mx, k);
+                const vec4 pj = subgroupShuffle(mp, k);
+                if (vi)
+                    pair_term(base + k, xj, pj, i, xi, ai, row, si, cutoff, sum, sum_c, e, e_c,
+                              f, f_c);
+            }
+        }
+    } else
+#endif
+    {
+        for (uint base = 0u; base < n; base += WORKGROUP_SIZE) {
+            const uint jl = base + lid;
+            barrier();
+            if (jl < n) {
+                vec3 xj = pos_sub(load_pos(jl), anchor);
+                s_x[lid] = vec4(xj, atoms[jl].b.w);
+                s_p[lid] = tile_params(jl);
+            }
+            barrier();
+            const uint count = min(WORKGROUP_SIZE, n - base);
+            for (uint k = 0u; vi && k < count; ++k)
+                pair_term(base + k, s_x[k], s_p[k], i, xi, ai, row, si, cutoff, sum, sum_c, e, e_c,
+                          f, f_c);
         }
     }
 

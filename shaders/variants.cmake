@@ -16,6 +16,10 @@
 # (capability Float16, so a module of its own: shaderFloat16 is optional);
 # engine/forces/pass_nonbonded.c picks it for --nonbonded fp16.
 #
+# +subgroup / +subgroupwords (gb.comp): the j atoms passed round by subgroup
+# shuffles instead of shared-memory tiles (capability GroupNonUniformShuffle),
+# for CPU devices; engine/forces/pass_gb.c picks the build.
+#
 # +shared / +sharedwords (the tile shaders, common/tile.glsl): lane groups
 # exchange data through shared memory instead of subgroup shuffles (the
 # GroupNonUniformShuffle capability), for devices without them;
@@ -24,6 +28,8 @@ set(VKMD_SHADER_VARIANTS
   "bonded.comp words VKMD_FIXED_WORDS"
   "vsite.comp words VKMD_FIXED_WORDS"
   "gb.comp words VKMD_FIXED_WORDS"
+  "gb.comp subgroup VKMD_GB_SUBGROUP"
+  "gb.comp subgroupwords VKMD_GB_SUBGROUP_WORDS"
   "fixed_point_selftest.comp words VKMD_FIXED_WORDS"
   "md.comp words VKMD_FIXED_WORDS"
   "step.comp words VKMD_FIXED_WORDS"

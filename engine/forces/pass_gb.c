@@ -153,6 +153,12 @@ vkmd_result vkmd_pass_gb_create(vkmd_vk_context *ctx, const vkmd_gb_params *para
                          n, groups, wg, max_groups);
     const char *shader = NULL;
     VKMD_TRY_RETURN(vkmd_fixed_shader(ctx, "generalized Born pass", "gb.comp", &shader));
+    /* CPU devices pass the j atoms round by subgroup shuffles (the +subgroup
+     * builds, shaders/gb.comp): a shared-memory read there is a loop over
+     * the lanes. Same bits. */
+    if (vkmd_vk_texel_reads(ctx) && ctx->info.features.subgroup_shuffle)
+        shader =
+            strcmp(shader, "gb.comp+words") == 0 ? "gb.comp+subgroupwords" : "gb.comp+subgroup";
     vkmd_pass_gb *p = calloc(1, sizeof *p);
     if (!p)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "generalized Born pass");

@@ -90,10 +90,11 @@ vkmd_result vkmd_vk_descset_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline 
 /* Whether `texels` texels fit one texel binding on this device. */
 int vkmd_vk_texels_fit(const vkmd_vk_context *ctx, VkDeviceSize texels);
 
-/* Whether shaders with texel bindings should read through them
- * (VKMD_SPEC_TEXEL_READS): on CPU devices, where it is several times
- * cheaper; VKMD_TEXEL_READS=0 or 1 in the environment overrides (tests run
- * both paths on lavapipe). GPUs are not measured yet. */
+/* Whether shaders take their CPU-device read paths: texel views
+ * (VKMD_SPEC_TEXEL_READS) and gb.comp's subgroup tiles, on CPU devices,
+ * where a storage-buffer or shared-memory read that differs by lane is a
+ * loop over the lanes; VKMD_TEXEL_READS=0 or 1 in the environment overrides
+ * (tests run both paths on lavapipe). GPUs are not measured yet. */
 int vkmd_vk_texel_reads(const vkmd_vk_context *ctx);
 
 /* Zeroed struct: no-op. */
