@@ -32,16 +32,11 @@ layout(constant_id = VKMD_SPEC_WORKGROUP_SIZE) const uint WORKGROUP_SIZE = VKMD_
 layout(constant_id = VKMD_SPEC_GB_MODE) const uint MODE = VKMD_GB_MODE_RADII;
 layout(constant_id = VKMD_SPEC_ENERGY) const bool ENERGY = true;
 // The +subgroup builds (engine/forces/pass_gb.c takes them on CPU
-// devices): the j atoms from subgroup shuffles instead of shared memory (on
-// llvmpipe a shared-memory read is a loop over the lanes, a shuffle one
+// devices) take the j atoms from subgroup shuffles instead of shared memory
+// (on llvmpipe a shared-memory read is a loop over the lanes, a shuffle one
 // vector permute): each subgroup loads a tile of subgroup-size j atoms, a
 // lane each, and passes them round. Same j order, same arithmetic: the same
 // bits as the shared-memory tiles.
-#ifdef VKMD_GB_SUBGROUP
-const bool SUBGROUP_TILES = true;
-#else
-const bool SUBGROUP_TILES = false;
-#endif
 layout(local_size_x_id = VKMD_SPEC_WORKGROUP_SIZE) in;
 
 layout(std430, binding = VKMD_GB_BINDING_POSITIONS) readonly buffer Positions { vec4 pos[]; };
@@ -111,8 +106,8 @@ float descreen(float r, float rho, float s, float radius_i, float radius_j, uint
 // relative to the anchor, w its radius-table row bits) and pj
 // (tile_params); adds to i's sums.
 void pair_term(uint j, vec4 xj, vec4 pj, uint i, vec3 xi, vkmd_gb_atom ai, uint row, vec4 si,
-           bool cutoff, inout float sum, inout float sum_c, inout float e, inout float e_c,
-           inout vec3 f, inout vec3 f_c)
+               bool cutoff, inout float sum, inout float sum_c, inout float e, inout float e_c,
+               inout vec3 f, inout vec3 f_c)
 {
     if (j == i)
         return;
@@ -165,7 +160,7 @@ void main()
     vec3 f = vec3(0.0), f_c = vec3(0.0);
 
 #ifdef VKMD_GB_SUBGROUP
-    if (SUBGROUP_TILES) {
+    {
         // Every lane of the subgroup runs every shuffle (uniform control
         // flow); lanes without an atom (vi false) skip only the arithmetic.
         const uint sg = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
@@ -185,8 +180,8 @@ void main()
                               f, f_c);
             }
         }
-    } else
-#endif
+    }
+#else
     {
         for (uint base = 0u; base < n; base += WORKGROUP_SIZE) {
             const uint jl = base + lid;
@@ -203,6 +198,7 @@ void main()
                           f, f_c);
         }
     }
+#endif
 
     vkmd_fixed e_pol = VKMD_FIXED_ZERO, e_np = VKMD_FIXED_ZERO;
     if (vi && MODE == VKMD_GB_MODE_RADII) {
