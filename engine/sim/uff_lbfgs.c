@@ -6,6 +6,7 @@
  * batch, one submission. */
 #include "sim/uff_lbfgs.h"
 #include "common/layout_uff_lbfgs.h"
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/stop.h"
 #include "forces/fixed_point.h"
@@ -26,6 +27,12 @@ _Static_assert(VKMD_UFF_RELAX_STEP == 2 && VKMD_UFF_RELAX_GRADIENT == 1 &&
                    VKMD_UFF_RELAX_ENERGY == 3,
                "uff_lbfgs.comp's status codes");
 
+/* The whole relaxation's command buffers (1, 2, 4 ... dispatches, then
+ * `rounds`, at most 64) and its ladder's steps (caps 1 ... 4096, then the
+ * command buffers). */
+#define WHOLE_MAX_CMDS  8
+#define WHOLE_MAX_STEPS 24
+
 struct vkmd_uff_lbfgs {
     vkmd_uff_lbfgs_params params;
     vkmd_pass_uff *pass;
@@ -33,6 +40,15 @@ struct vkmd_uff_lbfgs {
     vkmd_vk_descset set;
     int whole;           /* 1: uff_relax_replica.comp, the whole relaxation per invocation */
     int32_t whole_evals; /* evaluations per replica per submission, at least */
+    vkmd_uff_relax_group *whole_groups; /* the group table's contents */
+    uint32_t whole_group_count;
+    int32_t whole_least, whole_most;        /* the molecules' evaluation budgets per dispatch */
+    vkmd_vk_cmd whole_cmds[WHOLE_MAX_CMDS]; /* whole_dispatches[k] dispatches each */
+    int32_t whole_dispatches[WHOLE_MAX_CMDS], whole_cmd_count;
+    struct whole_step {
+        int32_t cmd, cap; /* whole_cmds[cmd]; a.w at most cap */
+    } whole_steps[WHOLE_MAX_STEPS];
+    int32_t whole_step_count, whole_step; /* the ladder (whole_pace) and where it is */
     vkmd_vk_buffer planes, replicas, state, history, e0, group_table;
     vkmd_vk_cmd cmd, tail; /* check_interval evaluations; check_interval / 8 for the end */
     int32_t tail_interval;
@@ -119,11 +135,87 @@ static int32_t whole_budget(const vkmd_uff_batch *batch, int32_t m)
     return left < per ? 0 : (int32_t)(left / per > 4096 ? 4096 : left / per);
 }
 
+/* A stop request is honoured between submissions, and a submission of the
+ * whole relaxation grows with the replicas a device works through one after
+ * another (a CPU device's threads: with 1,024 benzylpenicillin replicas, 10
+ * dispatches of 7 evaluations each took 3 s on lavapipe's 2 threads). So
+ * the submissions climb a ladder of efforts: one dispatch of at most 1, 2,
+ * 4 ... evaluations per replica (a.w; the molecule's budget b.z at most),
+ * then 2, 4 ... dispatches of the whole budget, up to `rounds` of them. The
+ * first submission takes the lowest step; after each, the next climbs one
+ * step if its work, in proportion to this one's time, fits the target, and
+ * drops to the step that fits if this one took longer than the target.
+ * The same arithmetic resumes from the saved state at any step, so the
+ * results do not change (1,024 replicas: the same SDF bytes; xylitol
+ * R = 1,000 on one thread within the run-to-run noise). */
+#define WHOLE_SUBMISSION_TARGET_S 0.5
+
+/* Evaluations per replica a step makes at most (the largest budget). */
+static int64_t whole_step_work(const vkmd_uff_lbfgs *lb, int32_t s)
+{
+    const int32_t cap = lb->whole_steps[s].cap;
+    return (int64_t)lb->whole_dispatches[lb->whole_steps[s].cmd] *
+           (cap < lb->whole_most ? cap : lb->whole_most);
+}
+
+static vkmd_result whole_set_step(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, int32_t s)
+{
+    const int32_t cap = lb->whole_steps[s].cap;
+    lb->whole_step = s;
+    for (uint32_t g = 0; g < lb->whole_group_count; ++g) {
+        vkmd_uff_relax_group *grp = &lb->whole_groups[g];
+        grp->a.w = grp->b.z < (uint32_t)cap ? grp->b.z : (uint32_t)cap;
+    }
+    lb->whole_evals = lb->whole_dispatches[lb->whole_steps[s].cmd] *
+                      (lb->whole_least < cap ? lb->whole_least : cap);
+    return vkmd_vk_buffer_upload(ctx, &lb->group_table, 0, lb->whole_groups,
+                                 sizeof *lb->whole_groups * (VkDeviceSize)lb->whole_group_count);
+}
+
+static vkmd_result whole_pace(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, double seconds)
+{
+    int32_t s = lb->whole_step;
+    if (seconds > WHOLE_SUBMISSION_TARGET_S) {
+        const double fits = (double)whole_step_work(lb, s) * WHOLE_SUBMISSION_TARGET_S / seconds;
+        while (s > 0 && (double)whole_step_work(lb, s) > fits)
+            --s;
+    } else if (s + 1 < lb->whole_step_count &&
+               seconds * (double)whole_step_work(lb, s + 1) <=
+                   WHOLE_SUBMISSION_TARGET_S * (double)whole_step_work(lb, s)) {
+        ++s;
+    }
+    if (s == lb->whole_step)
+        return VKMD_OK;
+    vkmd_log_debug("L-BFGS: a submission took %.3f s; from now on %d dispatches of at most %d "
+                   "evaluations per replica",
+                   seconds, lb->whole_dispatches[lb->whole_steps[s].cmd], lb->whole_steps[s].cap);
+    return whole_set_step(ctx, lb, s);
+}
+
+/* The ladder of whole_pace (record_whole records its command buffers). */
+static void whole_ladder(vkmd_uff_lbfgs *lb, int32_t rounds)
+{
+    lb->whole_cmd_count = 0;
+    for (int32_t d = 1; d < rounds && lb->whole_cmd_count < WHOLE_MAX_CMDS - 1; d *= 2)
+        lb->whole_dispatches[lb->whole_cmd_count++] = d;
+    lb->whole_dispatches[lb->whole_cmd_count++] = rounds;
+    lb->whole_step_count = 0;
+    for (int32_t cap = 1;; cap *= 2) {
+        const int32_t c = cap < lb->whole_most ? cap : lb->whole_most;
+        lb->whole_steps[lb->whole_step_count++] = (struct whole_step){0, c};
+        if (c == lb->whole_most)
+            break;
+    }
+    for (int32_t k = 1; k < lb->whole_cmd_count; ++k)
+        lb->whole_steps[lb->whole_step_count++] = (struct whole_step){k, lb->whole_most};
+}
+
 /* The whole relaxation's workgroups: each up to wg replicas of one
  * molecule (the batch groups slots by molecule), making at most its
  * molecule's budget of evaluations per replica per dispatch; `rounds`
- * dispatches over the batch into lb->cmd, so that every running replica
- * advances by at least rounds x the smallest budget per submission. */
+ * dispatches over the batch into the ladder's last command buffer (and 1,
+ * 2, 4 ... into the others), so that every running replica advances by at
+ * least rounds x the smallest budget per submission at the ladder's top. */
 static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
                                 const vkmd_uff_batch *batch, uint32_t wg)
 {
@@ -132,7 +224,7 @@ static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
     if (!groups)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "whole-relaxation workgroups");
     uint32_t count = 0;
-    int32_t least = 4096;
+    int32_t least = 4096, largest = 1;
     for (int32_t k = 0; k < batch->replica_count;) {
         const uint32_t m = slots[k].w;
         int32_t end = k + 1;
@@ -141,14 +233,17 @@ static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
         const uint32_t dim = 3 * (uint32_t)batch->molecule_atom_count[m];
         const int32_t budget = whole_budget(batch, (int32_t)m);
         least = budget < least ? budget : least;
+        largest = budget > largest ? budget : largest;
         groups[count++] = (vkmd_uff_relax_group){
             .a = {(uint32_t)k, (uint32_t)(end - k), batch->range_count + m, (uint32_t)budget},
-            .b = {dim, (uint32_t)whole_padded(dim), 0, 0}};
+            .b = {dim, (uint32_t)whole_padded(dim), (uint32_t)budget, 0}};
         k = end;
     }
     const int32_t rounds =
         least >= lb->params.check_interval ? 1 : (lb->params.check_interval + least - 1) / least;
-    lb->whole_evals = rounds * least;
+    lb->whole_least = least;
+    lb->whole_most = largest;
+    whole_ladder(lb, rounds);
     vkmd_log_debug("L-BFGS: the whole-relaxation kernel, %u workgroups, %d dispatches per "
                    "submission, at least %d evaluations per replica each",
                    count, rounds, least);
@@ -158,29 +253,30 @@ static vkmd_result record_whole(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb,
                                 .energy_tol = lb->push.energy_tol,
                                 .max_step = lb->push.max_step,
                                 .max_evaluations = 20 * (uint32_t)lb->params.max_iterations + 16};
-    vkmd_result res = vkmd_vk_buffer_upload(ctx, &lb->group_table, 0, groups,
-                                            sizeof *groups * (VkDeviceSize)count);
-    if (res == VKMD_OK)
-        res = vkmd_vk_cmd_create(ctx, &lb->cmd);
-    if (res == VKMD_OK)
-        res = vkmd_vk_cmd_begin(ctx, &lb->cmd);
-    if (res == VKMD_OK) {
-        const uint32_t most =
-            ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
-        for (int32_t round = 0; round < rounds; ++round) {
+    const uint32_t most = ctx->info.max_workgroup_count_x ? ctx->info.max_workgroup_count_x : 65535;
+    vkmd_result res = VKMD_OK;
+    for (int32_t k = 0; k < lb->whole_cmd_count && res == VKMD_OK; ++k) {
+        vkmd_vk_cmd *cmd = &lb->whole_cmds[k];
+        res = vkmd_vk_cmd_create(ctx, cmd);
+        if (res == VKMD_OK)
+            res = vkmd_vk_cmd_begin(ctx, cmd);
+        if (res != VKMD_OK)
+            break;
+        for (int32_t round = 0; round < lb->whole_dispatches[k]; ++round) {
             for (uint32_t g0 = 0; g0 < count; g0 += most) {
                 push.group_start = g0;
-                vkmd_vk_dispatch(lb->cmd.cb, &lb->pipeline, &lb->set, &push,
+                vkmd_vk_dispatch(cmd->cb, &lb->pipeline, &lb->set, &push,
                                  count - g0 < most ? count - g0 : most, 1, 1);
             }
-            vkmd_vk_barrier_compute(lb->cmd.cb);
+            vkmd_vk_barrier_compute(cmd->cb);
         }
-        vkmd_vk_barrier_compute_to_transfer(lb->cmd.cb);
-        vkmd_vk_barrier_device_to_host(lb->cmd.cb);
-        res = vkmd_vk_cmd_end(ctx, &lb->cmd);
+        vkmd_vk_barrier_compute_to_transfer(cmd->cb);
+        vkmd_vk_barrier_device_to_host(cmd->cb);
+        res = vkmd_vk_cmd_end(ctx, cmd);
     }
-    free(groups);
-    return res;
+    lb->whole_groups = groups;
+    lb->whole_group_count = count;
+    return res == VKMD_OK ? whole_set_step(ctx, lb, 0) : res;
 }
 
 /* Curvature memory (floats) of the batch: the whole-relaxation kernel pads
@@ -402,7 +498,13 @@ vkmd_result vkmd_uff_lbfgs_run(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb, const d
         /* The short buffer once fewer than half the replicas run (the
          * whole-relaxation kernel has one: stopped replicas cost nothing). */
         const int tail = 2 * running < nr && !lb->whole;
-        VKMD_TRY(vkmd_vk_cmd_submit_wait(ctx, tail ? &lb->tail : &lb->cmd));
+        const double t0 = vkmd_clock_now_s();
+        VKMD_TRY(vkmd_vk_cmd_submit_wait(
+            ctx, lb->whole ? &lb->whole_cmds[lb->whole_steps[lb->whole_step].cmd]
+                 : tail    ? &lb->tail
+                           : &lb->cmd));
+        if (lb->whole)
+            VKMD_TRY(whole_pace(ctx, lb, vkmd_clock_now_s() - t0));
         evals += lb->whole ? lb->whole_evals : tail ? lb->tail_interval : lb->params.check_interval;
         ++lb->submissions;
         VKMD_TRY(vkmd_vk_buffer_readback(ctx, &lb->state, 0, st, sizeof *st * (VkDeviceSize)nr));
@@ -471,6 +573,8 @@ void vkmd_uff_lbfgs_destroy(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb)
         return;
     vkmd_vk_cmd_destroy(ctx, &lb->cmd);
     vkmd_vk_cmd_destroy(ctx, &lb->tail);
+    for (int32_t k = 0; k < WHOLE_MAX_CMDS; ++k)
+        vkmd_vk_cmd_destroy(ctx, &lb->whole_cmds[k]);
     vkmd_vk_descset_destroy(ctx, &lb->set);
     vkmd_vk_buffer_destroy(ctx, &lb->e0);
     vkmd_vk_buffer_destroy(ctx, &lb->group_table);
@@ -480,6 +584,7 @@ void vkmd_uff_lbfgs_destroy(vkmd_vk_context *ctx, vkmd_uff_lbfgs *lb)
     vkmd_vk_buffer_destroy(ctx, &lb->planes);
     vkmd_vk_pipeline_destroy(ctx, &lb->pipeline);
     vkmd_pass_uff_destroy(ctx, lb->pass);
+    free(lb->whole_groups);
     free(lb->table);
     free(lb);
 }

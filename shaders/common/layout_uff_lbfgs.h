@@ -149,7 +149,8 @@ _Static_assert(sizeof(vkmd_uff_lbfgs_push) == 24, "L-BFGS push constants are 24 
  * evaluations per replica per dispatch, at most (the dispatch then saves its
  * line search; see the shader); b.x = dim = 3 x its atoms, b.y = dim
  * rounded up to 4 (the inverse Hessian's rows: b.y^2 floats per replica,
- * from the replica's offset, a multiple of 4). */
+ * from the replica's offset, a multiple of 4); b.z = the molecule's budget,
+ * the most a.w may be (the host's, which lowers a.w to pace submissions). */
 #define VKMD_UFF_RELAX_GROUP_FIELDS                                                                \
     VKMD_UVEC4 a;                                                                                  \
     VKMD_UVEC4 b;
