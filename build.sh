@@ -117,6 +117,9 @@ case "$verb" in
     # test measured 2.75x faster for the whole suite on 2 cores (20 min 9 s
     # -> 7 min 19 s). GPUs ignore it.
     export LP_NUM_THREADS=${LP_NUM_THREADS:-1}
+    # The tests' own cache of compiled kernels (core/disk_cache.h), not the
+    # user's: one per build tree, filled by the first test that needs an entry.
+    export VKMD_CACHE_DIR=${VKMD_CACHE_DIR:-$PWD/$build/cache}
     ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "${ctest_select[@]}"
     ;;
   build) ;;

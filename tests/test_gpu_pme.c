@@ -14,12 +14,18 @@
  *     energy and forces), and a pass with staged buffers (force_staging = 1)
  *     bitwise identical to them;
  *   - create fails cleanly (VKMD_ERROR_INVALID_ARGUMENT) without a box;
+ *   - VkFFT's binaries through the disk cache (core/disk_cache.h), in a
+ *     fresh directory, for a radix grid and a Bluestein one: the first pass
+ *     stores its plans, a second loads them, a third finds them damaged and
+ *     compiles again; all three give the first's bits (energy and fused
+ *     forces);
  *   - per-stage GPU times from the timer marks are printed (not checked);
  *   - no validation error.
  * Positions are rounded to float before the reference sees them, so the
  * comparison measures the pass's arithmetic, not the fp32 input rounding. */
 #include "testlib.h"
 #include "tolerance.h"
+#include "core/disk_cache.h"
 #include "forces/positions.h"
 #include "forces/pass_pme.h"
 #include "io/load.h"
@@ -27,6 +33,7 @@
 #include "vk/barrier.h"
 #include "vk/command.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +273,94 @@ static void check_set_box(vkmd_vk_context *ctx, vkmd_system *sys, const double s
 }
 
 /* Create must refuse a system without a periodic box. */
+/* Damages every file in `dir` (flips its last byte); returns how many. */
+static int damage_all(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r+b");
+        if (!f)
+            continue;
+        fseek(f, -1, SEEK_END);
+        const int c = fgetc(f);
+        fseek(f, -1, SEEK_END);
+        fputc(c ^ 1, f);
+        fclose(f);
+        ++n;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The pass with its VkFFT plans compiled and stored, loaded, and compiled
+ * again after the entries were damaged: the same bits every time. */
+static void check_disk_cache(vkmd_vk_context *ctx, vkmd_system *sys, vkmd_ff_settings s,
+                             const char *label)
+{
+    char root[] = "/tmp/vkmd_pme_cache_XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    const char *was = getenv("VKMD_CACHE_DIR");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("VKMD_CACHE_DIR", root, 1);
+    CHECK_OK(vkmd_ff_settings_resolve(&s, sys));
+    gpu_eval e[3][2];
+    vkmd_disk_cache_counts c[4];
+    c[0] = vkmd_disk_cache_counts_get();
+    int damaged = 0;
+    for (int k = 0; k < 3; ++k) {
+        rig r;
+        if (k == 2)
+            damaged = damage_all(root);
+        if (!rig_create(ctx, sys, &s, 0, &r)) {
+            rig_destroy(ctx, &r);
+            CHECK(0);
+            break;
+        }
+        c[k + 1] = vkmd_disk_cache_counts_get();
+        rig_eval_flags(ctx, &r, NULL, 0, &e[k][0]);
+        rig_eval_flags(ctx, &r, NULL, 1, &e[k][1]);
+        rig_destroy(ctx, &r);
+    }
+    const long plans = c[1].stores - c[0].stores;
+    printf("  %s: plans stored %ld; second pass %ld loaded, %ld stored; %d damaged, third pass "
+           "%ld loaded, %ld stored; same bits: %s / %s\n",
+           label, plans, c[2].hits - c[1].hits, c[2].stores - c[1].stores, damaged,
+           c[3].hits - c[2].hits, c[3].stores - c[2].stores,
+           same_bits(&e[0][0], &e[1][0], sys->atom_count) &&
+                   same_bits(&e[0][0], &e[2][0], sys->atom_count)
+               ? "yes"
+               : "NO",
+           same_bits(&e[0][1], &e[1][1], sys->atom_count) &&
+                   same_bits(&e[0][1], &e[2][1], sys->atom_count)
+               ? "yes"
+               : "NO");
+    CHECK(plans >= 1 && c[1].hits == c[0].hits);
+    CHECK(c[2].hits - c[1].hits == plans && c[2].stores == c[1].stores);
+    CHECK(damaged == plans && c[3].hits == c[2].hits && c[3].stores - c[2].stores == plans);
+    for (int k = 1; k < 3; ++k) {
+        CHECK(same_bits(&e[0][0], &e[k][0], sys->atom_count));
+        CHECK(same_bits(&e[0][1], &e[k][1], sys->atom_count));
+    }
+    for (int k = 0; k < 3; ++k)
+        for (int f = 0; f < 2; ++f)
+            gpu_eval_free(&e[k][f]);
+    if (saved) {
+        setenv("VKMD_CACHE_DIR", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("VKMD_CACHE_DIR");
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+}
+
 static void check_no_box(vkmd_vk_context *ctx, vkmd_system *sys)
 {
     vkmd_ff_settings s = {0};
@@ -323,6 +418,10 @@ int main(void)
                 (vkmd_ff_settings){.openmm_reference_grid = 1});
         compare(ctx, "water:216, default grid rounded to 2,3,5,7", &sys, (vkmd_ff_settings){0});
         check_set_box(ctx, &sys, (const double[3]){1.02, 0.99, 1.04});
+        printf("== VkFFT binaries through the disk cache\n");
+        check_disk_cache(ctx, &sys, (vkmd_ff_settings){0}, "water:216, 18^3");
+        check_disk_cache(ctx, &sys, (vkmd_ff_settings){.openmm_reference_grid = 1},
+                         "water:216, 17^3 (Bluestein)");
     }
     vkmd_system_destroy(&sys);
 

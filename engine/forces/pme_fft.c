@@ -18,6 +18,7 @@
  *   is create's trial recording, so no set is rewritten while a command
  *   buffer that uses it may be pending. */
 #include "forces/pme_fft.h"
+#include "core/disk_cache.h"
 #include "core/log.h"
 #include "vk/stats.h"
 #include "vk/check.h"
@@ -60,6 +61,77 @@ static vkmd_result vkfft_fail(VkFFTResult r, const char *what, const int grid[3]
 {
     return vkmd_fail(VKMD_ERROR_VULKAN, "VkFFT %s for the %dx%dx%d PME grid failed: VkFFT error %d",
                      what, grid[0], grid[1], grid[2], (int)r);
+}
+
+/* What VkFFT's binaries for a plan depend on: the program (vkmd and VkFFT
+ * versions, vkmd's commit), the device and driver, the grid and the
+ * configuration (zeroed first: the padding is part of the key). */
+typedef struct plan_key {
+    char what[16]; /* "plan", "convolution" */
+    char program[64];
+    int32_t vkfft_version;
+    uint32_t vendor_id, device_id, driver_version;
+    uint8_t pipeline_cache_uuid[VK_UUID_SIZE];
+    uint64_t size[3];
+    uint64_t r2c, normalize, lut, convolution, coordinate_features;
+} plan_key;
+
+static void make_key(const vkmd_pme_fft *fft, const VkFFTConfiguration *c, const char *what,
+                     plan_key *k)
+{
+    memset(k, 0, sizeof *k);
+    snprintf(k->what, sizeof k->what, "%s", what);
+    snprintf(k->program, sizeof k->program, "vkmd %s %s", VKMD_VERSION, VKMD_GIT_COMMIT);
+    k->vkfft_version = VkFFTGetVersion();
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(fft->physical, &props);
+    k->vendor_id = props.vendorID;
+    k->device_id = props.deviceID;
+    k->driver_version = props.driverVersion;
+    memcpy(k->pipeline_cache_uuid, props.pipelineCacheUUID, VK_UUID_SIZE);
+    for (int d = 0; d < 3; ++d)
+        k->size[d] = c->size[d];
+    k->r2c = c->performR2C;
+    k->normalize = c->normalize;
+    k->lut = c->useLUT;
+    k->convolution = c->performConvolution;
+    k->coordinate_features = c->coordinateFeatures;
+}
+
+/* initializeVkFFT with the plan's binaries from the disk cache
+ * (core/disk_cache.h) when it holds them, else generating and compiling them
+ * (glslang) and storing them there. A cached entry VkFFT refuses is
+ * compiled afresh. */
+static VkFFTResult make_plan(vkmd_pme_fft *fft, VkFFTApplication *app, VkFFTConfiguration c,
+                             const char *what)
+{
+    plan_key key;
+    make_key(fft, &c, what, &key);
+    void *bin = NULL;
+    size_t size = 0;
+    if (vkmd_disk_cache_load("vkfft", &key, sizeof key, &bin, &size) && size % 4 == 0) {
+        VkFFTConfiguration lc = c;
+        lc.loadApplicationFromString = 1;
+        lc.loadApplicationString = bin;
+        const VkFFTResult r = initializeVkFFT(app, lc);
+        free(bin);
+        if (r == VKFFT_SUCCESS) {
+            vkmd_log_debug("PME FFT: the %s's binaries from the cache (%zu bytes)", what, size);
+            return r;
+        }
+        vkmd_log_debug("PME FFT: VkFFT refused the cached %s (error %d); compiling it", what,
+                       (int)r);
+        deleteVkFFT(app);
+        memset(app, 0, sizeof *app);
+    } else {
+        free(bin);
+    }
+    c.saveApplicationToString = 1;
+    const VkFFTResult r = initializeVkFFT(app, c);
+    if (r == VKFFT_SUCCESS && app->saveApplicationString && app->applicationStringSize)
+        vkmd_disk_cache_store("vkfft", &key, sizeof key, app->saveApplicationString,
+                              (size_t)app->applicationStringSize);
+    return r;
 }
 
 /* Records both directions into a command buffer that is then freed unsubmitted:
@@ -155,7 +227,7 @@ vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
     const char *locale = setlocale(LC_ALL, NULL);
     char *saved_locale = locale ? strdup(locale) : NULL;
     setlocale(LC_ALL, "C");
-    VkFFTResult r = initializeVkFFT(&fft->app, c);
+    VkFFTResult r = make_plan(fft, &fft->app, c, "plan");
     VkFFTResult rc = VKFFT_SUCCESS;
     if (r == VKFFT_SUCCESS && kernel_buffer && radix_size(grid[0]) && radix_size(grid[1]) &&
         radix_size(grid[2])) {
@@ -169,7 +241,7 @@ vkmd_result vkmd_pme_fft_create(vkmd_vk_context *ctx, const int grid[3],
         cc.coordinateFeatures = 1;
         cc.kernelSize = &fft->kernel_size;
         fft->conv_made = 1;
-        rc = initializeVkFFT(&fft->conv, cc);
+        rc = make_plan(fft, &fft->conv, cc, "convolution");
     }
     if (saved_locale) {
         setlocale(LC_ALL, saved_locale);

@@ -12,7 +12,12 @@
  * Surprises:
  * - VkFFT generates GLSL and compiles it with the glslang library when the
  *   plan is made (0.1-0.3 s per plan on lavapipe), and uploads its tables with
- *   its own submissions: plans are made once at setup, never per step.
+ *   its own submissions: plans are made once at setup, never per step. The
+ *   SPIR-V it compiled is kept in the disk cache (core/disk_cache.h) under
+ *   the grid, configuration, device, driver and program versions, and a
+ *   later plan with the same key loads it instead (the same binaries, so the
+ *   same bits; tests/test_gpu_pme.c checks that, and that a damaged entry is
+ *   compiled again).
  * - Any grid size works; sizes with prime factors above 13 (17, 19, ...) use
  *   Bluestein's algorithm, which is slower and allocates extra buffers.
  * - Twiddle factors come from tables VkFFT computes on the host in double
