@@ -10,7 +10,11 @@
 #   3. a system larger than the device's memory (VKMD_DEVICE_HEAP_MB pretends
 #      a 0.25 MiB device) is refused before the run starts, naming the memory
 #      it needs, with no outputs written;
-#   4. a malformed VKMD_FAULT is refused, not ignored.
+#   4. a malformed VKMD_FAULT is refused, not ignored;
+#   5. a pipeline that fails to compile (most compile at their first
+#      dispatch, vk/pipeline.h), the first one and the last one: a clear
+#      message naming the shader, a non-zero exit, and where a checkpoint
+#      was written a --restart from it finishes the run bitwise.
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args fault_device "$@"
 . "$(dirname "$0")/fault_lib.sh"
@@ -73,7 +77,28 @@ else bad "too large: exit $rc: $(tail -3 "$scratch/d.log")"; fi
 # 4. A typo in VKMD_FAULT.
 VKMD_FAULT=submit:x:lost "$vkmd" run "${opts[@]}" --out "$scratch/e" >"$scratch/e.log" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "expected submit:N:device_lost or alloc:N:oom" "$scratch/e.log" &&
+[ $rc != 0 ] && grep -q "expected submit:N:device_lost, alloc:N:oom or compile:N:oom" "$scratch/e.log" &&
   ok "malformed VKMD_FAULT refused: exit $rc" || bad "malformed VKMD_FAULT: exit $rc: $(tail -3 "$scratch/e.log")"
+
+# 5. A compilation fails: the first, and the last of the uninterrupted run's.
+last=$(VKMD_LOG=debug "$vkmd" run "${opts[@]}" --steps 20 --out "$scratch/g" 2>&1 |
+  sed -n 's/.*vk: \([0-9]*\) pipelines compiled.*/\1/p')
+[ -n "$last" ] && [ "$last" -gt 1 ] && ok "the run compiles $last pipelines" || bad "no pipeline count: '$last'"
+for n in 1 ${last:-2}; do
+  rm -rf "$scratch/f"
+  VKMD_FAULT=compile:$n:oom "$vkmd" run "${opts[@]}" --out "$scratch/f" >"$scratch/f.log" 2>&1
+  rc=$?
+  if [ $rc != 0 ] && grep -q "[a-z_]*\.comp: .*VK_ERROR_OUT_OF_HOST_MEMORY" "$scratch/f.log"; then
+    ok "compile $n fails: exit $rc: $(grep -m1 -o '[a-z_]*\.comp: .*' "$scratch/f.log")"
+  else bad "compile $n fails: exit $rc: $(tail -3 "$scratch/f.log")"; fi
+  [ ! -e "$scratch/f/final.pdb" ] && ok "compile $n fails: no final structure" || bad "compile $n: final.pdb written"
+  if [ -e "$scratch/f/checkpoint.chk" ]; then
+    if "$vkmd" run "${opts[@]}" --out "$scratch/f" --restart "$scratch/f/checkpoint.chk" \
+      >"$scratch/f.restart.log" 2>&1; then
+      ok "compile $n fails: --restart from its checkpoint finishes"
+      same_run "$scratch/a" "$scratch/f" "compile $n fails + restart"
+    else bad "compile $n fails: restart: $(tail -3 "$scratch/f.restart.log")"; fi
+  fi
+done
 
 cli_finish test_fault_device

@@ -620,21 +620,28 @@ void vkmd_neighbor_destroy(vkmd_vk_context *ctx, vkmd_neighbor *nl)
     free(nl);
 }
 
-static void bind(VkCommandBuffer cb, const vkmd_neighbor *nl, int k)
+/* 0 if the pipeline did not compile (its first use: vk/pipeline.h); the
+ * caller then records no dispatch, and the command buffer's end fails. */
+static int bind(VkCommandBuffer cb, const vkmd_neighbor *nl, int k)
 {
     const vkmd_vk_pipeline *pipe = &nl->pipes[k];
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->pipeline);
+    const VkPipeline handle = vkmd_vk_pipeline_handle(pipe);
+    if (!handle)
+        return 0;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, handle);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe->layout, 0, 1,
                             &nl->sets[k].set, 0, NULL);
     vkCmdPushConstants(cb, pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof nl->push,
                        &nl->push);
+    return 1;
 }
 
 static void dispatch_indirect(VkCommandBuffer cb, const vkmd_neighbor *nl, int k, int slot)
 {
-    bind(cb, nl, k);
-    vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)slot);
-    vkmd_vk_stats_add_dispatches(1);
+    if (bind(cb, nl, k)) {
+        vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)slot);
+        vkmd_vk_stats_add_dispatches(1);
+    }
     vkmd_vk_barrier_compute(cb);
 }
 
@@ -647,9 +654,10 @@ void vkmd_neighbor_record(const vkmd_neighbor *nl, VkCommandBuffer cb, unsigned 
                     VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     const int pipe = rebuild ? PIPE_CHECK : PIPE_CHECK_GATHER;
-    bind(cb, nl, pipe);
-    vkCmdDispatch(cb, rebuild ? nl->check_groups : nl->gather_groups, 1, 1);
-    vkmd_vk_stats_add_dispatches(1);
+    if (bind(cb, nl, pipe)) {
+        vkCmdDispatch(cb, rebuild ? nl->check_groups : nl->gather_groups, 1, 1);
+        vkmd_vk_stats_add_dispatches(1);
+    }
     vkmd_neighbor_record_check_barrier(cb, flags);
     if (rebuild)
         vkmd_neighbor_record_rebuild(nl, cb); /* empty dispatches unless the check asked */
@@ -701,11 +709,14 @@ void vkmd_neighbor_record_rebuild(const vkmd_neighbor *nl, VkCommandBuffer cb)
     dispatch_indirect(cb, nl, PIPE_CLUSTERS, VKMD_NL_DISPATCH_CLUSTERS);
     /* The build and the gather read the clusters and write different
      * buffers: one barrier interval. */
-    bind(cb, nl, PIPE_BUILD);
-    vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)VKMD_NL_DISPATCH_BUILD);
-    bind(cb, nl, PIPE_GATHER);
-    vkCmdDispatch(cb, nl->gather_groups, 1, 1);
-    vkmd_vk_stats_add_dispatches(2);
+    if (bind(cb, nl, PIPE_BUILD)) {
+        vkCmdDispatchIndirect(cb, nl->args.buffer, 16 * (VkDeviceSize)VKMD_NL_DISPATCH_BUILD);
+        vkmd_vk_stats_add_dispatches(1);
+    }
+    if (bind(cb, nl, PIPE_GATHER)) {
+        vkCmdDispatch(cb, nl->gather_groups, 1, 1);
+        vkmd_vk_stats_add_dispatches(1);
+    }
     vkmd_vk_barrier_compute(cb);
 }
 

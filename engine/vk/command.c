@@ -70,6 +70,7 @@ vkmd_result vkmd_vk_oneshot_submit(vkmd_vk_context *ctx, VkCommandBuffer cb)
     vkmd_result res = VKMD_OK;
     VkFence fence = VK_NULL_HANDLE;
     VKMD_VK_CHECK(vkEndCommandBuffer(cb));
+    VKMD_TRY(vkmd_vk_deferred_failure(ctx)); /* a dispatch whose pipeline did not compile */
     const VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VKMD_VK_CHECK(vkCreateFence(ctx->device, &fi, NULL, &fence));
     VKMD_TRY(submit(ctx, cb, fence));
@@ -130,6 +131,7 @@ vkmd_result vkmd_vk_cmd_end(vkmd_vk_context *ctx, vkmd_vk_cmd *cmd)
 {
     vkmd_result res = VKMD_OK;
     VKMD_VK_CHECK(vkEndCommandBuffer(cmd->cb));
+    VKMD_TRY(vkmd_vk_deferred_failure(ctx)); /* a dispatch whose pipeline did not compile */
 cleanup:
     return res;
 }

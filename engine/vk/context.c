@@ -751,9 +751,11 @@ void vkmd_vk_context_destroy(vkmd_vk_context *ctx)
     if (!ctx)
         return;
     if (ctx->pipeline_count)
-        vkmd_log_debug("vk: %llu pipelines compiled, %llu asked for again and reused",
+        vkmd_log_debug("vk: %llu pipelines compiled, %llu asked for again and reused, %llu "
+                       "made and never dispatched (so never compiled)",
                        (unsigned long long)ctx->pipeline_compiles,
-                       (unsigned long long)ctx->pipeline_reuses);
+                       (unsigned long long)ctx->pipeline_reuses,
+                       (unsigned long long)ctx->pipeline_deferred);
     if (ctx->device) {
         vkDeviceWaitIdle(ctx->device); /* best effort: nothing useful to do on failure */
         for (uint32_t i = 0; i < ctx->pipeline_count; ++i) {
@@ -798,4 +800,11 @@ vkmd_result vkmd_vk_context_check_validation(const vkmd_vk_context *ctx)
         return VKMD_OK;
     return vkmd_fail(VKMD_ERROR_VALIDATION, "%u validation error(s); first: %s", n,
                      ctx->first_validation_error);
+}
+
+vkmd_result vkmd_vk_deferred_failure(const vkmd_vk_context *ctx)
+{
+    if (ctx->deferred_failure == VKMD_OK)
+        return VKMD_OK;
+    return vkmd_fail(ctx->deferred_failure, "%s", ctx->deferred_message);
 }

@@ -137,15 +137,26 @@ typedef struct vkmd_vk_context {
     struct vkmd_vk_pipeline_entry *pipelines;
     uint32_t pipeline_count, pipeline_capacity;
     uint64_t pipeline_compiles, pipeline_reuses; /* counters for tests and logs */
+    uint64_t pipeline_deferred; /* made, not yet compiled (no dispatch recorded yet) */
+    double pipeline_compile_s;  /* wall seconds spent compiling, all pipelines together */
+    /* The first failure of a compilation at a dispatch (vkmd_vk_dispatch
+     * cannot return one): vkmd_vk_cmd_end and vkmd_vk_oneshot_submit return
+     * it, and it stays until the context goes. */
+    vkmd_result deferred_failure;
+    char deferred_message[256];
 } vkmd_vk_context;
 
-/* One kept pipeline (vk/pipeline.c): its key and its objects. */
+/* One kept pipeline (vk/pipeline.c): its key, its objects, and what its
+ * compilation needs (VK_NULL_HANDLE pipeline until its first dispatch). */
 typedef struct vkmd_vk_pipeline_entry {
     unsigned char *key; /* shader name, NUL, buffer count, push size, specs */
     size_t key_size;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline pipeline;
+    const struct vkmd_spirv *spv;
+    uint32_t spec_count;
+    uint32_t spec_ids[16], spec_values[16]; /* VKMD_VK_MAX_SPECS */
 } vkmd_vk_pipeline_entry;
 
 /* Lists every physical device (usable or not) with a temporary instance.
@@ -181,6 +192,10 @@ uint32_t vkmd_vk_context_validation_warnings(const vkmd_vk_context *ctx);
 /* VKMD_OK when no validation error was counted, else VKMD_ERROR_VALIDATION
  * with the count and the first message. */
 vkmd_result vkmd_vk_context_check_validation(const vkmd_vk_context *ctx);
+
+/* The first failure of a pipeline compiled at its first dispatch on this
+ * context (vk/pipeline.h), as a fresh vkmd_fail; VKMD_OK if none. */
+vkmd_result vkmd_vk_deferred_failure(const vkmd_vk_context *ctx);
 
 /* One line "name (type, driver info, Vulkan x.y.z)" into buf. */
 void vkmd_vk_device_describe(const vkmd_vk_device_info *info, char *buf, size_t buf_size);

@@ -13,7 +13,7 @@ static struct {
     int site;         /* -1: no fault */
     long long target; /* 1-based call number that fails */
     VkResult error;
-    long long calls[2];
+    long long calls[3];
 } fault = {.site = -1};
 
 static void parse(void)
@@ -32,17 +32,23 @@ static void parse(void)
         } else if (!strcmp(site, "alloc") && !strcmp(kind, "oom")) {
             fault.site = VKMD_VK_FAULT_ALLOC;
             fault.error = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+        } else if (!strcmp(site, "compile") && !strcmp(kind, "oom")) {
+            fault.site = VKMD_VK_FAULT_COMPILE;
+            fault.error = VK_ERROR_OUT_OF_HOST_MEMORY;
         }
         fault.target = n;
     }
     if (fault.site < 0) {
         fault.bad = 1;
-        vkmd_log_error("VKMD_FAULT='%s': expected submit:N:device_lost or alloc:N:oom (N >= 1)", s);
+        vkmd_log_error("VKMD_FAULT='%s': expected submit:N:device_lost, alloc:N:oom or "
+                       "compile:N:oom (N >= 1)",
+                       s);
         return;
     }
     vkmd_log_warn("VKMD_FAULT: %s call %lld will fail with %s", site, n,
-                  fault.site == VKMD_VK_FAULT_SUBMIT ? "VK_ERROR_DEVICE_LOST"
-                                                     : "VK_ERROR_OUT_OF_DEVICE_MEMORY");
+                  fault.site == VKMD_VK_FAULT_SUBMIT  ? "VK_ERROR_DEVICE_LOST"
+                  : fault.site == VKMD_VK_FAULT_ALLOC ? "VK_ERROR_OUT_OF_DEVICE_MEMORY"
+                                                      : "VK_ERROR_OUT_OF_HOST_MEMORY");
 }
 
 VkResult vkmd_vk_fault(vkmd_vk_fault_site site)

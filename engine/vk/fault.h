@@ -7,7 +7,10 @@
  *                          process) returns VK_ERROR_DEVICE_LOST, and so does
  *                          every submit after it (a lost device stays lost);
  *   alloc:N:oom            the N-th device memory allocation returns
- *                          VK_ERROR_OUT_OF_DEVICE_MEMORY (later ones succeed).
+ *                          VK_ERROR_OUT_OF_DEVICE_MEMORY (later ones succeed);
+ *   compile:N:oom          the N-th pipeline compilation returns
+ *                          VK_ERROR_OUT_OF_HOST_MEMORY (most are compiled at
+ *                          their first dispatch, vk/pipeline.h).
  * Unset (the normal case) costs one branch a call. A malformed value makes
  * every checked call fail with VK_ERROR_INITIALIZATION_FAILED after logging
  * what was expected, so a typo cannot pass for a passing test. */
@@ -22,7 +25,8 @@
 
 typedef enum vkmd_vk_fault_site {
     VKMD_VK_FAULT_SUBMIT = 0, /* vkQueueSubmit (vk/command.c) */
-    VKMD_VK_FAULT_ALLOC = 1   /* vkAllocateMemory (vk/buffer.c) */
+    VKMD_VK_FAULT_ALLOC = 1,  /* vkAllocateMemory (vk/buffer.c) */
+    VKMD_VK_FAULT_COMPILE = 2 /* vkCreateComputePipelines (vk/pipeline.c) */
 } vkmd_vk_fault_site;
 
 /* VK_SUCCESS, or the injected error for this call at `site`. Call just

@@ -1,7 +1,9 @@
 /* Compute pipelines, descriptor sets and dispatch (see pipeline.h). */
 #include "vk/pipeline.h"
+#include "core/clock.h"
 #include "vk/stats.h"
 #include "vk/check.h"
+#include "vk/fault.h"
 #include "vk/spirv.h"
 
 #include <stdio.h>
@@ -15,12 +17,64 @@ uint32_t vkmd_vk_spec_float(float f)
     return u;
 }
 
+/* Compiles the shader with its specialization constants for `layout`. */
+static vkmd_result compile(vkmd_vk_context *ctx, const vkmd_spirv *spv, VkPipelineLayout layout,
+                           uint32_t spec_count, const uint32_t *ids, const uint32_t *values,
+                           VkPipeline *out)
+{
+    vkmd_result res = VKMD_OK;
+    VkShaderModule module = VK_NULL_HANDLE;
+    const VkShaderModuleCreateInfo mi = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = spv->size,
+        .pCode = spv->code,
+    };
+    VKMD_VK_CHECK(vkCreateShaderModule(ctx->device, &mi, NULL, &module));
+    VkSpecializationMapEntry entries[VKMD_VK_MAX_SPECS];
+    for (uint32_t i = 0; i < spec_count; ++i)
+        entries[i] = (VkSpecializationMapEntry){
+            .constantID = ids[i],
+            .offset = i * (uint32_t)sizeof(uint32_t),
+            .size = sizeof(uint32_t),
+        };
+    const VkSpecializationInfo si = {
+        .mapEntryCount = spec_count,
+        .pMapEntries = entries,
+        .dataSize = spec_count * sizeof(uint32_t),
+        .pData = values,
+    };
+    const VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage =
+            {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = module,
+                .pName = "main",
+                .pSpecializationInfo = spec_count ? &si : NULL,
+            },
+        .layout = layout,
+    };
+    const VkResult injected = vkmd_vk_fault(VKMD_VK_FAULT_COMPILE);
+    if (injected != VK_SUCCESS) {
+        res = vkmd_vk_fail(injected, __FILE__, __LINE__, "vkCreateComputePipelines [VKMD_FAULT]");
+        goto cleanup;
+    }
+    const double t0 = vkmd_clock_now_s();
+    VKMD_VK_CHECK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
+    ctx->pipeline_compile_s += vkmd_clock_now_s() - t0;
+    ctx->pipeline_compiles += 1;
+cleanup:
+    if (module)
+        vkDestroyShaderModule(ctx->device, module, NULL);
+    return res;
+}
+
 vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline_desc *desc,
                                     vkmd_vk_pipeline *out_pipeline)
 {
     vkmd_result res = VKMD_OK;
     vkmd_vk_pipeline p = {0};
-    VkShaderModule module = VK_NULL_HANDLE;
     *out_pipeline = p;
 
     const vkmd_spirv *spv = desc->shader ? vkmd_spirv_find(desc->shader) : NULL;
@@ -69,6 +123,8 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
             p.set_layout = e->set_layout;
             p.layout = e->layout;
             p.pipeline = e->pipeline;
+            p.ctx = ctx;
+            p.entry = i + 1;
             ctx->pipeline_reuses += 1;
             *out_pipeline = p;
             return VKMD_OK;
@@ -117,51 +173,27 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     };
     VKMD_VK_CHECK(vkCreatePipelineLayout(ctx->device, &pli, NULL, &p.layout));
 
-    const VkShaderModuleCreateInfo mi = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = spv->size,
-        .pCode = spv->code,
-    };
-    VKMD_VK_CHECK(vkCreateShaderModule(ctx->device, &mi, NULL, &module));
-
-    VkSpecializationMapEntry entries[VKMD_VK_MAX_SPECS];
-    uint32_t values[VKMD_VK_MAX_SPECS];
+    uint32_t ids[VKMD_VK_MAX_SPECS], values[VKMD_VK_MAX_SPECS];
     for (uint32_t i = 0; i < desc->spec_count; ++i) {
-        entries[i] = (VkSpecializationMapEntry){
-            .constantID = desc->specs[i].id,
-            .offset = i * (uint32_t)sizeof(uint32_t),
-            .size = sizeof(uint32_t),
-        };
+        ids[i] = desc->specs[i].id;
         values[i] = desc->specs[i].value;
     }
-    const VkSpecializationInfo si = {
-        .mapEntryCount = desc->spec_count,
-        .pMapEntries = entries,
-        .dataSize = desc->spec_count * sizeof(uint32_t),
-        .pData = values,
-    };
-    const VkComputePipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage =
-            {
-                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                .module = module,
-                .pName = "main",
-                .pSpecializationInfo = desc->spec_count ? &si : NULL,
-            },
-        .layout = p.layout,
-    };
-    VKMD_VK_CHECK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, &p.pipeline));
-    ctx->pipeline_compiles += 1;
-    if (keep) {
-        ctx->pipelines[ctx->pipeline_count++] = (vkmd_vk_pipeline_entry){.key = kept_key,
-                                                                         .key_size = key_size,
-                                                                         .set_layout = p.set_layout,
-                                                                         .layout = p.layout,
-                                                                         .pipeline = p.pipeline};
+    if (keep) { /* compiled at its first dispatch (vkmd_vk_pipeline_handle) */
+        vkmd_vk_pipeline_entry *e = &ctx->pipelines[ctx->pipeline_count];
+        *e = (vkmd_vk_pipeline_entry){.key = kept_key,
+                                      .key_size = key_size,
+                                      .set_layout = p.set_layout,
+                                      .layout = p.layout,
+                                      .spv = spv,
+                                      .spec_count = desc->spec_count};
+        memcpy(e->spec_ids, ids, sizeof ids);
+        memcpy(e->spec_values, values, sizeof values);
+        p.ctx = ctx;
+        p.entry = ++ctx->pipeline_count;
+        ctx->pipeline_deferred += 1;
         kept_key = NULL;
     } else {
+        VKMD_TRY(compile(ctx, spv, p.layout, desc->spec_count, ids, values, &p.pipeline));
         p.owned = 1;
     }
     *out_pipeline = p;
@@ -169,8 +201,6 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
 cleanup:
     if (res != VKMD_OK)
         res = vkmd_vk_fail_prefix(res, desc->shader);
-    if (module)
-        vkDestroyShaderModule(ctx->device, module, NULL);
     free(kept_key);
     p.owned = 1;
     vkmd_vk_pipeline_destroy(ctx, &p);
@@ -298,11 +328,47 @@ void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set)
     *set = (vkmd_vk_descset){0};
 }
 
+vkmd_result vkmd_vk_pipeline_compile(const vkmd_vk_pipeline *pipeline)
+{
+    if (pipeline->pipeline || !pipeline->entry)
+        return VKMD_OK;
+    vkmd_vk_context *ctx = pipeline->ctx;
+    vkmd_vk_pipeline_entry *e = &ctx->pipelines[pipeline->entry - 1];
+    if (e->pipeline)
+        return VKMD_OK;
+    const vkmd_result res =
+        compile(ctx, e->spv, e->layout, e->spec_count, e->spec_ids, e->spec_values, &e->pipeline);
+    if (res != VKMD_OK)
+        return vkmd_vk_fail_prefix(res, pipeline->name);
+    ctx->pipeline_deferred -= 1;
+    return VKMD_OK;
+}
+
+VkPipeline vkmd_vk_pipeline_handle(const vkmd_vk_pipeline *pipeline)
+{
+    if (pipeline->pipeline || !pipeline->entry)
+        return pipeline->pipeline;
+    vkmd_vk_context *ctx = pipeline->ctx;
+    const vkmd_result res = vkmd_vk_pipeline_compile(pipeline);
+    if (res != VKMD_OK) {
+        if (ctx->deferred_failure == VKMD_OK) {
+            ctx->deferred_failure = res;
+            snprintf(ctx->deferred_message, sizeof ctx->deferred_message, "%s", vkmd_last_error());
+        }
+        return VK_NULL_HANDLE;
+    }
+    return ctx->pipelines[pipeline->entry - 1].pipeline;
+}
+
 void vkmd_vk_dispatch(VkCommandBuffer cb, const vkmd_vk_pipeline *pipeline,
                       const vkmd_vk_descset *set, const void *push, uint32_t groups_x,
                       uint32_t groups_y, uint32_t groups_z)
 {
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
+    const VkPipeline handle = vkmd_vk_pipeline_handle(pipeline);
+    if (!handle) /* the context keeps the failure for vkmd_vk_cmd_end */
+        return;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, handle);
+
     if (set && set->set)
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1,
                                 &set->set, 0, NULL);

@@ -12,8 +12,11 @@
  * bounds test per component, an imageLoad a straight gather, about 6x
  * fewer cycles a vec4 (docs/ARCHITECTURE.md). Variants are
  * made with specialization constants (ids in shaders/common/vkmd_layout.h),
- * never by copying shaders. Pipelines are created once at setup (drivers
- * compile there; lavapipe JITs on first dispatch). */
+ * never by copying shaders. Pipelines are made once at setup, and a kept
+ * one (below) is compiled at its first recorded dispatch: a CPU device
+ * compiles in tens to hundreds of ms a pipeline (2.2 s for the 35 of a
+ * water:216 run on lavapipe), and a run uses only some of those its passes
+ * make (the fused step leaves the pass-by-pass ones idle). */
 #ifndef VKMD_VK_PIPELINE_H
 #define VKMD_VK_PIPELINE_H
 
@@ -53,6 +56,8 @@ typedef struct vkmd_vk_pipeline {
     uint32_t push_size;
     int owned; /* 1: not kept by the context (it holds VKMD_VK_PIPELINES_KEPT) */
     char name[64];
+    vkmd_vk_context *ctx; /* a kept one: its context, and entry - 1 in its table */
+    uint32_t entry;       /* (pipeline is then VK_NULL_HANDLE until compiled) */
 } vkmd_vk_pipeline;
 
 /* Pipelines a context keeps at most (distinct shaders and variants); beyond,
@@ -66,6 +71,16 @@ typedef struct vkmd_vk_pipeline {
  * errors. On failure *out_pipeline is zeroed. */
 vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline_desc *desc,
                                     vkmd_vk_pipeline *out_pipeline);
+
+/* Compiles a kept pipeline not compiled yet (no-op otherwise): for callers
+ * that bind it themselves (indirect dispatch) or want the compile's time at
+ * setup. Errors: Vulkan errors. */
+vkmd_result vkmd_vk_pipeline_compile(const vkmd_vk_pipeline *pipeline);
+
+/* The pipeline's VkPipeline, compiled now if it was not; VK_NULL_HANDLE if
+ * that failed (the context keeps the first failure: vkmd_vk_cmd_end and
+ * vkmd_vk_oneshot_submit return it). */
+VkPipeline vkmd_vk_pipeline_handle(const vkmd_vk_pipeline *pipeline);
 
 /* Lets the pipeline go (a kept one's objects stay the context's until it is
  * destroyed); a zeroed struct: no-op. */
@@ -102,7 +117,9 @@ void vkmd_vk_descset_destroy(vkmd_vk_context *ctx, vkmd_vk_descset *set);
 
 /* Binds the pipeline and set, pushes `push` (pipeline->push_size bytes; may
  * be NULL when push_size is 0) and dispatches groups_x * groups_y * groups_z
- * workgroups. Records only; synchronisation is the caller's (vk/barrier.h). */
+ * workgroups. Records only (compiling the pipeline first if it is not yet;
+ * on failure nothing is recorded and the command buffer's end reports it);
+ * synchronisation is the caller's (vk/barrier.h). */
 void vkmd_vk_dispatch(VkCommandBuffer cb, const vkmd_vk_pipeline *pipeline,
                       const vkmd_vk_descset *set, const void *push, uint32_t groups_x,
                       uint32_t groups_y, uint32_t groups_z);
