@@ -5,7 +5,7 @@ ASan and UBSan see host code only (not shaders), so a test whose host lines
 other tests already run under the sanitizer adds little it could find.
 
 A greedy cover picks tests by new lines per second of test time until the
-next best adds fewer than --min-rate lines per second (default 0.2); the
+next best adds fewer than --min-rate lines per second (default 1.0); the
 fault-injection tests (test_fault_*) are always kept, since error paths are
 where leaks hide. The rest are written to the skip file with what each
 would add, and the lines no kept test covers are listed there too. A test
@@ -86,7 +86,7 @@ def main():
     ap.add_argument('--build', default=os.path.join(ROOT, 'build-cov'))
     ap.add_argument('--jobs', type=int, default=os.cpu_count())
     ap.add_argument('--out', default=os.path.join(ROOT, 'tests', 'sanitize_skip.txt'))
-    ap.add_argument('--min-rate', type=float, default=0.2)
+    ap.add_argument('--min-rate', type=float, default=1.0)
     ap.add_argument('--cov', default='/tmp/vkmd-cov')
     ap.add_argument('--skip-run', action='store_true', help='reuse --cov from a run before')
     a = ap.parse_args()
