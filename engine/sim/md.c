@@ -349,6 +349,7 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     md_compute_push(md);
     VKMD_TRY(md_create_step(ctx, md));
     VKMD_TRY(md_prime_forces(ctx, md));
+    VKMD_TRY(md_compile_batch(ctx, md));
     if (md->desc.pressure_bar > 0)
         VKMD_TRY(vkmd_md_set_pressure(md, md->desc.pressure_bar));
     *out_md = md;

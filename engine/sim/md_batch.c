@@ -383,6 +383,17 @@ vkmd_result md_prime_forces(vkmd_vk_context *ctx, vkmd_md *md)
 
 /* ---- running ------------------------------------------------------------- */
 
+vkmd_result md_compile_batch(vkmd_vk_context *ctx, const vkmd_md *md)
+{
+    vkmd_vk_cmd cmd = {0};
+    vkmd_result res = vkmd_vk_cmd_create(ctx, &cmd);
+    if (res == VKMD_OK)
+        res = md_record_batch(ctx, md, &cmd, 2, md->desc.com_every > 0,
+                              md->gated ? MD_REBUILD_FIRST : MD_REBUILD_EVERY, NULL);
+    vkmd_vk_cmd_destroy(ctx, &cmd);
+    return res;
+}
+
 vkmd_result md_next_rebuilds(vkmd_vk_context *ctx, const vkmd_md *md, md_rebuilds *out)
 {
     *out = MD_REBUILD_EVERY;

@@ -110,6 +110,11 @@ vkmd_result md_record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk_cmd
                             int32_t steps, int with_com, md_rebuilds rebuilds, md_marks *m);
 /* The rebuild kind the next batch needs. */
 vkmd_result md_next_rebuilds(vkmd_vk_context *ctx, const vkmd_md *md, md_rebuilds *out);
+/* Records a batch of two steps, as the first would be, and throws it away
+ * unsubmitted: its pipelines compile now (vk/pipeline.h compiles at the
+ * first dispatch), at set-up, and not in the first batch, where a stop
+ * request would wait for them (seconds on lavapipe). */
+vkmd_result md_compile_batch(vkmd_vk_context *ctx, const vkmd_md *md);
 /* Runs a batch of up to `steps` (own: record into it with marks m, else a
  * cached recording) and sets *out_run to the steps it ran (fewer when the
  * list halted it). */
