@@ -17,6 +17,10 @@ uint32_t vkmd_vk_spec_float(float f)
     return u;
 }
 
+_Static_assert(sizeof(((vkmd_vk_pipeline_entry *)0)->spec_ids) ==
+                   VKMD_VK_MAX_SPECS * sizeof(uint32_t),
+               "a kept pipeline holds every specialization constant for its compile");
+
 /* Compiles the shader with its specialization constants for `layout`. */
 static vkmd_result compile(vkmd_vk_context *ctx, const vkmd_spirv *spv, VkPipelineLayout layout,
                            uint32_t spec_count, const uint32_t *ids, const uint32_t *values,
@@ -173,7 +177,7 @@ vkmd_result vkmd_vk_pipeline_create(vkmd_vk_context *ctx, const vkmd_vk_pipeline
     };
     VKMD_VK_CHECK(vkCreatePipelineLayout(ctx->device, &pli, NULL, &p.layout));
 
-    uint32_t ids[VKMD_VK_MAX_SPECS], values[VKMD_VK_MAX_SPECS];
+    uint32_t ids[VKMD_VK_MAX_SPECS] = {0}, values[VKMD_VK_MAX_SPECS] = {0};
     for (uint32_t i = 0; i < desc->spec_count; ++i) {
         ids[i] = desc->specs[i].id;
         values[i] = desc->specs[i].value;
