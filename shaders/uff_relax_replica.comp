@@ -410,29 +410,14 @@ void main()
         x0h[i] = plane[p0 + i];
         x0l[i] = plane[p1 + i];
     }
-    uint evals, iters, spent = 0u, status = ST_RUNNING;
+    uint evals = 0u, iters = 0u, spent = 0u, status = ST_RUNNING;
     vkmd_fixed e0;
-    bool begin;
-    if (st.u.x == VKMD_UFF_LBFGS_PHASE_START) {
-        // RDKit's first step: steepest descent on its scaled gradient.
-        for (uint i = 0u; i < n; ++i)
-            xt[i] = x0h[i];
-        evaluate();
-        evals = 1u;
-        iters = 0u;
-        spent = 1u;
-        float gmax01 = -1e30;
-        for (uint i = 0u; i < n; ++i) {
-            g[i] = gt[i];
-            gmax01 = max(gmax01, 0.1 * g[i]);
-        }
-        rdkit_scale(gmax01, cc);
-        e0 = e_acc;
-        e0buf[2u * r + 1u] = e0;
-        steepest_descent();
-        lambda = lambda2 = de2 = slope = lambda_min = 0.0;
-        begin = true;
-    } else { // resume the line search saved by the last dispatch
+    bool begin = false;
+    // The first evaluation (at x0) is the loop's first pass, so that the
+    // shader holds one copy of evaluate(): each call site is inlined, and a
+    // second copy doubled the kernel's compile on a CPU driver.
+    bool starting = st.u.x == VKMD_UFF_LBFGS_PHASE_START;
+    if (!starting) { // resume the line search saved by the last dispatch
         for (uint i = 0u; i < n; ++i) {
             g[i] = plane[pg + i];
             d[i] = plane[pd + i];
@@ -447,7 +432,6 @@ void main()
         iters = st.u.y;
         evals = st.u.z;
         sd = st.h.z != 0u;
-        begin = false;
     }
     bool done = false;
     for (;;) {
@@ -459,16 +443,36 @@ void main()
             }
             begin = false;
         }
-        if (evals >= pc.max_evaluations) { // stop unconverged
-            done = true;
-            break;
+        if (starting) {
+            for (uint i = 0u; i < n; ++i)
+                xt[i] = x0h[i];
+        } else {
+            if (evals >= pc.max_evaluations) { // stop unconverged
+                done = true;
+                break;
+            }
+            if (spent >= eval_budget)
+                break; // the next dispatch goes on from here
+            trial(lambda);
         }
-        if (spent >= eval_budget)
-            break; // the next dispatch goes on from here
-        trial(lambda);
         evaluate();
         ++evals;
         ++spent;
+        if (starting) { // RDKit's first step: steepest descent on its scaled gradient
+            starting = false;
+            float gmax01 = -1e30;
+            for (uint i = 0u; i < n; ++i) {
+                g[i] = gt[i];
+                gmax01 = max(gmax01, 0.1 * g[i]);
+            }
+            rdkit_scale(gmax01, cc);
+            e0 = e_acc;
+            e0buf[2u * r + 1u] = e0;
+            steepest_descent();
+            lambda = lambda2 = de2 = slope = lambda_min = 0.0;
+            begin = true;
+            continue;
+        }
         const float de = fixed_to_float(fixed_add(e_acc, fixed_neg(e0))) *
                          float(VKMD_FIXED_INV_SCALE);
         // Sufficient decrease (Armijo), or, when E - E0 is within the float

@@ -58,8 +58,12 @@ if [ $have_device = 1 ]; then
   "$vkmd" uff relax $start --device 0 --out "$scratch/dev.sdf" --json >"$scratch/dev.json" || bad "device relax failed"
   # shellcheck disable=SC2086
   "$vkmd" uff relax $start --device 0 --out "$scratch/dev2.sdf" --json >"$scratch/dev2.json" || bad "device relax (2) failed"
-  if cmp -s "$scratch/dev.json" <(sed 's/dev2.sdf/dev.sdf/' "$scratch/dev2.json") && cmp -s "$scratch/dev.sdf" "$scratch/dev2.sdf"; then
-    ok "device: two runs print the same digits and write the same file"
+  # host_checks counts submissions, paced by wall time (about 0.5 s each):
+  # it may differ between runs; the results may not.
+  if cmp -s <(grep -v '"host_checks"' "$scratch/dev.json") \
+    <(sed 's/dev2.sdf/dev.sdf/' "$scratch/dev2.json" | grep -v '"host_checks"') &&
+    cmp -s "$scratch/dev.sdf" "$scratch/dev2.sdf"; then
+    ok "device: two runs print the same digits (submissions aside) and write the same file"
   else
     bad "device: two runs differ"
   fi
