@@ -60,7 +60,7 @@ fi
 
 if [ "$verb" = fuzz ]; then
   # The harnesses build on their own (fuzz/CMakeLists.txt: the readers' modules
-  # only, with clang), then run one after another with a fixed seed.
+  # only, with clang), then run with a fixed seed, one per core at a time (fuzz/run.sh).
   cmake -S fuzz -B build-fuzz -DCMAKE_C_COMPILER=clang >/dev/null
   cmake --build build-fuzz -j "$(nproc)"
   bash fuzz/seed_corpus.sh build-fuzz

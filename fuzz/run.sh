@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs every fuzz harness of BUILD for SECONDS each, one after another:
+# Runs every fuzz harness of BUILD for SECONDS each, one per core at a time
+# (FUZZ_JOBS, default nproc; libFuzzer runs one thread, so each harness still
+# has a core to itself for its SECONDS):
 #   fuzz/run.sh BUILD SECONDS [HARNESS...]
 # libFuzzer with a fixed seed (-seed=1), an input taking over 1 s counted as a
 # hang (-timeout=1), 2 GB of memory at most; ASan+UBSan and LeakSanitizer are
@@ -40,8 +42,10 @@ stall_only() {
   return 0
 }
 
-failed=()
-for h in "${harnesses[@]}"; do
+# One harness; its line of figures goes to BUILD/findings/<harness>.summary,
+# its exit code to <harness>.rc.
+fuzz_one() {
+  local h=$1 work findings log start runs stalls rc left n stats
   work=$build/fuzz-work/$h
   findings=$build/findings/$h
   rm -rf "$findings"
@@ -71,8 +75,26 @@ for h in "${harnesses[@]}"; do
     break
   done
   rm -f "$log.part"
-  echo "fuzz $h: ${seconds} s, $runs runs, ${stats:-no figures}$([ $stalls -gt 0 ] && echo " ($stalls unreproduced stalls)")"
-  if [ $rc -ne 0 ]; then
+  echo "fuzz $h: ${seconds} s, $runs runs, ${stats:-no figures}$([ $stalls -gt 0 ] && echo " ($stalls unreproduced stalls)")" \
+    >"$build/findings/$h.summary"
+  echo $rc >"$build/findings/$h.rc"
+}
+
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+for h in "${harnesses[@]}"; do
+  mkdir -p "$build/findings"
+  rm -f "$build/findings/$h.summary" "$build/findings/$h.rc"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  fuzz_one "$h" &
+done
+wait
+
+failed=()
+for h in "${harnesses[@]}"; do
+  log=$build/findings/$h.log
+  cat "$build/findings/$h.summary" 2>/dev/null || echo "fuzz $h: no figures (the harness's run did not finish)"
+  rc=$(cat "$build/findings/$h.rc" 2>/dev/null || echo 1)
+  if [ "$rc" -ne 0 ]; then
     echo "fuzz $h: FINDING (exit $rc); log: $log" >&2
     grep -E 'ERROR: |runtime error|SUMMARY|Test unit written' "$log" | head -5 >&2
     failed+=("$h")
