@@ -1,6 +1,7 @@
 /* Compute pipelines, descriptor sets and dispatch (see pipeline.h). */
 #include "vk/pipeline.h"
 #include "core/clock.h"
+#include "core/log.h"
 #include "vk/stats.h"
 #include "vk/check.h"
 #include "vk/fault.h"
@@ -66,8 +67,11 @@ static vkmd_result compile(vkmd_vk_context *ctx, const vkmd_spirv *spv, VkPipeli
     }
     const double t0 = vkmd_clock_now_s();
     VKMD_VK_CHECK(vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
-    ctx->pipeline_compile_s += vkmd_clock_now_s() - t0;
+    const double dt = vkmd_clock_now_s() - t0;
+    ctx->pipeline_compile_s += dt;
     ctx->pipeline_compiles += 1;
+    vkmd_log_debug("vk: %s compiled in %.1f ms (%zu bytes of SPIR-V, %u spec constants)", spv->name,
+                   1e3 * dt, spv->size, spec_count);
 cleanup:
     if (module)
         vkDestroyShaderModule(ctx->device, module, NULL);
