@@ -88,11 +88,11 @@ fi
 case "$verb" in
   run)
     # 216 TIP3P waters, the built-in tile equilibrated at 300 K (no minimisation: it would
-    # take the tile's thermal energy away), 5,000 Langevin steps (10 ps), drawn live in a
+    # take the tile's thermal energy away), 10,000 Langevin steps (20 ps), drawn live in a
     # window when there is a display (headless with a progress bar otherwise). The summary's
     # mean temperature is over the reports after the first ps, once the bath holds.
     # --overwrite: the front door repeats; the last run's files move aside to NAME.1, NAME.2 ...
-    exec "./$build/vkmd" run water:216 --steps 5000 --report-every 100 --out vkmd_run --overwrite
+    exec "./$build/vkmd" run water:216 --steps 10000 --report-every 100 --out vkmd_run --overwrite
     ;;
   test)
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
