@@ -4,12 +4,42 @@
  * long call after two batches (of at most max_batch_steps: the neighbour
  * list may halt one sooner), at a whole step; once cleared, the steps go
  * on. The minimiser stopped by the callback reports stopped, not converged,
- * its iterations a whole number of batches. water:216. */
+ * its iterations a whole number of batches. water:216.
+ *
+ * The energies a report reads are those of the current positions, after a
+ * stopped call too: only the last batch of a call (and a barostat step's)
+ * sums them (sim/md_impl.h energy_step), so a stopped call left none and
+ * the report evaluates them again. Checked against a second MD set to the
+ * positions read (within 1e-6 of the total), after the stop and after a
+ * call of three batches. */
 #include "testlib.h"
 #include "core/stop.h"
 #include "sim/md.h"
 #include "system/water_box.h"
 #include "vk/context.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The report of md against a fresh evaluation of the positions it reads. */
+static void check_energies(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md *other, int32_t atoms,
+                           const char *when)
+{
+    double *x = malloc(sizeof *x * 3 * (size_t)atoms);
+    vkmd_md_report rep, ref;
+    CHECK(x != NULL);
+    if (!x)
+        return;
+    CHECK_OK(vkmd_md_read(ctx, md, &rep, x, NULL));
+    CHECK_OK(vkmd_md_set_state(ctx, other, x, NULL));
+    CHECK_OK(vkmd_md_read(ctx, other, &ref, NULL, NULL));
+    const double diff = fabs(rep.potential.total - ref.potential.total);
+    printf("%s, step %lld: potential %.6f kcal/mol, the positions evaluated again %.6f "
+           "(difference %.2e, limit 1e-6 of it)\n",
+           when, (long long)rep.step, rep.potential.total, ref.potential.total, diff);
+    CHECK(diff <= 1e-6 * fabs(ref.potential.total));
+    free(x);
+}
 
 static int polls;
 static int ask_at_third_poll(void *user)
@@ -53,8 +83,17 @@ int main(void)
         CHECK(at > 4 && at <= 23);
         CHECK(vkmd_stop_requested() == VKMD_STOP_ASKED);
         vkmd_stop_clear();
+        vkmd_md *other = NULL;
+        CHECK_OK(vkmd_md_create(ctx, &water, &d, &other));
+        if (other)
+            check_energies(ctx, md, other, water.atom_count, "after the stopped call");
         CHECK_OK(vkmd_md_step(ctx, md, 7));
         CHECK(vkmd_md_steps_done(md) == at + 7);
+        CHECK_OK(vkmd_md_step(ctx, md, 25)); /* batches of 10, 10 and 5 */
+        CHECK(vkmd_md_steps_done(md) == at + 32);
+        if (other)
+            check_energies(ctx, md, other, water.atom_count, "after a call of three batches");
+        vkmd_md_destroy(ctx, other);
 
         polls = 0;
         vkmd_stop_set_callback(ask_at_third_poll, NULL);

@@ -212,6 +212,7 @@ vkmd_result vkmd_md_create(vkmd_vk_context *ctx, const vkmd_system *sys, const v
     vkmd_md *md = calloc(1, sizeof *md);
     if (!md)
         return vkmd_fail(VKMD_ERROR_OUT_OF_MEMORY, "md: out of memory");
+    md->energy_step = -1;
     if (!desc->settings) {
         res = vkmd_fail(VKMD_ERROR_INVALID_ARGUMENT, "md: force-field settings are required");
         goto cleanup;

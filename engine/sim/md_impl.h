@@ -28,6 +28,7 @@ typedef struct md_batch {
     int32_t steps; /* 0: empty slot */
     int with_com;
     md_rebuilds rebuilds;
+    int energy; /* its last step sums the energies */
     uint64_t last_use;
 } md_batch;
 
@@ -45,6 +46,10 @@ struct vkmd_md {
     double total_mass;
     int64_t dof;
     int64_t steps_done;
+    /* The step whose energies the accumulators hold (-1: none yet). A batch
+     * sums them at its last step only when asked (md_run_batch): at the end
+     * of a vkmd_md_step call and before a barostat move. */
+    int64_t energy_step;
 
     vkmd_vk_buffer pos_ref, vel, pos_backup, vel_backup, counter_backup;
     vkmd_vk_buffer pos_ref_x, pos_x_backup; /* split parts (split positions modes only) */
@@ -105,9 +110,13 @@ vkmd_result md_list_changed(vkmd_vk_context *ctx, vkmd_md *md);
 /* Evaluates the forces of the current positions (the invariant between
  * steps), growing the neighbour list if needed. */
 vkmd_result md_prime_forces(vkmd_vk_context *ctx, vkmd_md *md);
-/* Records a batch of `steps` into cmd (marks: a profiled batch, else NULL). */
+/* Records a batch of `steps` into cmd (marks: a profiled batch, else NULL);
+ * energy: its last step also sums the energies (the energy builds of the
+ * passes, and the PME convolution with its energy instead of VkFFT's fused
+ * one, so that step's forces round differently). */
 vkmd_result md_record_batch(vkmd_vk_context *ctx, const vkmd_md *md, vkmd_vk_cmd *cmd,
-                            int32_t steps, int with_com, md_rebuilds rebuilds, md_marks *m);
+                            int32_t steps, int with_com, md_rebuilds rebuilds, int energy,
+                            md_marks *m);
 /* The rebuild kind the next batch needs. */
 vkmd_result md_next_rebuilds(vkmd_vk_context *ctx, const vkmd_md *md, md_rebuilds *out);
 /* Records a batch of two steps, as the first would be, and throws it away
@@ -116,9 +125,10 @@ vkmd_result md_next_rebuilds(vkmd_vk_context *ctx, const vkmd_md *md, md_rebuild
  * request would wait for them (seconds on lavapipe). */
 vkmd_result md_compile_batch(vkmd_vk_context *ctx, const vkmd_md *md);
 /* Runs a batch of up to `steps` (own: record into it with marks m, else a
- * cached recording) and sets *out_run to the steps it ran (fewer when the
- * list halted it). */
-vkmd_result md_run_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, int with_com,
+ * cached recording; energy as md_record_batch) and sets *out_run to the
+ * steps it ran (fewer when the list halted it: then its last step, and the
+ * energies, did not run). */
+vkmd_result md_run_batch(vkmd_vk_context *ctx, vkmd_md *md, int32_t steps, int with_com, int energy,
                          md_marks *m, vkmd_vk_cmd *own, int32_t *out_run);
 void md_copy_buffer(VkCommandBuffer cb, const vkmd_vk_buffer *src, const vkmd_vk_buffer *dst);
 

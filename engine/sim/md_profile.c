@@ -36,9 +36,9 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
         bs = VKMD_NL_GATE_WORDS;
     const int com = md->desc.com_every > 0;
     const vkmd_vk_stats s0 = vkmd_vk_stats_get();
-    VKMD_TRY(md_record_batch(ctx, md, &cmd, bs, com, MD_REBUILD_NONE, NULL));
+    VKMD_TRY(md_record_batch(ctx, md, &cmd, bs, com, MD_REBUILD_NONE, 0, NULL));
     const vkmd_vk_stats s1 = vkmd_vk_stats_get();
-    VKMD_TRY(md_record_batch(ctx, md, &cmd, bs, com, MD_REBUILD_FIRST, NULL));
+    VKMD_TRY(md_record_batch(ctx, md, &cmd, bs, com, MD_REBUILD_FIRST, 0, NULL));
     const vkmd_vk_stats s2 = vkmd_vk_stats_get();
     out->batch_steps = bs;
     out->gated = md->gated;
@@ -50,7 +50,7 @@ vkmd_result vkmd_md_profile_steps(vkmd_vk_context *ctx, vkmd_md *md, int32_t ste
         (double)(s2.barriers - s1.barriers) - (double)(s1.barriers - s0.barriers);
 
     int32_t run = 0;
-    VKMD_TRY(md_run_batch(ctx, md, steps, 0, m, &cmd, &run));
+    VKMD_TRY(md_run_batch(ctx, md, steps, 0, 1, m, &cmd, &run));
 
     double ff_total = 0;
     /* Walk the marks in order: each closes its own interval. */

@@ -3,6 +3,7 @@
  * (sim/barostat.h: vkmd_barostat_target). */
 #include "sim/md_impl.h"
 
+#include "core/log.h"
 #include "core/philox.h"
 #include "core/units.h"
 #include "forces/positions.h"
@@ -42,6 +43,16 @@ vkmd_result vkmd_md_read(vkmd_vk_context *ctx, vkmd_md *md, vkmd_md_report *out_
         memset(r, 0, sizeof *r);
         r->step = md->steps_done;
         r->time_ps = (double)md->steps_done * md->desc.dt_fs / VKMD_FS_PER_PS;
+        /* A vkmd_md_step stopped between batches (core/stop.h) left no
+         * energies for its last step: the forces of these positions are
+         * evaluated again, with them (a stop ends a batch early, which
+         * already changes the next steps' bits; the run controller reads
+         * nothing after one). */
+        if (md->energy_step != md->steps_done) {
+            vkmd_log_debug("md: step %lld has no energies (a stopped batch): evaluated again",
+                           (long long)md->steps_done);
+            VKMD_TRY(md_prime_forces(ctx, md));
+        }
         VKMD_TRY(vkmd_forcefield_readback(ctx, md->ff, &r->potential, NULL));
         /* After a Langevin step part of the noise along each constraint is
          * still in v (the next step's velocity constraint removes it); the
@@ -134,8 +145,11 @@ vkmd_result vkmd_md_set_step(vkmd_vk_context *ctx, vkmd_md *md, int64_t step)
     const uint32_t c[4] = {(uint32_t)((uint64_t)step & 0xffffffffu),
                            (uint32_t)((uint64_t)step >> 32), 0, 0};
     vkmd_result res = vkmd_vk_buffer_upload(ctx, &md->counter, 0, c, 16);
-    if (res == VKMD_OK)
+    if (res == VKMD_OK) {
+        if (md->energy_step == md->steps_done) /* the same state: its energies still hold */
+            md->energy_step = step;
         md->steps_done = step;
+    }
     return res;
 }
 
