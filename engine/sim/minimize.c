@@ -87,14 +87,16 @@ static void record_save(const minimizer *m, VkCommandBuffer cb, int restore)
 
 /* Forces at the current positions and their norms into the state; with
  * measure_only the FIRE scalars stay, else STATE advances them and MOVE
- * moves. */
-static void record_iteration(const minimizer *m, VkCommandBuffer cb, int measure_only)
+ * moves. energy: the evaluation sums the energies too (FIRE reads none:
+ * only the reports do), else it takes the PME convolution fused into
+ * VkFFT's transforms, whose kernel the batch prepared. */
+static void record_iteration(const minimizer *m, VkCommandBuffer cb, int measure_only, int energy)
 {
     const uint32_t atom_groups = m->groups;
     vkmd_minimize_push push = m->push;
     push.measure_only = measure_only ? 1u : 0u;
-    vkmd_forcefield_record(m->ff, cb, VKMD_FF_RECORD_ENERGY, NULL,
-                           0); /* orders earlier reads before its clears */
+    vkmd_forcefield_record(m->ff, cb, energy ? VKMD_FF_RECORD_ENERGY : VKMD_FF_RECORD_PREPARED,
+                           NULL, 0); /* orders earlier reads before its clears */
     if (m->c) {
         dispatch(m, cb, VKMD_MINIMIZE_MODE_ACCEL, &push, atom_groups);
         vkmd_sim_constraints_record_velocities(m->c, cb);
@@ -116,8 +118,12 @@ static vkmd_result record_all(vkmd_vk_context *ctx, minimizer *m, int32_t batch_
     vkmd_result res = VKMD_OK;
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &m->batch));
     record_save(m, m->batch.cb, 0);
+    /* Energies at the batch's last evaluation only: the report after each
+     * batch reads them (the progress callback), nothing else does. */
+    vkmd_forcefield_record_prepare(m->ff, m->batch.cb);
+    vkmd_vk_barrier_compute(m->batch.cb);
     for (int32_t k = 0; k < batch_iterations; ++k)
-        record_iteration(m, m->batch.cb, 0);
+        record_iteration(m, m->batch.cb, 0, k == batch_iterations - 1);
     vkmd_vk_barrier_compute_to_transfer(m->batch.cb);
     vkmd_vk_barrier_device_to_host(m->batch.cb);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &m->batch));
@@ -125,7 +131,7 @@ static vkmd_result record_all(vkmd_vk_context *ctx, minimizer *m, int32_t batch_
 
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &m->measure));
     record_save(m, m->measure.cb, 0);
-    record_iteration(m, m->measure.cb, 1);
+    record_iteration(m, m->measure.cb, 1, 1);
     vkmd_vk_barrier_compute_to_transfer(m->measure.cb);
     vkmd_vk_barrier_device_to_host(m->measure.cb);
     VKMD_TRY(vkmd_vk_cmd_end(ctx, &m->measure));
