@@ -13,7 +13,10 @@
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
 . "$(dirname "$0")/cli_lib.sh" && cli_args cli_stop "$@"
 RANDOM=${VKMD_STOP_SEED:-1}
-steps=100
+# The dynamics' 0-300 ms signal must land inside the run: 100 steps of
+# water:216 ended 336 ms after their step-25 report on lavapipe once a
+# batch summed energies only where read (ed0f942's parent), so 400.
+steps=400
 opts=(--no-window --steps $steps --report-every 25 --traj-every 25 --seed 3)
 
 # Starts `vkmd ARGS` in the background, logging to $scratch/$1.log.
