@@ -69,6 +69,7 @@ struct vkmd_md {
      * steps (made on first use) */
     vkmd_vk_buffer kept_pos, kept_pos_x, kept_vel, kept_forces, kept_energies;
     vkmd_box kept_cell;
+    int64_t kept_energy_step; /* energy_step when the state was kept */
     int kept;
     vkmd_barostat *baro; /* NULL: constant volume */
 };

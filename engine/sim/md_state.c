@@ -299,6 +299,7 @@ vkmd_result vkmd_md_save_state(vkmd_vk_context *ctx, vkmd_md *md)
     md_copy_buffer(cb, &acc->energies, &md->kept_energies);
     VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
     md->kept_cell = md->cell;
+    md->kept_energy_step = md->energy_step;
     md->kept = 1;
 cleanup:
     return res;
@@ -325,6 +326,7 @@ vkmd_result vkmd_md_restore_state(vkmd_vk_context *ctx, vkmd_md *md)
     vkmd_vk_barrier_transfer_to_compute(cb);
     vkmd_forcefield_record_invalidate(md->ff, cb); /* the list was built for other positions */
     VKMD_TRY(vkmd_vk_oneshot_submit(ctx, cb));
+    md->energy_step = md->kept_energy_step; /* the kept energies are of that step */
 cleanup:
     return res;
 }
