@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # vkmd's front door (see README.md):
 #   ./build.sh run    install what is missing, build, and run the default job
-#   ./build.sh test   install what is missing, build, and run the whole test suite
+#   ./build.sh test   install what is missing, build, and run the test suite but for the
+#                     long MD statistics tests (label `statistics`, tests/CMakeLists.txt)
+#   ./build.sh test --statistics   the same set-up, then those statistics tests alone, at
+#                     full length (CI runs both; .ci/run)
 #   ./build.sh fuzz [SECONDS]   build the fuzz harnesses (fuzz/, clang's libFuzzer with
 #                     ASan+UBSan) in build-fuzz/ and run each for SECONDS (default 30);
 #                     any crash, leak, hang or UB fails it (docs/RELIABILITY.md)
 # Options (after the verb): --sanitize (ASan+UBSan build in build-asan/),
-# --werror (warnings are errors; CI sets it), --no-install (skip apt-get).
+# --statistics (test: the statistics tests instead of the rest), --werror
+# (warnings are errors; CI sets it), --no-install (skip apt-get).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,15 +21,21 @@ if [ "$verb" = fuzz ] && [[ "${1:-}" =~ ^[0-9]+$ ]]; then
   fuzz_seconds=$1
   shift
 fi
-sanitize=0 werror=0 install=1
+sanitize=0 werror=0 install=1 statistics=0
 for a in "$@"; do
   case "$a" in
     --sanitize) sanitize=1 ;;
+    --statistics) statistics=1 ;;
     --werror) werror=1 ;;
     --no-install) install=0 ;;
     *) echo "build.sh: unknown option '$a'" >&2; exit 2 ;;
   esac
 done
+if [ "$statistics" = 1 ] && { [ "$verb" != test ] || [ "$sanitize" = 1 ]; }; then
+  echo "build.sh: --statistics goes with 'test' in the normal build (the sanitizer build" \
+    "leaves the statistics tests out)" >&2
+  exit 2
+fi
 
 # Debian packages the build, the tests and the tools need. Nothing else is downloaded.
 # Vulkan: loader + headers, glslangValidator, lavapipe (a CPU device, so the GPU tests
@@ -106,7 +116,15 @@ case "$verb" in
     # coverage: tests/sanitize_skip.txt), which the normal build runs with
     # every assertion (tests/CMakeLists.txt), and runs the tests that honour
     # VKMD_TEST_QUICK shorter.
-    ctest_select=()
+    # The normal build runs the suite in two parts: the tests labelled
+    # `statistics` (long MD runs whose assertions are statistics: 11 tests,
+    # about 45% of the suite's CPU time on a CPU device) with --statistics,
+    # every other test without it, so that the everyday command stays short.
+    # The statistics tests' host code runs step after step in the shorter MD,
+    # restart and CLI tests too. CI runs both parts, each test with every
+    # assertion (.ci/run).
+    ctest_select=(-LE '^statistics$')
+    [ "$statistics" = 1 ] && ctest_select=(-L '^statistics$')
     if [ "$sanitize" = 1 ]; then
       export VKMD_TEST_QUICK=1
       ctest_select=(-LE 'variant|statistics|sanitize_skip')
