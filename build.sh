@@ -2,9 +2,9 @@
 # vkmd's front door (see README.md):
 #   ./build.sh run    install what is missing, build, and run the default job
 #   ./build.sh test   install what is missing, build, and run the test suite but for the
-#                     long MD statistics tests (label `statistics`, tests/CMakeLists.txt)
-#   ./build.sh test --statistics   the same set-up, then those statistics tests alone, at
-#                     full length (CI runs both; .ci/run)
+#                     long statistics tests (label `statistics`, tests/CMakeLists.txt)
+#   ./build.sh test --statistics   the same set-up, then those statistics tests alone
+#                     (CI runs both; .ci/run)
 #   ./build.sh fuzz [SECONDS]   build the fuzz harnesses (fuzz/, clang's libFuzzer with
 #                     ASan+UBSan) in build-fuzz/ and run each for SECONDS (default 30);
 #                     any crash, leak, hang or UB fails it (docs/RELIABILITY.md)
@@ -117,12 +117,12 @@ case "$verb" in
     # every assertion (tests/CMakeLists.txt), and runs the tests that honour
     # VKMD_TEST_QUICK shorter.
     # The normal build runs the suite in two parts: the tests labelled
-    # `statistics` (long MD runs whose assertions are statistics: 11 tests,
-    # about 45% of the suite's CPU time on a CPU device) with --statistics,
-    # every other test without it, so that the everyday command stays short.
-    # The statistics tests' host code runs step after step in the shorter MD,
-    # restart and CLI tests too. CI runs both parts, each test with every
-    # assertion (.ci/run).
+    # `statistics` (long runs whose assertions hold over many samples: 11 MD
+    # runs of thousands of steps and 100 kills of test_fault_kill_100, about
+    # half the suite's CPU time on a CPU device) with --statistics, every
+    # other test without it, so that the everyday command stays short. Their
+    # host code runs in the shorter MD, restart and CLI tests too. CI runs
+    # both parts, each test with every assertion (.ci/run).
     ctest_select=(-LE '^statistics$')
     [ "$statistics" = 1 ] && ctest_select=(-L '^statistics$')
     if [ "$sanitize" = 1 ]; then

@@ -2,7 +2,8 @@
 # A run killed at any moment loses nothing. `vkmd run` on villin in vacuum
 # (584 atoms, no PME, so a start is quick; 100 steps, a report, frame and
 # checkpoint every 5 steps, so most moments of a run are near a write) is
-# killed with SIGKILL 100 times at seeded random moments: 4 in 5 a random
+# killed with SIGKILL at seeded random moments (VKMD_TEST_KILLS times,
+# default 100; tests/CMakeLists.txt registers it twice): 4 in 5 a random
 # 0-150 ms after it has written a new energy row (a write in flight), 1 in 5
 # a random 0-1 s after its start (setup). After each kill the checkpoint on
 # disk must load (header, size and checksum: old or new, never torn), and the
@@ -11,16 +12,22 @@
 # run's byte for byte, and a new chain starts. The validation layer is off
 # here (startup is most of each try's time; every other test runs with it).
 # Arguments: $1 vkmd binary, $2 tests source dir, $3 scratch dir.
-. "$(dirname "$0")/cli_lib.sh" && cli_args fault_kill "$@"
+size=${VKMD_TEST_KILLS:-100}
+case "$size" in '' | *[!0-9]*) echo "FAIL VKMD_TEST_KILLS='$size' is not a count"; exit 1 ;; esac
+# (each size its own scratch directory: ctest may run both at once)
+. "$(dirname "$0")/cli_lib.sh" && cli_args "fault_kill_$size" "$@"
 . "$(dirname "$0")/fault_lib.sh"
 unset VKMD_VALIDATION
-want=100 want_chains=3
-# The sanitizer build (VKMD_TEST_QUICK=1) looks for memory errors in the
-# restart paths (a checkpoint, energy.csv and traj.dcd cut off anywhere):
-# a few kills and a chain to the end run them; the 100 kills at random
-# moments, which test that no moment tears a checkpoint, are the normal
-# build's.
-[ "${VKMD_TEST_QUICK:-0}" = 1 ] && want=8 want_chains=1
+# 8 kills and one chain to the end run the restart paths (a checkpoint,
+# energy.csv and traj.dcd cut off anywhere): test_fault_kill, in the
+# everyday run and (VKMD_TEST_QUICK=1) the sanitizer build. 100 kills and
+# three chains test that no moment tears a checkpoint: test_fault_kill_100,
+# with the long statistics tests (label statistics, ./build.sh test
+# --statistics).
+want=$size
+[ "${VKMD_TEST_QUICK:-0}" = 1 ] && want=8
+want_chains=1
+[ "$want" -ge 100 ] && want_chains=3
 opts=("$src/data/villin_vac.prmtop" --no-window --steps 100 --report-every 5 --traj-every 5
   --checkpoint-every 5 --seed 3 --precision single)
 RANDOM=21 # the kill moments are seeded
