@@ -119,9 +119,13 @@ static vkmd_result record_all(vkmd_vk_context *ctx, minimizer *m, int32_t batch_
     VKMD_TRY(vkmd_vk_cmd_begin(ctx, &m->batch));
     record_save(m, m->batch.cb, 0);
     /* Energies at the batch's last evaluation only: the report after each
-     * batch reads them (the progress callback), nothing else does. */
-    vkmd_forcefield_record_prepare(m->ff, m->batch.cb);
-    vkmd_vk_barrier_compute(m->batch.cb);
+     * batch reads them (the progress callback), nothing else does. The
+     * evaluations before it read the prepared PME kernel (none in a batch of
+     * one evaluation, as a large system's on a CPU device). */
+    if (batch_iterations > 1) {
+        vkmd_forcefield_record_prepare(m->ff, m->batch.cb);
+        vkmd_vk_barrier_compute(m->batch.cb);
+    }
     for (int32_t k = 0; k < batch_iterations; ++k)
         record_iteration(m, m->batch.cb, 0, k == batch_iterations - 1);
     vkmd_vk_barrier_compute_to_transfer(m->batch.cb);
